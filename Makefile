@@ -1,0 +1,28 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# User commands. (Kbuild reads the file named Kbuild in this directory, so
+# this Makefile is never seen by the kernel build.)
+#
+#   make run    set up, build the kernel with stacker, boot it in QEMU and
+#               show the chain and one denial
+#   make test   set up, run host tests, build the kernel, run boot tests
+
+.PHONY: run test setup kernel host-test clean
+
+run:
+	@scripts/run.sh
+
+test:
+	@scripts/test.sh
+
+setup:
+	@scripts/setup.sh
+
+kernel:
+	@scripts/build-kernel.sh
+
+host-test:
+	@cargo test --workspace --all-targets
+
+clean:
+	rm -rf out target

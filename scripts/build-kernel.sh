@@ -1,0 +1,104 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Put stacker into the kernel tree and build a bzImage out of tree (O=).
+#
+# The tree is $KSRC, or the cached Debian source that setup.sh fetched. The
+# build directory lives in the cache, keyed by kernel version and by a hash
+# of the config fragment and the patches, so a changed config never reuses
+# stale objects and an unchanged one rebuilds only what changed.
+#
+# Prints the path of the bzImage on stdout.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+export PATH="$HOME/.cargo/bin:$PATH"
+KSRC=${KSRC:-$STACKER_CACHE/linux}
+KSRC=$(cd "$KSRC" 2>/dev/null && pwd -P) || die "no kernel tree at '$KSRC': run scripts/setup.sh or set KSRC"
+FRAGMENT=${FRAGMENT:-$STACKER_ROOT/linux/stacker.config}
+# CLIPPY=1: stacker's Rust is linted with the kernel's clippy settings, and
+# -Dwarnings (Kbuild) makes any lint an error.
+KMAKE=(make -C "$KSRC" RUSTC=/usr/bin/rustc BINDGEN=bindgen LIBCLANG_PATH=/usr/lib/llvm-19/lib
+	CLIPPY=1 CLIPPY_DRIVER=/usr/bin/clippy-driver)
+JOBS=$(($(nproc) + 1))
+
+# The files of this repository that land in security/stacker/.
+TREE_FILES=(Kbuild Kconfig stacker modules)
+
+apply_patches() {
+	local p
+	for p in "$STACKER_ROOT"/linux/patches/*.patch; do
+		if patch -d "$KSRC" -p1 -R --dry-run -s -f <"$p" >/dev/null 2>&1; then
+			continue # already applied
+		fi
+		patch -d "$KSRC" -p1 --dry-run -s -f <"$p" >/dev/null 2>&1 \
+			|| die "patch $(basename "$p") applies neither forwards nor backwards to $KSRC"
+		patch -d "$KSRC" -p1 -s -f <"$p" >/dev/null
+		log "applied $(basename "$p")"
+	done
+}
+
+install_tree() {
+	local dst="$KSRC/security/stacker" f
+	mkdir -p "$dst"
+	for f in "${TREE_FILES[@]}"; do
+		[ -e "$STACKER_ROOT/$f" ] || die "missing $f in $STACKER_ROOT"
+	done
+	(cd "$STACKER_ROOT" && rsync -a --delete --exclude target --exclude 'Cargo.*' \
+		--exclude '*.o' --exclude '.*.cmd' "${TREE_FILES[@]}" "$dst/")
+	# Remove anything in $dst that is no longer part of the tree.
+	for f in "$dst"/* "$dst"/.[!.]*; do
+		[ -e "$f" ] || continue
+		case " ${TREE_FILES[*]} " in *" $(basename "$f") "*) ;; *) rm -rf "$f" ;; esac
+	done
+}
+
+kernel_version() {
+	make -s -C "$KSRC" kernelversion
+}
+
+configure() {
+	local out=$1 opt want got
+	if [ -f "$out/.config" ] && [ -f "$out/.stacker-configured" ]; then
+		return
+	fi
+	log "configuring in $out (tinyconfig + $(basename "$FRAGMENT"))"
+	mkdir -p "$out"
+	"${KMAKE[@]}" O="$out" -s tinyconfig
+	KCONFIG_CONFIG="$out/.config" "$KSRC/scripts/kconfig/merge_config.sh" -m -O "$out" \
+		"$out/.config" "$FRAGMENT" >/dev/null
+	"${KMAKE[@]}" O="$out" -s olddefconfig
+	# Every option of the fragment must have survived olddefconfig.
+	while IFS= read -r opt; do
+		case "$opt" in CONFIG_*=*) ;; *) continue ;; esac
+		want=${opt#*=}
+		got=$(grep -E "^${opt%%=*}=" "$out/.config" | cut -d= -f2- || true)
+		if [ "$got" != "$want" ]; then
+			if [ "${opt%%=*}" = CONFIG_RUST ]; then
+				"${KMAKE[@]}" O="$out" rustavailable >&2 || true
+			fi
+			rm -f "$out/.config"
+			die "config option ${opt%%=*} is '${got:-unset}', the fragment wants '$want'"
+		fi
+	done <"$FRAGMENT"
+	touch "$out/.stacker-configured"
+}
+
+main() {
+	local version key out
+	apply_patches
+	install_tree
+	version=$(kernel_version)
+	key=$(cat "$FRAGMENT" "$STACKER_ROOT"/linux/patches/*.patch | sha256sum | cut -c1-12)
+	out="$STACKER_CACHE/build/linux-$version-$key"
+	configure "$out"
+	log "building linux $version in $out (-j$JOBS)"
+	if ! "${KMAKE[@]}" O="$out" -j"$JOBS" bzImage >"$out/build.log" 2>&1; then
+		# Each compiler diagnostic, up to the blank line that ends it.
+		awk '/^(error|warning)/ {p=1} p && /^$/ {p=0} p' "$out/build.log" | head -n 150 >&2
+		tail -n 10 "$out/build.log" >&2
+		die "kernel build failed; full log: $out/build.log"
+	fi
+	printf '%s\n' "$out/arch/x86/boot/bzImage"
+}
+
+main "$@"
