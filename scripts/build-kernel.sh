@@ -22,7 +22,7 @@ KMAKE=(make -C "$KSRC" RUSTC=/usr/bin/rustc BINDGEN=bindgen LIBCLANG_PATH=/usr/l
 JOBS=$(($(nproc) + 1))
 
 # The files of this repository that land in security/stacker/.
-TREE_FILES=(Kbuild Kconfig stacker modules)
+TREE_FILES=(Kbuild Kconfig stacker blob-layout modules)
 
 apply_patches() {
 	local p
@@ -43,7 +43,7 @@ install_tree() {
 	for f in "${TREE_FILES[@]}"; do
 		[ -e "$STACKER_ROOT/$f" ] || die "missing $f in $STACKER_ROOT"
 	done
-	(cd "$STACKER_ROOT" && rsync -a --delete --exclude target --exclude 'Cargo.*' \
+	(cd "$STACKER_ROOT" && rsync -a --delete --exclude target --exclude 'Cargo.*' --exclude host --exclude host.rs \
 		--exclude '*.o' --exclude '.*.cmd' "${TREE_FILES[@]}" "$dst/")
 	# Remove anything in $dst that is no longer part of the tree.
 	for f in "$dst"/* "$dst"/.[!.]*; do

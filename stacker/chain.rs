@@ -1,57 +1,343 @@
 // SPDX-License-Identifier: GPL-2.0
 
-//! The chain of submodules and the hook dispatch through it.
+//! The enabled chain: which submodules run, in which order, for which hooks.
 //!
-//! The chain is fixed at compile time: [`define_chain!`] expands each hook
-//! into a straight sequence of direct calls, one per submodule, in chain
-//! order. There are no function pointers and no loop on the dispatch path.
-//! For every `int` hook wired so far the LSM default is 0, so the first
-//! submodule that returns an error decides, and later submodules are not
-//! called.
+//! The chain is chosen at boot (`stacker.chain=`, or the Kconfig default)
+//! as a list of names. [`ChainSpec::parse`] turns it into indices into the
+//! registry of compiled-in submodules; [`BootState::new`] then computes the
+//! blob layout and, for every hook, the submodules that implement it, in
+//! chain order. All of it is computed once, before the LSM core reads the
+//! blob sizes, and never changes afterwards.
+//!
+//! Kernel-independent: compiled into the kernel and into the host crate.
 
-use crate::objects::{AccessMask, File, Inode};
-use crate::securityfs::Dir;
-use crate::submodule::Submodule;
-use kernel::prelude::*;
+use crate::hook::{Hook, HookSet, N_HOOKS};
+use crate::layout::{Layout, LayoutError, Request, MAX_MODULES};
 
-/// Defines the chain: one `static` per submodule and one dispatch function
-/// per hook.
-macro_rules! define_chain {
-    ($($module:ident: $ty:ty = $init:expr),+ $(,)?) => {
-        $(static $module: $ty = $init;)+
+/// Most names the chain parser reports as rejected.
+pub(crate) const MAX_REJECTS: usize = 8;
 
-        /// The names of the submodules, in chain order.
-        pub(crate) const NAMES: &[&CStr] = &[$(<$ty as Submodule>::NAME),+];
-
-        /// Initialises every submodule, in chain order.
-        pub(crate) fn init() -> Result {
-            $($module.init()?;)+
-            Ok(())
-        }
-
-        /// Creates each submodule's securityfs directory under `parent`.
-        pub(crate) fn securityfs_init(parent: &Dir) -> Result {
-            $(
-                let dir = parent.create_dir(<$ty as Submodule>::NAME)?;
-                $module.securityfs_init(&dir)?;
-            )+
-            Ok(())
-        }
-
-        /// Dispatches `file_open` through the chain.
-        pub(crate) fn file_open(file: &File) -> Result {
-            $($module.file_open(file)?;)+
-            Ok(())
-        }
-
-        /// Dispatches `inode_permission` through the chain.
-        pub(crate) fn inode_permission(inode: &Inode, mask: AccessMask) -> Result {
-            $($module.inode_permission(inode, mask)?;)+
-            Ok(())
-        }
-    };
+/// Why a name in the chain was ignored.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Reject {
+    /// No compiled-in submodule has this name.
+    Unknown,
+    /// The name was already in the chain.
+    Repeated,
 }
 
-define_chain! {
-    DENYNAME: crate::denyname::DenyName = crate::denyname::DenyName,
+/// A name that was ignored, as a byte range of the parsed string.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct Rejected {
+    /// Start of the name in the input.
+    pub(crate) start: usize,
+    /// End (exclusive) of the name in the input.
+    pub(crate) end: usize,
+    /// Why it was ignored.
+    pub(crate) why: Reject,
+}
+
+/// A parsed chain.
+///
+/// # Invariants
+///
+/// `order[..len]` are distinct indices of registered submodules.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct ChainSpec {
+    order: [u8; MAX_MODULES],
+    len: usize,
+    rejected: [Rejected; MAX_REJECTS],
+    n_rejected: usize,
+    /// More names were rejected than `rejected` can hold.
+    pub(crate) rejects_truncated: bool,
+}
+
+const fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+impl ChainSpec {
+    /// The empty chain.
+    pub(crate) const EMPTY: ChainSpec = ChainSpec {
+        order: [0; MAX_MODULES],
+        len: 0,
+        rejected: [Rejected {
+            start: 0,
+            end: 0,
+            why: Reject::Unknown,
+        }; MAX_REJECTS],
+        n_rejected: 0,
+        rejects_truncated: false,
+    };
+
+    /// Parses a comma-separated list of submodule names.
+    ///
+    /// `names[i]` is the name of registered submodule `i`. Empty entries
+    /// (`a,,b`) and surrounding spaces are skipped; unknown and repeated
+    /// names are recorded in [`ChainSpec::rejected`] and otherwise ignored.
+    pub(crate) const fn parse(input: &[u8], names: &[&[u8]]) -> ChainSpec {
+        let mut spec = ChainSpec::EMPTY;
+        let mut pos = 0;
+        while pos <= input.len() {
+            // One entry: [pos, end).
+            let mut end = pos;
+            while end < input.len() && input[end] != b',' {
+                end += 1;
+            }
+            let mut start = pos;
+            let mut stop = end;
+            while start < stop && (input[start] == b' ' || input[start] == b'\n') {
+                start += 1;
+            }
+            while stop > start && (input[stop - 1] == b' ' || input[stop - 1] == b'\n') {
+                stop -= 1;
+            }
+            if start < stop {
+                let (_, tail) = input.split_at(start);
+                let (name, _) = tail.split_at(stop - start);
+                let mut found = names.len();
+                let mut i = 0;
+                while i < names.len() {
+                    if bytes_eq(names[i], name) {
+                        found = i;
+                    }
+                    i += 1;
+                }
+                let why = if found == names.len() || found >= MAX_MODULES {
+                    Some(Reject::Unknown)
+                } else if spec.contains(found) {
+                    Some(Reject::Repeated)
+                } else {
+                    None
+                };
+                match why {
+                    Some(why) => spec.reject(start, stop, why),
+                    None => {
+                        // INVARIANT: `found` is registered and not yet present;
+                        // at most `MAX_MODULES` distinct indices exist.
+                        spec.order[spec.len] = found as u8;
+                        spec.len += 1;
+                    }
+                }
+            }
+            pos = end + 1;
+        }
+        spec
+    }
+
+    const fn reject(&mut self, start: usize, end: usize, why: Reject) {
+        if self.n_rejected < MAX_REJECTS {
+            self.rejected[self.n_rejected] = Rejected { start, end, why };
+            self.n_rejected += 1;
+        } else {
+            self.rejects_truncated = true;
+        }
+    }
+
+    /// Whether submodule `index` is in the chain.
+    pub(crate) const fn contains(&self, index: usize) -> bool {
+        let mut i = 0;
+        while i < self.len {
+            if self.order[i] as usize == index {
+                return true;
+            }
+            i += 1;
+        }
+        false
+    }
+
+    /// The submodule indices, in chain order.
+    pub(crate) const fn order(&self) -> &[u8] {
+        self.order.split_at(self.len).0
+    }
+
+    /// The names that were ignored.
+    pub(crate) fn rejected(&self) -> &[Rejected] {
+        &self.rejected[..self.n_rejected]
+    }
+}
+
+/// Everything stacker decides at boot.
+///
+/// # Invariants
+///
+/// `layout` is the layout of `chain`, and `hook_order[h][..hook_len[h]]`
+/// lists, in chain order, the submodules of `chain` whose hook set contains
+/// hook `h`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct BootState {
+    /// The enabled chain.
+    pub(crate) chain: ChainSpec,
+    /// Where each enabled submodule's state lives in each blob.
+    pub(crate) layout: Layout,
+    hook_order: [[u8; MAX_MODULES]; N_HOOKS],
+    hook_len: [u8; N_HOOKS],
+    /// Whether a one-submodule chain takes the direct path.
+    pub(crate) fast_path: bool,
+}
+
+impl BootState {
+    /// Computes the boot state of `chain`.
+    ///
+    /// `requests[i]` and `hooks[i]` describe registered submodule `i`.
+    pub(crate) const fn new(
+        chain: ChainSpec,
+        requests: &[Request],
+        hooks: &[HookSet],
+        fast_path: bool,
+    ) -> Result<BootState, LayoutError> {
+        let layout = match Layout::compute(requests, chain.order()) {
+            Ok(layout) => layout,
+            Err(err) => return Err(err),
+        };
+        let mut state = BootState {
+            chain,
+            layout,
+            hook_order: [[0; MAX_MODULES]; N_HOOKS],
+            hook_len: [0; N_HOOKS],
+            fast_path,
+        };
+        let mut h = 0;
+        while h < N_HOOKS {
+            let hook = Hook::ALL[h];
+            let mut i = 0;
+            while i < chain.len {
+                let m = chain.order[i];
+                if hooks[m as usize].contains(hook) {
+                    // INVARIANT: chain order, only modules that implement `hook`.
+                    state.hook_order[h][state.hook_len[h] as usize] = m;
+                    state.hook_len[h] += 1;
+                }
+                i += 1;
+            }
+            h += 1;
+        }
+        Ok(state)
+    }
+
+    /// The submodules to call for `hook`, in chain order.
+    #[inline(always)]
+    pub(crate) fn order(&self, hook: Hook) -> &[u8] {
+        let h = hook as usize;
+        &self.hook_order[h][..self.hook_len[h] as usize]
+    }
+
+    /// Whether some enabled submodule implements `hook`: only then is the
+    /// hook registered with the LSM core.
+    pub(crate) fn wants(&self, hook: Hook) -> bool {
+        self.hook_len[hook as usize] != 0
+    }
+
+    /// The submodule on the direct path, when the chain has exactly one
+    /// submodule and the fast path is on.
+    pub(crate) fn single(&self) -> Option<u8> {
+        if self.fast_path && self.chain.len == 1 {
+            Some(self.chain.order[0])
+        } else {
+            None
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layout::{Slot, KINDS};
+
+    const NAMES: &[&[u8]] = &[b"capstack", b"selinux_like", b"integrity"];
+
+    fn names_of(spec: &ChainSpec) -> Vec<&'static [u8]> {
+        spec.order().iter().map(|&i| NAMES[i as usize]).collect()
+    }
+
+    #[test]
+    fn parse_orders_and_rejects() {
+        let input = b"integrity, capstack,,bogus,integrity,selinux_like";
+        let spec = ChainSpec::parse(input, NAMES);
+        assert_eq!(
+            names_of(&spec),
+            [&b"integrity"[..], b"capstack", b"selinux_like"]
+        );
+        let rejected: Vec<_> = spec
+            .rejected()
+            .iter()
+            .map(|r| (&input[r.start..r.end], r.why))
+            .collect();
+        assert_eq!(
+            rejected,
+            [
+                (&b"bogus"[..], Reject::Unknown),
+                (&b"integrity"[..], Reject::Repeated)
+            ]
+        );
+    }
+
+    #[test]
+    fn parse_empty_and_blank() {
+        for input in [&b""[..], b",", b" , ,", b"\n"] {
+            let spec = ChainSpec::parse(input, NAMES);
+            assert!(spec.order().is_empty(), "{input:?}");
+            assert!(spec.rejected().is_empty());
+        }
+    }
+
+    #[test]
+    fn parse_caps_the_reject_list() {
+        let spec = ChainSpec::parse(b"x,x,x,x,x,x,x,x,x,x,capstack", NAMES);
+        assert_eq!(names_of(&spec), [&b"capstack"[..]]);
+        assert_eq!(spec.rejected().len(), MAX_REJECTS);
+        assert!(spec.rejects_truncated);
+    }
+
+    #[test]
+    fn parse_is_const() {
+        const SPEC: ChainSpec = ChainSpec::parse(b"selinux_like,capstack", NAMES);
+        assert_eq!(SPEC.order(), &[1, 0]);
+    }
+
+    fn requests() -> [Request; 3] {
+        [Request {
+            slots: [Slot::of::<u64>(); KINDS],
+        }; 3]
+    }
+
+    #[test]
+    fn hook_order_follows_chain_and_hook_sets() {
+        let hooks = [
+            HookSet::of(&[Hook::Capable, Hook::FileOpen]),
+            HookSet::of(&[Hook::FileOpen]),
+            HookSet::of(&[Hook::InodePermission]),
+        ];
+        let spec = ChainSpec::parse(b"integrity,selinux_like,capstack", NAMES);
+        let state = BootState::new(spec, &requests(), &hooks, true).unwrap();
+        assert_eq!(state.order(Hook::FileOpen), &[1, 0]);
+        assert_eq!(state.order(Hook::Capable), &[0]);
+        assert_eq!(state.order(Hook::InodePermission), &[2]);
+        assert!(!state.wants(Hook::TaskKill));
+        assert!(state.wants(Hook::Capable));
+        assert_eq!(state.single(), None);
+    }
+
+    #[test]
+    fn single_module_and_empty_chain() {
+        let hooks = [HookSet::of(&[Hook::Capable]); 3];
+        let one = ChainSpec::parse(b"selinux_like", NAMES);
+        let state = BootState::new(one, &requests(), &hooks, true).unwrap();
+        assert_eq!(state.single(), Some(1));
+        let slow = BootState::new(one, &requests(), &hooks, false).unwrap();
+        assert_eq!(slow.single(), None);
+        let empty = BootState::new(ChainSpec::EMPTY, &requests(), &hooks, true).unwrap();
+        assert!(Hook::ALL.iter().all(|&h| !empty.wants(h)));
+        assert_eq!(empty.single(), None);
+    }
 }

@@ -2,14 +2,19 @@
 /*
  * stacker - C glue: what only C can do.
  *
- * This file defines the LSM (DEFINE_LSM), its id, its hook list and its blob
- * sizes. All policy and dispatch lives in Rust; each hook entry below points
- * directly at a Rust function (see stacker.h), so there is no C trampoline
- * between the LSM core and the chain.
+ * This file defines the LSM (DEFINE_LSM), its id, its early parameters, the
+ * catalog of hooks it can register, and the fast-path static keys. Policy,
+ * layout and dispatch live in Rust. Each hook entry points directly at a
+ * Rust function (stacker.h), so a hook goes from the LSM core's static call
+ * straight into Rust, with no C trampoline.
+ *
+ * Only the hooks that some enabled submodule implements are registered: the
+ * others keep the LSM core's static key off and cost nothing.
  */
 
 #define pr_fmt(fmt) "stacker: " fmt
 
+#include <linux/jump_label.h>
 #include <linux/lsm_hooks.h>
 #include <uapi/linux/lsm.h>
 
@@ -20,22 +25,79 @@ static const struct lsm_id stacker_lsmid = {
 	.id = LSM_ID_STACKER,
 };
 
-/* Filled in by the LSM core with stacker's offsets into each blob. */
-static struct lsm_blob_sizes stacker_blob_sizes __ro_after_init = {};
-
-static struct security_hook_list stacker_hooks[] __ro_after_init = {
-	LSM_HOOK_INIT(file_open, stacker_file_open),
-	LSM_HOOK_INIT(inode_permission, stacker_inode_permission),
+struct stacker_single_keys stacker_single __ro_after_init = {
+	STATIC_KEY_FALSE_INIT, STATIC_KEY_FALSE_INIT, STATIC_KEY_FALSE_INIT,
+	STATIC_KEY_FALSE_INIT, STATIC_KEY_FALSE_INIT, STATIC_KEY_FALSE_INIT,
+	STATIC_KEY_FALSE_INIT, STATIC_KEY_FALSE_INIT,
 };
+
+/* Every hook stacker can dispatch; keep in step with stacker/hook.rs. */
+#define STACKER_HOOKS(X)                                                     \
+	X(file_open) X(file_permission) X(mmap_file) X(file_mprotect)        \
+	X(file_alloc_security) X(file_free_security) X(inode_permission)     \
+	X(inode_create) X(inode_unlink) X(inode_rename) X(inode_link)        \
+	X(inode_mkdir) X(inode_rmdir) X(inode_setxattr)                      \
+	X(inode_removexattr) X(inode_init_security)                          \
+	X(inode_alloc_security) X(inode_free_security) X(d_instantiate)      \
+	X(cred_alloc_blank) X(cred_prepare) X(cred_transfer) X(cred_free)    \
+	X(bprm_creds_for_exec) X(bprm_check_security)                        \
+	X(bprm_committed_creds) X(capable) X(capset)                         \
+	X(ptrace_access_check) X(task_alloc) X(task_free) X(task_kill)       \
+	X(socket_create) X(socket_connect) X(ipc_permission)                 \
+	X(getprocattr) X(setprocattr) X(vm_enough_memory)
+
+struct stacker_hook {
+	struct security_hook_list hl;
+	const char *name;
+};
+
+#define STACKER_CATALOG_ENTRY(NAME) \
+	{ .hl = LSM_HOOK_INIT(NAME, stacker_##NAME), .name = #NAME },
+
+static struct stacker_hook stacker_catalog[] __initdata = {
+	STACKER_HOOKS(STACKER_CATALOG_ENTRY)
+};
+
+/* The hooks actually registered: the wanted part of the catalog. */
+static struct security_hook_list stacker_hooks[ARRAY_SIZE(stacker_catalog)]
+	__ro_after_init;
+
+static int __init stacker_chain_setup(char *str)
+{
+	return stacker_rs_set_chain(str);
+}
+early_param("stacker.chain", stacker_chain_setup);
+
+static int __init stacker_fastpath_setup(char *str)
+{
+	return stacker_rs_set_fastpath(str);
+}
+early_param("stacker.fastpath", stacker_fastpath_setup);
+
+static void __init stacker_enable_single(int index)
+{
+	struct static_key_false *keys = &stacker_single.m0;
+
+	/* The keys are consecutive members of one type, like an array. */
+	BUILD_BUG_ON(sizeof(stacker_single) != 8 * sizeof(*keys));
+	if (index >= 0 && index < 8)
+		static_branch_enable(&keys[index]);
+}
 
 static int __init stacker_init(void)
 {
+	int i, count = 0;
 	int err = stacker_rs_init();
 
 	if (err)
 		return err;
-	security_add_hooks(stacker_hooks, ARRAY_SIZE(stacker_hooks),
-			   &stacker_lsmid);
+	for (i = 0; i < ARRAY_SIZE(stacker_catalog); i++)
+		if (stacker_rs_hook_wanted(stacker_catalog[i].name))
+			stacker_hooks[count++] = stacker_catalog[i].hl;
+	security_add_hooks(stacker_hooks, count, &stacker_lsmid);
+	stacker_enable_single(stacker_rs_single_index());
+	pr_info("registered %d of %zu hooks\n", count,
+		ARRAY_SIZE(stacker_catalog));
 	return 0;
 }
 

@@ -2,80 +2,134 @@
 
 //! Typed, borrowed views of the kernel objects that hooks receive.
 //!
-//! rust/kernel has no inode or dentry abstraction, and its `File` does not
-//! expose the path, so stacker keeps thin `#[repr(transparent)]` wrappers
-//! here. A hook gets `&File` or `&Inode`; the borrow lasts for the hook call.
+//! rust/kernel has no inode, dentry, binprm or IPC abstraction, and its
+//! `File` and `Credential` do not expose the security blob, so stacker keeps
+//! thin `#[repr(transparent)]` wrappers here. A hook gets `&File`, `&Inode`
+//! and so on; the borrow lasts for the hook call. The host crate has an
+//! in-memory model with the same names and methods (`host/objects.rs`).
 //!
 //! C headers: [`include/linux/fs.h`](srctree/include/linux/fs.h),
-//! [`include/linux/dcache.h`](srctree/include/linux/dcache.h)
+//! [`include/linux/dcache.h`](srctree/include/linux/dcache.h),
+//! [`include/linux/cred.h`](srctree/include/linux/cred.h),
+//! [`include/linux/lsm_hooks.h`](srctree/include/linux/lsm_hooks.h)
 
-use core::mem::MaybeUninit;
-use kernel::{bindings, types::Opaque};
+use crate::blob::HasBlob;
+use crate::boot::blob_offsets;
+use crate::layout::ObjectKind;
+use crate::submodule::Submodule;
+use core::{ffi::CStr, mem::MaybeUninit};
+use kernel::{
+    alloc::{flags::GFP_NOWAIT, KVec},
+    bindings,
+    ffi::c_int,
+    prelude::*,
+    types::Opaque,
+};
 
-/// A `struct file` that is valid for the lifetime of the borrow.
-///
-/// # Invariants
-///
-/// The wrapped `struct file` is valid and its `f_path` is set for as long as
-/// the reference to this `File` lives.
-#[repr(transparent)]
-pub(crate) struct File(Opaque<bindings::file>);
+/// Declares a transparent wrapper of a C object that hooks receive.
+macro_rules! wrapper {
+    ($(#[$doc:meta])* $name:ident => $c:ty) => {
+        $(#[$doc])*
+        ///
+        /// # Invariants
+        ///
+        /// The wrapped C object is valid for as long as it is borrowed.
+        #[repr(transparent)]
+        pub(crate) struct $name(Opaque<$c>);
+
+        impl $name {
+            /// Borrows a C object passed in by the LSM core.
+            ///
+            /// # Safety
+            ///
+            /// `ptr` must point to a valid object that stays valid for `'a`.
+            #[inline(always)]
+            pub(crate) unsafe fn from_raw<'a>(ptr: *const $c) -> &'a $name {
+                // SAFETY: the wrapper is `repr(transparent)` over the C
+                // object, and the caller promises validity for `'a`.
+                // INVARIANT: as promised by the caller.
+                unsafe { &*ptr.cast::<$name>() }
+            }
+
+            /// The C object.
+            #[inline(always)]
+            pub(crate) fn as_raw(&self) -> *mut $c {
+                self.0.get()
+            }
+        }
+    };
+}
+
+/// Implements [`HasBlob`] for a wrapper whose blob is `(*ptr).$field`.
+macro_rules! has_blob {
+    ($name:ident, $kind:ident, $state:ident, $lbs:ident, |$p:ident| $blob:expr) => {
+        impl HasBlob for $name {
+            const KIND: ObjectKind = ObjectKind::$kind;
+            type State<M: Submodule> = M::$state;
+
+            #[inline(always)]
+            fn stacker_slice(&self) -> *mut u8 {
+                let $p = self.as_raw();
+                // SAFETY: the object is valid by the type invariant; its
+                // blob pointer is set by the LSM core when it is allocated.
+                let blob = unsafe { $blob }.cast::<u8>();
+                if blob.is_null() {
+                    return blob;
+                }
+                // SAFETY: the LSM core allocated the blob with room for
+                // stacker's slice at stacker's offset.
+                unsafe { blob.add(blob_offsets().$lbs as usize) }
+            }
+        }
+    };
+}
+
+wrapper!(
+    /// A `struct file`.
+    File => bindings::file
+);
+has_blob!(File, File, FileState, lbs_file, |p| (*p).f_security);
 
 impl File {
-    /// Borrows a `struct file` passed in by the LSM core.
-    ///
-    /// # Safety
-    ///
-    /// `ptr` must point to a valid `struct file` whose `f_path` is set, and it
-    /// must stay so for `'a`.
-    pub(crate) unsafe fn from_raw<'a>(ptr: *mut bindings::file) -> &'a File {
-        // SAFETY: `File` is `repr(transparent)` over the C struct, and the
-        // caller promises validity for `'a`.
-        // INVARIANT: as promised by the caller.
-        unsafe { &*ptr.cast::<File>() }
-    }
-
     /// The dentry the file was opened through.
     pub(crate) fn dentry(&self) -> &Dentry {
-        // SAFETY: by the type invariant `f_path` is set, and an open file
-        // holds a reference on its dentry, so it outlives `&self`.
-        unsafe { Dentry::from_raw((*self.0.get()).__bindgen_anon_1.f_path.dentry) }
+        // SAFETY: an open file holds a reference on its `f_path.dentry`,
+        // which therefore outlives `&self`.
+        unsafe { Dentry::from_raw((*self.as_raw()).__bindgen_anon_1.f_path.dentry) }
+    }
+
+    /// The file's inode.
+    pub(crate) fn inode(&self) -> &Inode {
+        // SAFETY: `f_inode` is set for every file and pinned by it.
+        unsafe { Inode::from_raw((*self.as_raw()).f_inode) }
     }
 }
 
-/// A `struct dentry` that is valid for the lifetime of the borrow.
-///
-/// # Invariants
-///
-/// The wrapped dentry is valid (referenced by the caller) while borrowed.
-#[repr(transparent)]
-pub(crate) struct Dentry(Opaque<bindings::dentry>);
+wrapper!(
+    /// A `struct dentry`.
+    Dentry => bindings::dentry
+);
 
 impl Dentry {
-    /// Borrows a dentry.
-    ///
-    /// # Safety
-    ///
-    /// `ptr` must point to a valid dentry that stays referenced for `'a`.
-    pub(crate) unsafe fn from_raw<'a>(ptr: *mut bindings::dentry) -> &'a Dentry {
-        // SAFETY: `Dentry` is `repr(transparent)` over the C struct, and the
-        // caller promises validity for `'a`.
-        // INVARIANT: as promised by the caller.
-        unsafe { &*ptr.cast::<Dentry>() }
+    /// The inode, or `None` for a negative dentry.
+    pub(crate) fn inode(&self) -> Option<&Inode> {
+        // SAFETY: the dentry is valid; a positive dentry pins its inode.
+        let inode = unsafe { (*self.as_raw()).d_inode };
+        // SAFETY: non-null `d_inode` is a valid inode for the borrow.
+        (!inode.is_null()).then(|| unsafe { Inode::from_raw(inode) })
     }
 
     /// Calls `f` with a stable copy of the dentry's name.
     ///
     /// A dentry may be renamed at any time; the snapshot taken here stays
-    /// valid until `f` returns. Taking it does not sleep, so this may be
-    /// called in any context where the dentry is referenced.
+    /// valid until `f` returns. Taking it does not sleep.
     pub(crate) fn with_name<R>(&self, f: impl FnOnce(&[u8]) -> R) -> R {
         let mut snapshot = MaybeUninit::<bindings::name_snapshot>::uninit();
         let snapshot = snapshot.as_mut_ptr();
-        // SAFETY: `self` is a valid dentry by the type invariant, and
-        // `snapshot` is writable storage that does not move until it is
-        // released below (the snapshot may point into itself).
-        unsafe { bindings::take_dentry_name_snapshot(snapshot, self.0.get()) };
+        // SAFETY: the dentry is valid by the type invariant, and `snapshot`
+        // is storage that does not move until it is released below (the
+        // snapshot may point into itself).
+        unsafe { bindings::take_dentry_name_snapshot(snapshot, self.as_raw()) };
         // SAFETY: the snapshot was initialised just above; its `name` points
         // to `len` readable bytes until it is released.
         let name = unsafe {
@@ -92,48 +146,39 @@ impl Dentry {
     }
 }
 
-/// A `struct inode` that is valid for the lifetime of the borrow.
-///
-/// # Invariants
-///
-/// The wrapped inode is valid while borrowed.
-#[repr(transparent)]
-pub(crate) struct Inode(Opaque<bindings::inode>);
+wrapper!(
+    /// A `struct inode`.
+    Inode => bindings::inode
+);
+has_blob!(Inode, Inode, InodeState, lbs_inode, |p| (*p).i_security);
 
 impl Inode {
-    /// Borrows an inode passed in by the LSM core.
-    ///
-    /// # Safety
-    ///
-    /// `ptr` must point to a valid inode that stays valid for `'a`.
-    pub(crate) unsafe fn from_raw<'a>(ptr: *mut bindings::inode) -> &'a Inode {
-        // SAFETY: `Inode` is `repr(transparent)` over the C struct, and the
-        // caller promises validity for `'a`.
-        // INVARIANT: as promised by the caller.
-        unsafe { &*ptr.cast::<Inode>() }
-    }
-
     /// Whether this inode is a directory.
     pub(crate) fn is_dir(&self) -> bool {
-        // SAFETY: the inode is valid by the type invariant; `i_mode` does
-        // not change its file type after the inode is set up.
-        let mode = u32::from(unsafe { (*self.0.get()).i_mode });
+        // SAFETY: the inode is valid; its file type never changes.
+        let mode = u32::from(unsafe { (*self.as_raw()).i_mode });
         mode & bindings::S_IFMT == bindings::S_IFDIR
     }
 
+    /// The inode number.
+    pub(crate) fn ino(&self) -> u64 {
+        // SAFETY: the inode is valid; `i_ino` is fixed once it is hashed.
+        unsafe { (*self.as_raw()).i_ino }
+    }
+
     /// Calls `f` with the name of one of the inode's dentries, or returns
-    /// `None` when the inode has no dentry.
+    /// `None` when the inode has none.
     ///
-    /// This takes and drops a dentry reference, which may sleep: it must not
-    /// be called in RCU-walk mode (`MAY_NOT_BLOCK`).
+    /// Takes and drops a dentry reference, which may sleep: not for
+    /// RCU-walk mode (`MAY_NOT_BLOCK`).
     pub(crate) fn with_alias_name<R>(&self, f: impl FnOnce(&[u8]) -> R) -> Option<R> {
         // SAFETY: the inode is valid by the type invariant.
-        let alias = unsafe { bindings::d_find_alias(self.0.get()) };
+        let alias = unsafe { bindings::d_find_alias(self.as_raw()) };
         if alias.is_null() {
             return None;
         }
-        // SAFETY: `d_find_alias` returned a referenced dentry, which stays
-        // valid until the `dput` below.
+        // SAFETY: `d_find_alias` returned a referenced dentry, valid until
+        // the `dput` below.
         let result = unsafe { Dentry::from_raw(alias) }.with_name(f);
         // SAFETY: drops the reference that `d_find_alias` took.
         unsafe { bindings::dput(alias) };
@@ -141,13 +186,82 @@ impl Inode {
     }
 }
 
+wrapper!(
+    /// A `struct cred`.
+    Cred => bindings::cred
+);
+has_blob!(Cred, Cred, CredState, lbs_cred, |p| (*p).security);
+
+impl Cred {
+    /// The real user id, in the initial user namespace.
+    pub(crate) fn uid(&self) -> u32 {
+        // SAFETY: the cred is valid; `uid` does not change once shared.
+        unsafe { (*self.as_raw()).uid.val }
+    }
+}
+
+wrapper!(
+    /// A `struct task_struct`.
+    Task => bindings::task_struct
+);
+has_blob!(Task, Task, TaskState, lbs_task, |p| (*p).security);
+
+impl Task {
+    /// The task's pid.
+    pub(crate) fn pid(&self) -> i32 {
+        // SAFETY: the task is valid; `pid` is fixed for its life.
+        unsafe { (*self.as_raw()).pid }
+    }
+}
+
+wrapper!(
+    /// A `struct linux_binprm`: a program being executed.
+    Binprm => bindings::linux_binprm
+);
+
+impl Binprm {
+    /// The file being executed.
+    pub(crate) fn file(&self) -> &File {
+        // SAFETY: `file` is set before any bprm hook runs and pinned by the
+        // binprm.
+        unsafe { File::from_raw((*self.as_raw()).file) }
+    }
+}
+
+wrapper!(
+    /// A `struct socket`.
+    Socket => bindings::socket
+);
+
+wrapper!(
+    /// A `struct kern_ipc_perm`: the permissions of an IPC object.
+    IpcPerm => bindings::kern_ipc_perm
+);
+has_blob!(IpcPerm, Ipc, IpcState, lbs_ipc, |p| (*p).security);
+
+wrapper!(
+    /// A `struct vm_area_struct`.
+    Vma => bindings::vm_area_struct
+);
+
+impl Vma {
+    /// The file mapped by this area, if any.
+    pub(crate) fn file(&self) -> Option<&File> {
+        // SAFETY: the caller of the hook holds the mmap lock; `vm_file`
+        // is pinned by the mapping.
+        let file = unsafe { (*self.as_raw()).vm_file };
+        // SAFETY: non-null `vm_file` is a valid file for the borrow.
+        (!file.is_null()).then(|| unsafe { File::from_raw(file) })
+    }
+}
+
 /// The access a permission hook is asked about (`MAY_*` bits).
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) struct AccessMask(u32);
 
 impl AccessMask {
     /// Wraps the `mask` argument of a permission hook.
-    pub(crate) fn from_raw(mask: i32) -> Self {
+    pub(crate) fn from_raw(mask: c_int) -> Self {
         AccessMask(mask as u32)
     }
 
@@ -156,8 +270,128 @@ impl AccessMask {
         self.0 & bindings::MAY_EXEC != 0
     }
 
+    /// Whether write (or append) access is asked for.
+    pub(crate) fn write(self) -> bool {
+        self.0 & (bindings::MAY_WRITE | bindings::MAY_APPEND) != 0
+    }
+
     /// Whether the caller is in RCU-walk mode and must not sleep.
     pub(crate) fn non_blocking(self) -> bool {
         self.0 & bindings::MAY_NOT_BLOCK != 0
+    }
+}
+
+/// A capability set (`kernel_cap_t`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct KernelCap(pub(crate) u64);
+
+impl KernelCap {
+    /// Reads a `kernel_cap_t`.
+    ///
+    /// # Safety
+    ///
+    /// `ptr` must be valid for reads.
+    pub(crate) unsafe fn from_raw(ptr: *const bindings::kernel_cap_t) -> Self {
+        // SAFETY: promised by the caller.
+        KernelCap(unsafe { (*ptr).val })
+    }
+
+    /// Whether capability `cap` is in the set.
+    pub(crate) fn has(self, cap: u32) -> bool {
+        cap < 64 && self.0 & (1 << cap) != 0
+    }
+}
+
+/// The value a `getprocattr` hook returns, built up by a submodule.
+pub(crate) struct ProcAttrValue(pub(crate) KVec<u8>);
+
+impl ProcAttrValue {
+    /// Appends bytes to the value.
+    pub(crate) fn push_bytes(&mut self, bytes: &[u8]) -> Result {
+        self.0.extend_from_slice(bytes, GFP_KERNEL)?;
+        Ok(())
+    }
+}
+
+/// A security xattr for a new inode (`inode_init_security`).
+pub(crate) struct XattrValue {
+    /// The name after the `security.` prefix.
+    pub(crate) name: &'static CStr,
+    /// The value.
+    pub(crate) value: KVec<u8>,
+}
+
+impl XattrValue {
+    /// Builds an xattr, copying `value`.
+    ///
+    /// `inode_init_security` runs with filesystem locks held, where an
+    /// allocation must not recurse into filesystem reclaim. The kernel crate
+    /// offers no `GFP_NOFS`, so this does not sleep at all (`GFP_NOWAIT`):
+    /// the value is small, and failing gives `ENOMEM`, never a deadlock.
+    pub(crate) fn new(name: &'static CStr, value: &[u8]) -> Result<Self> {
+        // Never empty: the LSM core `kfree`s the value.
+        let mut v = KVec::with_capacity(value.len().max(1), GFP_NOWAIT)?;
+        v.extend_from_slice(value, GFP_NOWAIT)?;
+        Ok(XattrValue { name, value: v })
+    }
+}
+
+/// The LSM xattr slots of one `inode_init_security` call.
+///
+/// # Invariants
+///
+/// `xattrs` is null or has room for the LSM core's total slot count, of
+/// which stacker may use `limit`, and `*count` is the next free slot.
+pub(crate) struct XattrSlots {
+    xattrs: *mut bindings::xattr,
+    count: *mut c_int,
+    limit: u32,
+    used: u32,
+}
+
+impl XattrSlots {
+    /// Wraps the `xattrs` and `xattr_count` arguments of the hook.
+    ///
+    /// # Safety
+    ///
+    /// They must be the LSM core's arguments to stacker's hook, valid for
+    /// the life of the returned value, with `limit` slots reserved for
+    /// stacker (its `lbs_xattr_count`).
+    pub(crate) unsafe fn from_raw(
+        xattrs: *mut bindings::xattr,
+        count: *mut c_int,
+        limit: u32,
+    ) -> Self {
+        // INVARIANT: as promised by the caller.
+        XattrSlots {
+            xattrs,
+            count,
+            limit,
+            used: 0,
+        }
+    }
+
+    /// Fills the next slot with `xattr`.
+    pub(crate) fn push(&mut self, xattr: XattrValue) -> Result {
+        if self.xattrs.is_null() {
+            // The caller does not take xattrs; nothing to do.
+            return Ok(());
+        }
+        if self.used >= self.limit {
+            return Err(ENOSPC);
+        }
+        let (ptr, len, _cap) = xattr.value.into_raw_parts();
+        // SAFETY: by the type invariant there is room for one more of
+        // stacker's slots at `*count`. The core `kfree`s `value`, which
+        // came from `kmalloc` (KVec), and `name` is static.
+        unsafe {
+            let slot = self.xattrs.add(*self.count as usize);
+            *self.count += 1;
+            (*slot).name = xattr.name.as_char_ptr();
+            (*slot).value = ptr.cast();
+            (*slot).value_len = len;
+        }
+        self.used += 1;
+        Ok(())
     }
 }

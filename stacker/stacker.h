@@ -1,24 +1,47 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * stacker - the Rust entry points that the C glue calls.
+ * stacker - the Rust functions that the C glue calls.
  *
- * Every function declared here is defined in Rust (stacker/stacker_main.rs)
- * as a `#[no_mangle] extern "C"` function with exactly this signature. The
- * hook functions are placed directly in the LSM core's static-call slots, so
- * a hook call goes from the core straight into Rust.
+ * Every function declared here is defined in Rust as a `#[no_mangle]
+ * extern "C"` function with exactly this signature: the hook entry points in
+ * stacker/hooks.rs, the rest in stacker/boot.rs and stacker/stacker_main.rs.
  */
 #ifndef _SECURITY_STACKER_H
 #define _SECURITY_STACKER_H
 
-#include <linux/fs.h>
 #include <linux/init.h>
+#include <linux/lsm_hooks.h>
 
-/* Called once from security_init(), before any hook is registered. */
+/*
+ * Hook entry points: stacker_<hook> with the LSM core's signature of <hook>,
+ * declared for every hook the way security/security.c does it. Only those
+ * in STACKER_HOOKS (lsm.c) are defined.
+ */
+#define LSM_HOOK(RET, DEFAULT, NAME, ...) RET stacker_##NAME(__VA_ARGS__);
+#include <linux/lsm_hook_defs.h>
+#undef LSM_HOOK
+
+/* Early parameters: stacker.chain= and stacker.fastpath= (boot.rs). */
+int stacker_rs_set_chain(const char *value);
+int stacker_rs_set_fastpath(const char *value);
+
+/* Whether the enabled chain wants hook @name (boot.rs). */
+bool stacker_rs_hook_wanted(const char *name);
+/* Registry index of the only submodule on the fast path, or -1 (boot.rs). */
+int stacker_rs_single_index(void);
+
+/* Once from security_init(), before any hook is registered. */
 int stacker_rs_init(void);
-/* Called once at fs_initcall time, after securityfs is up. */
+/* Once at fs_initcall time, after securityfs is up. */
 int stacker_rs_securityfs_init(void);
 
-int stacker_file_open(struct file *file);
-int stacker_inode_permission(struct inode *inode, int mask);
+/* Blob sizes, then offsets; defined in Rust (boot.rs). */
+extern struct lsm_blob_sizes stacker_blob_sizes;
+
+/* Fast-path keys, one per registry index (platform.rs mirrors this). */
+struct stacker_single_keys {
+	struct static_key_false m0, m1, m2, m3, m4, m5, m6, m7;
+};
+extern struct stacker_single_keys stacker_single;
 
 #endif /* _SECURITY_STACKER_H */

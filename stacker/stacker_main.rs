@@ -3,46 +3,91 @@
 //! stacker: a stacking multiplexer Linux Security Module.
 //!
 //! stacker registers with the LSM core as one LSM (see `lsm.c`) and runs a
-//! chain of submodules behind it. This is the crate root: it holds the
-//! `extern "C"` entry points that the C glue and the LSM core call, and
-//! pulls in the rest of the crate, including the submodules under
-//! `modules/`, which are compiled into this same crate.
+//! chain of submodules behind it. This is the kernel crate root. It pulls
+//! in the kernel-independent core (shared with the host crate, `host.rs`),
+//! the kernel-side files, and the submodules under `modules/`, which are
+//! all compiled into this one crate.
 //!
 //! C header: [`security/stacker/stacker/stacker.h`](srctree/security/stacker/stacker/stacker.h)
 
-use kernel::{bindings, ffi::c_int, prelude::*};
+use kernel::{ffi::c_int, prelude::*};
 
 /// Prefix of every log line (`pr_*!`), normally provided by `module!`.
 const __LOG_PREFIX: &[u8] = b"stacker\0";
 
+// Kernel-independent core, shared with the host crate.
+// The layout file is also the `blob-layout` crate, whose API is `pub`, and
+// not all of which the kernel uses.
+#[allow(unreachable_pub, dead_code)]
+#[path = "../blob-layout/layout.rs"]
+mod layout;
+
+mod blob;
 mod chain;
-mod objects;
-mod securityfs;
+mod dispatch;
+mod hook;
+mod stats;
 mod submodule;
 
+// Kernel side.
+mod boot;
+mod hooks;
+mod interface;
+// The wrappers are the API that submodules program against; not every
+// method is used by the submodules compiled in today.
+#[allow(dead_code)]
+mod objects;
+mod platform;
+mod securityfs;
+
+/// Error codes, as the core spells them.
+mod error {
+    pub(crate) use kernel::error::{code::*, Error, Result};
+}
+
+// Submodules.
 #[path = "../modules/denyname/denyname.rs"]
 mod denyname;
+#[path = "../modules/xattrlock/xattrlock.rs"]
+mod xattrlock;
 
-use objects::{AccessMask, File, Inode};
-use securityfs::{Attribute, Dir, TextBuf};
+/// The compiled-in submodules. The chain picks among them at boot.
+mod registry {
+    use crate::denyname::DenyName;
+    use crate::platform::single_branch;
+    use crate::xattrlock::XattrLock;
 
-/// Turns a hook's `Result` into the `int` the LSM core expects.
-#[inline(always)]
-fn to_hook_ret(result: Result) -> c_int {
-    match result {
-        Ok(()) => 0,
-        Err(err) => err.to_errno(),
+    crate::dispatch::define_registry! {
+        0 => DENYNAME: DenyName = DenyName, m0;
+        1 => XATTRLOCK: XattrLock<0> = XattrLock, m1;
+        2 => XATTRLOCK_B: XattrLock<1> = XattrLock, m2;
+        3 => XATTRLOCK_C: XattrLock<2> = XattrLock, m3;
     }
 }
 
-/// Initialises the chain; called once by `stacker_init()` in `lsm.c`.
+// Every registered submodule needs a fast-path key.
+const _: () = assert!(registry::NAMES.len() <= platform::SINGLE_KEYS);
+const _: () = assert!(registry::NAMES.len() <= layout::MAX_MODULES);
+
+/// Initialises the enabled submodules; called once by `stacker_init()` in
+/// `lsm.c`, before it registers any hook.
 #[no_mangle]
 pub extern "C" fn stacker_rs_init() -> c_int {
-    if let Err(err) = chain::init() {
-        pr_err!("chain init failed: {:?}\n", err);
+    boot::log_default_rejects();
+    if let Err(err) = registry::init_enabled() {
+        pr_err!("submodule init failed: {:?}\n", err);
         return err.to_errno();
     }
-    pr_info!("initialized, chain: {}\n", ChainNames);
+    let b = boot::boot();
+    pr_info!(
+        "initialized, chain: {}{}\n",
+        ChainNames,
+        if b.single().is_some() {
+            " (fast path)"
+        } else {
+            ""
+        }
+    );
     0
 }
 
@@ -50,43 +95,17 @@ pub extern "C" fn stacker_rs_init() -> c_int {
 #[no_mangle]
 pub extern "C" fn stacker_rs_securityfs_init() -> c_int {
     let result = (|| -> Result {
-        let dir = Dir::root().create_dir(c"stacker")?;
-        dir.create_file::<ChainFile>(c"chain")?;
-        chain::securityfs_init(&dir)
+        let dir = platform::Dir::root().create_dir(c"stacker")?;
+        interface::create(&dir)?;
+        registry::securityfs_init_enabled(&dir)
     })();
-    if let Err(err) = result {
-        pr_err!("securityfs setup failed: {:?}\n", err);
+    match result {
+        Ok(()) => 0,
+        Err(err) => {
+            pr_err!("securityfs setup failed: {:?}\n", err);
+            err.to_errno()
+        }
     }
-    to_hook_ret(result)
-}
-
-/// `file_open` LSM hook.
-///
-/// # Safety
-///
-/// Called by the LSM core with a valid, opened `file`.
-#[no_mangle]
-pub unsafe extern "C" fn stacker_file_open(file: *mut bindings::file) -> c_int {
-    // SAFETY: the LSM core passes a valid file with `f_path` set, which
-    // stays valid for the whole hook call.
-    let file = unsafe { File::from_raw(file) };
-    to_hook_ret(chain::file_open(file))
-}
-
-/// `inode_permission` LSM hook.
-///
-/// # Safety
-///
-/// Called by the LSM core with a valid `inode`.
-#[no_mangle]
-pub unsafe extern "C" fn stacker_inode_permission(
-    inode: *mut bindings::inode,
-    mask: c_int,
-) -> c_int {
-    // SAFETY: the LSM core passes a valid inode, which stays valid for the
-    // whole hook call.
-    let inode = unsafe { Inode::from_raw(inode) };
-    to_hook_ret(chain::inode_permission(inode, AccessMask::from_raw(mask)))
 }
 
 /// The chain's names, comma separated, for the boot log.
@@ -94,22 +113,16 @@ struct ChainNames;
 
 impl kernel::fmt::Display for ChainNames {
     fn fmt(&self, f: &mut kernel::fmt::Formatter<'_>) -> kernel::fmt::Result {
-        for (i, name) in chain::NAMES.iter().enumerate() {
-            let sep = if i == 0 { "" } else { "," };
-            write!(f, "{sep}{}", name.to_str().unwrap_or("?"))?;
+        let order = boot::boot().chain.order();
+        if order.is_empty() {
+            return write!(f, "(empty)");
         }
-        Ok(())
-    }
-}
-
-/// `/sys/kernel/security/stacker/chain`: one submodule name per line.
-struct ChainFile;
-
-impl Attribute for ChainFile {
-    fn show(out: &mut TextBuf) -> Result {
-        for name in chain::NAMES {
-            out.push_bytes(name.to_bytes())?;
-            out.push_bytes(b"\n")?;
+        for (i, &m) in order.iter().enumerate() {
+            let name = registry::C_NAMES
+                .get(m as usize)
+                .and_then(|n| n.to_str().ok())
+                .unwrap_or("?");
+            write!(f, "{}{name}", if i == 0 { "" } else { "," })?;
         }
         Ok(())
     }
@@ -119,25 +132,64 @@ impl Attribute for ChainFile {
 #[kunit_tests(stacker)]
 mod tests {
     use super::*;
+    use crate::blob::HasBlob;
+    use crate::layout::{ObjectKind, BLOB_ALIGN};
+    use crate::objects::Inode;
+    use kernel::bindings;
 
+    /// Every enabled submodule's slot, placed at stacker's offset in a real
+    /// inode blob (a new securityfs inode's), lies inside the blob's allocation and
+    /// is aligned.
     #[test]
-    fn chain_lists_denyname() {
-        assert_eq!(chain::NAMES.len(), 1);
-        assert_eq!(chain::NAMES[0].to_bytes(), b"denyname");
-    }
-
-    #[test]
-    fn denyname_rule_decides_file_open() {
-        use crate::denyname::{name_rule::NameRule, DenyName};
-        use crate::submodule::Submodule;
-        // The rule is observable through the lock without a file.
-        if let Ok(rule) = NameRule::parse(b"kunit-secret") {
-            DenyName::set_rule(rule);
+    fn real_inode_offsets_are_inside_the_blob_and_aligned() {
+        let b = boot::boot();
+        let total = b.layout.total(ObjectKind::Inode);
+        let core_off = boot::blob_offsets().lbs_inode as usize;
+        if total == 0 {
+            // No enabled submodule keeps inode state: stacker takes no space.
+            for &m in b.chain.order() {
+                assert_eq!(b.layout.size(m as usize, ObjectKind::Inode), 0);
+            }
+            return;
         }
-        assert!(DenyName::denies(b"kunit-secret"));
-        assert!(!DenyName::denies(b"kunit-other"));
-        DenyName::set_rule(NameRule::none());
-        assert!(!DenyName::denies(b"kunit-secret"));
-        assert_eq!(DenyName::NAME.to_bytes(), b"denyname");
+        // A fresh inode: a securityfs directory made for this test.
+        // SAFETY: the name is a valid C string; null means the fs root.
+        let dentry = unsafe {
+            bindings::securityfs_create_dir(c"stacker_kunit".as_char_ptr(), core::ptr::null_mut())
+        };
+        let made = kernel::error::from_err_ptr(dentry).is_ok();
+        assert!(made);
+        if !made {
+            return;
+        }
+        // SAFETY: securityfs holds the dentry, which pins its inode, until
+        // `securityfs_remove` below.
+        let inode = unsafe { Inode::from_raw((*dentry).d_inode) };
+        // SAFETY: the inode is valid; its blob came from the LSM core.
+        let blob = unsafe { (*inode.as_raw()).i_security }.cast::<u8>();
+        let alloc = if blob.is_null() {
+            0
+        } else {
+            // SAFETY: `blob` is a live slab object.
+            unsafe { bindings::ksize(blob.cast()) }
+        };
+        let slice = inode.stacker_slice() as usize;
+        // SAFETY: removes the directory made above; nothing uses it now.
+        unsafe { bindings::securityfs_remove(dentry) };
+
+        assert!(!blob.is_null());
+        // The inode blob starts with the core's rcu_head.
+        assert!(core_off >= core::mem::size_of::<bindings::callback_head>());
+        assert_eq!(core_off % BLOB_ALIGN, 0);
+        assert!(core_off + total <= alloc);
+        assert_eq!(slice, blob as usize + core_off);
+        for &m in b.chain.order() {
+            let off = b.layout.offset(m as usize, ObjectKind::Inode);
+            let size = b.layout.size(m as usize, ObjectKind::Inode);
+            if size != 0 {
+                assert!(off + size <= total);
+                assert_eq!((slice + off) % BLOB_ALIGN, 0);
+            }
+        }
     }
 }

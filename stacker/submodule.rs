@@ -2,21 +2,59 @@
 
 //! The trait that every stacker submodule implements.
 //!
-//! Each hook method has a default that means "no opinion" (`Ok(())`), so a
-//! submodule implements only the hooks it cares about. A denial is an
-//! `Err` carrying a kernel error code; it is never a panic.
+//! A submodule names the hooks it implements in [`Submodule::HOOKS`] and
+//! overrides the matching methods. Every method has a default that means
+//! "no opinion", and a method whose hook is not in `HOOKS` is never called.
+//! A denial is an `Err` with a kernel error code, never a panic.
+//!
+//! The argument types come from `crate::objects`: thin wrappers of the
+//! kernel's objects in the kernel, an in-memory model on the host. The same
+//! submodule source compiles against both.
+//!
+//! Kernel-independent: compiled into the kernel and into the host crate.
 
-use crate::objects::{AccessMask, File, Inode};
-use crate::securityfs::Dir;
-use kernel::prelude::*;
+use crate::blob::BlobState;
+use crate::error::{Result, EINVAL};
+use crate::hook::HookSet;
+use crate::objects::{
+    AccessMask, Binprm, Cred, Dentry, File, Inode, IpcPerm, KernelCap, ProcAttrValue, Socket, Task,
+    Vma, XattrValue,
+};
+use crate::platform::Dir;
+use core::ffi::CStr;
 
-/// A security module that runs behind stacker, in chain order.
+/// A security module that runs behind stacker.
 pub(crate) trait Submodule: Sync + 'static {
-    /// The name in `/sys/kernel/security/stacker/chain` and the name of the
-    /// submodule's own securityfs directory.
+    /// Name in `stacker.chain=`, in `/sys/kernel/security/stacker/chain`,
+    /// and of the submodule's securityfs directory.
     const NAME: &'static CStr;
 
-    /// Called once from stacker's LSM init, before any hook can run.
+    /// The hooks this submodule implements. Others are never called.
+    const HOOKS: HookSet;
+
+    /// How many xattrs `inode_init_security` may add (LSM xattr slots).
+    const XATTR_COUNT: u32 = 0;
+
+    /// State in each inode's blob (`()` for none).
+    type InodeState: BlobState;
+    /// State in each cred's blob.
+    type CredState: BlobState;
+    /// State in each open file's blob.
+    type FileState: BlobState;
+    /// State in each task's blob.
+    type TaskState: BlobState;
+    /// State in each superblock's blob.
+    type SuperblockState: BlobState;
+    /// State in each socket's blob.
+    type SockState: BlobState;
+    /// State in each IPC object's blob.
+    type IpcState: BlobState;
+    /// State in each message's blob.
+    type MsgMsgState: BlobState;
+    /// State in each key's blob.
+    type KeyState: BlobState;
+
+    /// Called once at boot, before any hook can run.
     fn init(&'static self) -> Result {
         Ok(())
     }
@@ -26,13 +64,183 @@ pub(crate) trait Submodule: Sync + 'static {
         Ok(())
     }
 
-    /// `file_open` LSM hook: may `file` be opened?
+    /// `file_open`: may `file` be opened?
     fn file_open(&self, _file: &File) -> Result {
         Ok(())
     }
+    /// `file_permission`: may `mask` access be made through `file`?
+    fn file_permission(&self, _file: &File, _mask: AccessMask) -> Result {
+        Ok(())
+    }
+    /// `mmap_file`: may `file` (or anonymous memory) be mapped with `prot`?
+    fn mmap_file(&self, _file: Option<&File>, _reqprot: u64, _prot: u64, _flags: u64) -> Result {
+        Ok(())
+    }
+    /// `file_mprotect`: may `vma` change to `prot`?
+    fn file_mprotect(&self, _vma: &Vma, _reqprot: u64, _prot: u64) -> Result {
+        Ok(())
+    }
+    /// `file_alloc_security`: a file is being set up.
+    fn file_alloc_security(&self, _file: &File) -> Result {
+        Ok(())
+    }
+    /// `file_free_security`: a file is being freed.
+    fn file_free_security(&self, _file: &File) {}
 
-    /// `inode_permission` LSM hook: may `mask` access be made to `inode`?
+    /// `inode_permission`: may `mask` access be made to `inode`?
     fn inode_permission(&self, _inode: &Inode, _mask: AccessMask) -> Result {
         Ok(())
     }
+    /// `inode_create`: may `dentry` be created in `dir`?
+    fn inode_create(&self, _dir: &Inode, _dentry: &Dentry, _mode: u16) -> Result {
+        Ok(())
+    }
+    /// `inode_unlink`: may `dentry` be unlinked from `dir`?
+    fn inode_unlink(&self, _dir: &Inode, _dentry: &Dentry) -> Result {
+        Ok(())
+    }
+    /// `inode_rename`: may `old` in `old_dir` be renamed to `new` in `new_dir`?
+    fn inode_rename(
+        &self,
+        _old_dir: &Inode,
+        _old: &Dentry,
+        _new_dir: &Inode,
+        _new: &Dentry,
+    ) -> Result {
+        Ok(())
+    }
+    /// `inode_link`: may `old` be linked as `new` in `dir`?
+    fn inode_link(&self, _old: &Dentry, _dir: &Inode, _new: &Dentry) -> Result {
+        Ok(())
+    }
+    /// `inode_mkdir`: may directory `dentry` be made in `dir`?
+    fn inode_mkdir(&self, _dir: &Inode, _dentry: &Dentry, _mode: u16) -> Result {
+        Ok(())
+    }
+    /// `inode_rmdir`: may directory `dentry` be removed from `dir`?
+    fn inode_rmdir(&self, _dir: &Inode, _dentry: &Dentry) -> Result {
+        Ok(())
+    }
+    /// `inode_setxattr`: may xattr `name` be set to `value`?
+    fn inode_setxattr(&self, _dentry: &Dentry, _name: &[u8], _value: &[u8], _flags: i32) -> Result {
+        Ok(())
+    }
+    /// `inode_removexattr`: may xattr `name` be removed?
+    fn inode_removexattr(&self, _dentry: &Dentry, _name: &[u8]) -> Result {
+        Ok(())
+    }
+    /// `inode_init_security`: the security xattr for a new inode, if any.
+    ///
+    /// `Ok(None)` means "none from this submodule". At most
+    /// [`Submodule::XATTR_COUNT`] are used per inode.
+    fn inode_init_security(
+        &self,
+        _inode: &Inode,
+        _dir: &Inode,
+        _name: &[u8],
+    ) -> Result<Option<XattrValue>> {
+        Ok(None)
+    }
+    /// `inode_alloc_security`: an inode is being set up.
+    fn inode_alloc_security(&self, _inode: &Inode) -> Result {
+        Ok(())
+    }
+    /// `inode_free_security`: an inode is being freed.
+    fn inode_free_security(&self, _inode: &Inode) {}
+    /// `d_instantiate`: `dentry` now refers to `inode`.
+    fn d_instantiate(&self, _dentry: &Dentry, _inode: Option<&Inode>) {}
+
+    /// `cred_alloc_blank`: a blank cred is being set up.
+    fn cred_alloc_blank(&self, _cred: &Cred) -> Result {
+        Ok(())
+    }
+    /// `cred_prepare`: `new` is being made as a copy of `old`.
+    fn cred_prepare(&self, _new: &Cred, _old: &Cred) -> Result {
+        Ok(())
+    }
+    /// `cred_transfer`: `new` takes `old`'s security state.
+    fn cred_transfer(&self, _new: &Cred, _old: &Cred) {}
+    /// `cred_free`: a cred is being freed.
+    fn cred_free(&self, _cred: &Cred) {}
+
+    /// `bprm_creds_for_exec`: set up the creds of the program being run.
+    fn bprm_creds_for_exec(&self, _bprm: &Binprm) -> Result {
+        Ok(())
+    }
+    /// `bprm_check_security`: may the program be run?
+    fn bprm_check_security(&self, _bprm: &Binprm) -> Result {
+        Ok(())
+    }
+    /// `bprm_committed_creds`: the new program's creds are in place.
+    fn bprm_committed_creds(&self, _bprm: &Binprm) {}
+    /// `capable`: does `cred` have capability `cap` (`opts` as `CAP_OPT_*`)?
+    fn capable(&self, _cred: &Cred, _cap: i32, _opts: u32) -> Result {
+        Ok(())
+    }
+    /// `capset`: may `new` get these capability sets?
+    fn capset(
+        &self,
+        _new: &Cred,
+        _old: &Cred,
+        _effective: KernelCap,
+        _inheritable: KernelCap,
+        _permitted: KernelCap,
+    ) -> Result {
+        Ok(())
+    }
+    /// `ptrace_access_check`: may the current task trace `child`?
+    fn ptrace_access_check(&self, _child: &Task, _mode: u32) -> Result {
+        Ok(())
+    }
+    /// `task_alloc`: a task is being created.
+    fn task_alloc(&self, _task: &Task, _clone_flags: u64) -> Result {
+        Ok(())
+    }
+    /// `task_free`: a task is being freed.
+    fn task_free(&self, _task: &Task) {}
+    /// `task_kill`: may signal `sig` be sent to `target` (by `cred`, if
+    /// not the current task)?
+    fn task_kill(&self, _target: &Task, _sig: i32, _cred: Option<&Cred>) -> Result {
+        Ok(())
+    }
+
+    /// `socket_create`: may a socket of this family, type and protocol be
+    /// created? `kern` is true for kernel sockets.
+    fn socket_create(&self, _family: i32, _ty: i32, _protocol: i32, _kern: bool) -> Result {
+        Ok(())
+    }
+    /// `socket_connect`: may `sock` connect to `address`?
+    fn socket_connect(&self, _sock: &Socket, _address: &[u8]) -> Result {
+        Ok(())
+    }
+    /// `ipc_permission`: may `flag` access be made to the IPC object?
+    fn ipc_permission(&self, _ipc: &IpcPerm, _flag: i16) -> Result {
+        Ok(())
+    }
+
+    /// `getprocattr`: the value of `/proc/PID/attr/NAME` for `task`.
+    ///
+    /// The default, `EINVAL`, means "not mine": the next submodule is asked.
+    fn getprocattr(&self, _task: &Task, _name: &[u8], _out: &mut ProcAttrValue) -> Result {
+        Err(EINVAL)
+    }
+    /// `setprocattr`: a write of `value` to `/proc/self/attr/NAME`; returns
+    /// how many bytes were used. The default, `EINVAL`, means "not mine".
+    fn setprocattr(&self, _name: &[u8], _value: &[u8]) -> Result<usize> {
+        Err(EINVAL)
+    }
+    /// `vm_enough_memory`: `true` if the allocation of `pages` may use the
+    /// reserve kept for `CAP_SYS_ADMIN`.
+    fn vm_enough_memory(&self, _pages: i64) -> bool {
+        true
+    }
+}
+
+/// A submodule that is in the registry of compiled-in submodules.
+///
+/// Implemented by the registry (`define_registry!`) only. A generic
+/// submodule type states `where Self: Registered` to reach its blob state.
+pub(crate) trait Registered {
+    /// Index in the registry.
+    const INDEX: usize;
 }

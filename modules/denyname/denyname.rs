@@ -12,6 +12,7 @@
 //! Writing an empty line clears the rule. A bad name is refused with
 //! `EINVAL` and a log line, and the previous rule stays in force.
 
+use crate::hook::{Hook, HookSet};
 use crate::objects::{AccessMask, File, Inode};
 use crate::securityfs::{Attribute, Dir, TextBuf};
 use crate::submodule::Submodule;
@@ -51,6 +52,17 @@ impl DenyName {
 
 impl Submodule for DenyName {
     const NAME: &'static CStr = c"denyname";
+    const HOOKS: HookSet = HookSet::of(&[Hook::FileOpen, Hook::InodePermission]);
+
+    type InodeState = ();
+    type CredState = ();
+    type FileState = ();
+    type TaskState = ();
+    type SuperblockState = ();
+    type SockState = ();
+    type IpcState = ();
+    type MsgMsgState = ();
+    type KeyState = ();
 
     fn init(&'static self) -> Result {
         // SAFETY: called exactly once, from stacker's LSM init.

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! Typed access to a submodule's own state in a kernel object's blob.
+//!
+//! Each object type that carries a security blob implements [`HasBlob`]:
+//! it knows its [`ObjectKind`] and where stacker's slice of its blob starts.
+//! [`HasBlob::state`] adds the submodule's offset, which was fixed at boot
+//! (see [`crate::chain::BootState`]), and returns a reference of the
+//! submodule's state type for that kind. There is no lookup: one load of
+//! the offset and one add.
+//!
+//! Kernel-independent: compiled into the kernel and into the host crate.
+
+use crate::layout::ObjectKind;
+use crate::submodule::{Registered, Submodule};
+use core::ptr::NonNull;
+
+/// A type that can live in a security blob.
+///
+/// The LSM core zeroes every blob when it allocates it and frees it without
+/// running destructors, so a state starts out as all-zero bytes and is never
+/// dropped. It stays where it is for the object's whole life, so it is
+/// pinned without further ado.
+///
+/// # Safety
+///
+/// The all-zero bit pattern must be a valid value of the type, and the type
+/// must not need dropping (`core::mem::needs_drop` is false). Its alignment
+/// must not exceed [`crate::layout::BLOB_ALIGN`] (checked when the layout
+/// is computed).
+pub(crate) unsafe trait BlobState: Send + Sync + 'static {}
+
+// SAFETY: zero is a valid value of each of these, and none needs dropping.
+unsafe impl BlobState for () {}
+// SAFETY: as above.
+unsafe impl BlobState for core::sync::atomic::AtomicU8 {}
+// SAFETY: as above.
+unsafe impl BlobState for core::sync::atomic::AtomicU32 {}
+// SAFETY: as above.
+unsafe impl BlobState for core::sync::atomic::AtomicU64 {}
+// SAFETY: as above.
+unsafe impl BlobState for core::sync::atomic::AtomicBool {}
+
+/// A kernel object that carries a security blob.
+pub(crate) trait HasBlob {
+    /// The blob this object carries.
+    const KIND: ObjectKind;
+
+    /// The state type submodule `M` keeps in this kind of blob.
+    type State<M: Submodule>: BlobState;
+
+    /// The start of stacker's slice of this object's blob, or null when the
+    /// object has no blob.
+    fn stacker_slice(&self) -> *mut u8;
+
+    /// Submodule `M`'s state in this object, or `None` when `M` is not in
+    /// the enabled chain (it then has no slot) or the object has no blob.
+    #[inline(always)]
+    fn state<M: Submodule + Registered>(&self) -> Option<&Self::State<M>> {
+        let layout = &crate::platform::boot().layout;
+        let size = layout.size(M::INDEX, Self::KIND);
+        if size != core::mem::size_of::<Self::State<M>>() {
+            return None;
+        }
+        if size == 0 {
+            // SAFETY: a zero-sized state needs no storage; a dangling,
+            // aligned pointer is a valid reference to it.
+            return Some(unsafe { NonNull::<Self::State<M>>::dangling().as_ref() });
+        }
+        let base = self.stacker_slice();
+        if base.is_null() {
+            return None;
+        }
+        // SAFETY: `M` is enabled, so the layout gave it `size` bytes at this
+        // offset inside stacker's slice, aligned for its state type (the
+        // slice itself is `BLOB_ALIGN`-aligned). The blob was zeroed at
+        // allocation, which is a valid state by `BlobState`, and it lives as
+        // long as `self`. Only shared references are ever handed out.
+        Some(unsafe {
+            &*base
+                .add(layout.offset(M::INDEX, Self::KIND))
+                .cast::<Self::State<M>>()
+        })
+    }
+}

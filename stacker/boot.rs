@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! What stacker decides at boot: the chain, the blob layout, the fast path.
+//!
+//! The LSM core reads an LSM's blob sizes in `security_init()`, before it
+//! calls the LSM's `init`, and then overwrites them in place with the LSM's
+//! offsets. So the sizes must be final earlier:
+//!
+//! - without `stacker.chain=`, the default chain from
+//!   `CONFIG_SECURITY_STACKER_DEFAULT_CHAIN` is laid out at compile time and
+//!   [`stacker_blob_sizes`] starts out with its sizes;
+//! - with `stacker.chain=`, an `early_param` handler (which runs from
+//!   `setup_arch()`, long before `security_init()`) lays out that chain and
+//!   rewrites the sizes.
+//!
+//! Both live in `.data..ro_after_init`: once the kernel marks that section
+//! read-only, nothing can change the chain or an offset.
+
+use crate::chain::{BootState, ChainSpec, Reject};
+use crate::hook::Hook;
+use crate::layout::{Layout, ObjectKind};
+use crate::registry::{HOOK_SETS, NAMES, REQUESTS, XATTR_COUNTS};
+use core::ptr::addr_of;
+use kernel::{bindings, ffi::c_char, ffi::c_int, prelude::*};
+
+/// The default chain, from Kconfig (passed in by Kbuild).
+const DEFAULT_CHAIN: &str = env!("STACKER_DEFAULT_CHAIN");
+
+/// The default chain, parsed at compile time.
+const DEFAULT_SPEC: ChainSpec = ChainSpec::parse(DEFAULT_CHAIN.as_bytes(), NAMES);
+
+/// The boot state of the default chain, computed at compile time. A default
+/// chain that cannot be laid out fails the build.
+const DEFAULT_BOOT: BootState = match BootState::new(DEFAULT_SPEC, REQUESTS, HOOK_SETS, true) {
+    Ok(state) => state,
+    Err(_) => panic!("CONFIG_SECURITY_STACKER_DEFAULT_CHAIN cannot be laid out"),
+};
+
+/// The boot state.
+///
+/// # Invariants
+///
+/// Written only by the early parameter handlers below, which run on the
+/// boot CPU before `security_init()`; read-only afterwards (and made so by
+/// the MMU after init).
+#[link_section = ".data..ro_after_init"]
+static mut BOOT: BootState = DEFAULT_BOOT;
+
+/// Whether `stacker.chain=` was given.
+#[link_section = ".data..ro_after_init"]
+static mut CHAIN_FROM_CMDLINE: bool = false;
+
+/// stacker's blob sizes, read by the LSM core (`DEFINE_LSM` in `lsm.c`
+/// points at this), which then replaces them with stacker's offsets.
+///
+/// # Invariants
+///
+/// Holds sizes until `security_init()` and offsets afterwards; written only
+/// by the early parameter handler and the LSM core before any hook runs.
+#[no_mangle]
+#[link_section = ".data..ro_after_init"]
+pub(crate) static mut stacker_blob_sizes: bindings::lsm_blob_sizes = blob_sizes(&DEFAULT_BOOT);
+
+/// The LSM core's blob sizes for the boot state `boot`.
+const fn blob_sizes(boot: &BootState) -> bindings::lsm_blob_sizes {
+    let l: &Layout = &boot.layout;
+    // Totals fit `u32`: `Layout::compute` refuses larger ones.
+    bindings::lsm_blob_sizes {
+        lbs_cred: l.total(ObjectKind::Cred) as u32,
+        lbs_file: l.total(ObjectKind::File) as u32,
+        lbs_inode: l.total(ObjectKind::Inode) as u32,
+        lbs_sock: l.total(ObjectKind::Sock) as u32,
+        lbs_superblock: l.total(ObjectKind::Superblock) as u32,
+        lbs_ipc: l.total(ObjectKind::Ipc) as u32,
+        lbs_key: l.total(ObjectKind::Key) as u32,
+        lbs_msg_msg: l.total(ObjectKind::MsgMsg) as u32,
+        lbs_task: l.total(ObjectKind::Task) as u32,
+        lbs_xattr_count: xattr_count(boot),
+        ..pin_init::zeroed()
+    }
+}
+
+/// LSM xattr slots the chain of `boot` may fill.
+const fn xattr_count(boot: &BootState) -> u32 {
+    let order = boot.chain.order();
+    let mut n = 0;
+    let mut i = 0;
+    while i < order.len() {
+        n += XATTR_COUNTS[order[i] as usize];
+        i += 1;
+    }
+    n
+}
+
+/// The boot state.
+#[inline(always)]
+pub(crate) fn boot() -> &'static BootState {
+    // SAFETY: by the invariant of `BOOT`, it is not written once hooks can
+    // run, so a shared reference is sound for the rest of the kernel's life.
+    unsafe { &*addr_of!(BOOT) }
+}
+
+/// stacker's offsets in each blob, as set by the LSM core.
+#[inline(always)]
+pub(crate) fn blob_offsets() -> &'static bindings::lsm_blob_sizes {
+    // SAFETY: by the invariant of `stacker_blob_sizes`, it holds offsets and
+    // no longer changes once any object with a blob can reach a hook.
+    unsafe { &*addr_of!(stacker_blob_sizes) }
+}
+
+/// LSM xattr slots stacker reserved.
+pub(crate) fn xattr_limit() -> u32 {
+    xattr_count(boot())
+}
+
+fn log_rejects(input: &[u8], spec: &ChainSpec, source: &str) {
+    for r in spec.rejected() {
+        let name = core::str::from_utf8(&input[r.start..r.end]).unwrap_or("?");
+        let why = match r.why {
+            Reject::Unknown => "unknown submodule",
+            Reject::Repeated => "repeated",
+        };
+        pr_warn!("{source}: ignoring '{name}': {why}\n");
+    }
+    if spec.rejects_truncated {
+        pr_warn!("{source}: more names ignored\n");
+    }
+}
+
+/// `stacker.chain=` early parameter: lays out the chain it names.
+///
+/// Unknown and repeated names are logged and ignored; an empty value gives
+/// an empty chain. If the chain cannot be laid out, the error is logged and
+/// the default chain stays.
+///
+/// # Safety
+///
+/// Called once per occurrence by `do_early_param()` with a NUL-terminated
+/// string (or null for a bare `stacker.chain`), on the boot CPU, before
+/// `security_init()`.
+#[no_mangle]
+pub(crate) unsafe extern "C" fn stacker_rs_set_chain(value: *const c_char) -> c_int {
+    let input: &[u8] = if value.is_null() {
+        b""
+    } else {
+        // SAFETY: the caller passes a NUL-terminated string.
+        unsafe { CStr::from_char_ptr(value) }.to_bytes()
+    };
+    let spec = ChainSpec::parse(input, NAMES);
+    log_rejects(input, &spec, "stacker.chain");
+    let fast_path = boot().fast_path;
+    match BootState::new(spec, REQUESTS, HOOK_SETS, fast_path) {
+        Ok(state) => {
+            // SAFETY: before `security_init()` on the boot CPU, so nothing
+            // else reads or writes these (see their invariants).
+            unsafe {
+                BOOT = state;
+                stacker_blob_sizes = blob_sizes(&state);
+                CHAIN_FROM_CMDLINE = true;
+            }
+        }
+        Err(err) => {
+            pr_err!("stacker.chain: cannot lay out this chain ({err:?}); keeping the default\n")
+        }
+    }
+    0
+}
+
+/// `stacker.fastpath=` early parameter: `0`/`off` turns the single-module
+/// direct path off (for measuring it), `1`/`on` turns it on (the default).
+///
+/// # Safety
+///
+/// As for [`stacker_rs_set_chain`].
+#[no_mangle]
+pub(crate) unsafe extern "C" fn stacker_rs_set_fastpath(value: *const c_char) -> c_int {
+    let input: &[u8] = if value.is_null() {
+        b""
+    } else {
+        // SAFETY: the caller passes a NUL-terminated string.
+        unsafe { CStr::from_char_ptr(value) }.to_bytes()
+    };
+    let on = match input {
+        b"1" | b"on" | b"y" => true,
+        b"0" | b"off" | b"n" => false,
+        _ => {
+            pr_warn!("stacker.fastpath: expected 0 or 1; keeping it on\n");
+            return 0;
+        }
+    };
+    // SAFETY: as in `stacker_rs_set_chain`.
+    unsafe { (*core::ptr::addr_of_mut!(BOOT)).fast_path = on };
+    0
+}
+
+/// Whether the LSM core should register hook `name` for stacker: only if
+/// some enabled submodule implements it.
+///
+/// # Safety
+///
+/// `name` must be a NUL-terminated string.
+#[no_mangle]
+pub(crate) unsafe extern "C" fn stacker_rs_hook_wanted(name: *const c_char) -> bool {
+    // SAFETY: the caller passes a NUL-terminated string.
+    let name = unsafe { CStr::from_char_ptr(name) }.to_bytes();
+    Hook::from_name(name).is_some_and(|h| boot().wants(h))
+}
+
+/// The registry index of the submodule on the single-module direct path,
+/// or -1 when there is none.
+#[no_mangle]
+pub(crate) extern "C" fn stacker_rs_single_index() -> c_int {
+    boot().single().map_or(-1, c_int::from)
+}
+
+/// Logs the names of the default chain that were ignored (the early
+/// parameter handler logs those of `stacker.chain=` itself).
+pub(crate) fn log_default_rejects() {
+    // SAFETY: read after the early parameters, never written again.
+    if !unsafe { *addr_of!(CHAIN_FROM_CMDLINE) } {
+        log_rejects(DEFAULT_CHAIN.as_bytes(), &DEFAULT_SPEC, "default chain");
+    }
+}

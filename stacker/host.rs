@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! Host build of stacker: the core, the submodules, and a test harness.
+//!
+//! The kernel compiles the same core files (`layout.rs`, `hook.rs`,
+//! `chain.rs`, `blob.rs`, `submodule.rs`, `dispatch.rs`, `stats.rs`) and
+//! submodules into its stacker crate (`stacker_main.rs`). Here they are
+//! compiled against in-memory objects (`host/objects.rs`) so that
+//! `cargo test` runs the real dispatch, layout and submodule code.
+
+// Some core items are only used by the kernel build.
+#![allow(dead_code)]
+
+#[path = "../blob-layout/layout.rs"]
+mod layout;
+
+mod blob;
+mod chain;
+mod dispatch;
+mod hook;
+mod stats;
+mod submodule;
+
+#[path = "host/error.rs"]
+mod error;
+#[path = "host/objects.rs"]
+mod objects;
+#[path = "host/platform.rs"]
+mod platform;
+
+#[path = "host/recorder.rs"]
+mod recorder;
+#[path = "../modules/xattrlock/xattrlock.rs"]
+mod xattrlock;
+
+// denyname is kernel-only (it uses kernel locks); its rule parser is not.
+#[path = "../modules/denyname/name_rule.rs"]
+mod name_rule;
+
+/// The single-module direct path: a static branch in the kernel, a boot
+/// state check here.
+macro_rules! single_branch {
+    ($idx:literal, $key:ident) => {
+        $crate::platform::single($idx)
+    };
+}
+
+/// The compiled-in submodules of the host build.
+mod registry {
+    use crate::recorder::Recorder;
+    use crate::xattrlock::XattrLock;
+
+    crate::dispatch::define_registry! {
+        0 => XATTRLOCK: XattrLock<0> = XattrLock, m0;
+        1 => XATTRLOCK_B: XattrLock<1> = XattrLock, m1;
+        2 => XATTRLOCK_C: XattrLock<2> = XattrLock, m2;
+        3 => REC_A: Recorder<0> = Recorder, m3;
+        4 => REC_B: Recorder<1> = Recorder, m4;
+        5 => REC_C: Recorder<2> = Recorder, m5;
+        6 => REC_D: Recorder<3> = Recorder, m6;
+        7 => REC_E: Recorder<4> = Recorder, m7;
+        8 => REC_F: Recorder<5> = Recorder, m8;
+        9 => REC_G: Recorder<6> = Recorder, m9;
+        10 => REC_H: Recorder<7> = Recorder, m10;
+    }
+}
+
+#[path = "host/harness.rs"]
+mod harness;
+
+#[cfg(test)]
+#[path = "host/tests.rs"]
+mod tests;

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! A test harness that boots a chain on the host and drives the real
+//! dispatch code with in-memory objects.
+//!
+//! It does what the kernel's LSM core and VFS do around stacker: a hook is
+//! only called when the chain registered it (some enabled submodule
+//! implements it), objects get zeroed blobs sized by the boot layout, and
+//! the usual operations call the hooks in the kernel's order.
+//!
+//! ```ignore
+//! let h = Harness::boot("xattrlock")?;
+//! let file = h.create("secret")?;
+//! h.setxattr(&file, b"user.xattrlock", b"locked")?;
+//! assert_eq!(h.open(&file).err(), Some(EACCES));
+//! ```
+
+use crate::chain::{BootState, ChainSpec};
+use crate::error::Result;
+use crate::hook::Hook;
+use crate::layout::LayoutError;
+use crate::objects::{may, AccessMask, Cred, Dentry, File, Inode};
+use crate::registry::{self, HOOK_SETS, NAMES, REQUESTS};
+use std::cell::Cell;
+use std::rc::Rc;
+
+/// A booted chain on the host.
+pub(crate) struct Harness {
+    root: Rc<Inode>,
+    next_ino: Cell<u64>,
+}
+
+impl Harness {
+    /// Boots `chain` (as in `stacker.chain=`) with the fast path on.
+    pub(crate) fn boot(chain: &str) -> core::result::Result<Harness, LayoutError> {
+        Harness::boot_with(chain, true)
+    }
+
+    /// Boots `chain`, with the single-module fast path on or off.
+    pub(crate) fn boot_with(
+        chain: &str,
+        fast_path: bool,
+    ) -> core::result::Result<Harness, LayoutError> {
+        let spec = ChainSpec::parse(chain.as_bytes(), NAMES);
+        let state = BootState::new(spec, REQUESTS, HOOK_SETS, fast_path)?;
+        crate::platform::set_boot(state);
+        registry::init_enabled().map_err(|_| LayoutError::BadChain)?;
+        registry::securityfs_init_enabled(&crate::platform::Dir::stacker_root())
+            .map_err(|_| LayoutError::BadChain)?;
+        Ok(Harness {
+            root: Rc::new(Inode::new(1, true)),
+            next_ino: Cell::new(2),
+        })
+    }
+
+    /// Whether the chain registered `hook`.
+    pub(crate) fn registered(&self, hook: Hook) -> bool {
+        crate::platform::boot().wants(hook)
+    }
+
+    /// Runs `call` if `hook` is registered; otherwise the LSM default (0).
+    pub(crate) fn int_hook(&self, hook: Hook, call: impl FnOnce() -> Result) -> Result {
+        if self.registered(hook) {
+            call()
+        } else {
+            Ok(())
+        }
+    }
+
+    /// The root directory.
+    pub(crate) fn root(&self) -> &Rc<Inode> {
+        &self.root
+    }
+
+    /// Allocates an inode, calling `inode_alloc_security`.
+    pub(crate) fn new_inode(&self, dir: bool) -> Result<Rc<Inode>> {
+        let ino = self.next_ino.get();
+        self.next_ino.set(ino + 1);
+        let inode = Rc::new(Inode::new(ino, dir));
+        self.int_hook(Hook::InodeAllocSecurity, || {
+            registry::inode_alloc_security(&inode)
+        })?;
+        Ok(inode)
+    }
+
+    /// Creates a regular file `name` in the root directory.
+    pub(crate) fn create(&self, name: &str) -> Result<Rc<Dentry>> {
+        let negative = Dentry {
+            name: name.as_bytes().to_vec(),
+            inode: None,
+        };
+        self.int_hook(Hook::InodeCreate, || {
+            registry::inode_create(&self.root, &negative, 0o100644)
+        })?;
+        let inode = self.new_inode(false)?;
+        let dentry = Rc::new(Dentry {
+            name: negative.name,
+            inode: Some(inode.clone()),
+        });
+        if self.registered(Hook::DInstantiate) {
+            registry::d_instantiate(&dentry, Some(&inode));
+        }
+        Ok(dentry)
+    }
+
+    /// Opens `dentry` for reading: `inode_permission`, `file_alloc_security`
+    /// and `file_open`, as `do_dentry_open()` does.
+    pub(crate) fn open(&self, dentry: &Rc<Dentry>) -> Result<Rc<File>> {
+        let inode = dentry.inode.clone().ok_or(crate::error::ENOENT)?;
+        self.int_hook(Hook::InodePermission, || {
+            registry::inode_permission(&inode, AccessMask(may::READ))
+        })?;
+        let file = Rc::new(File::new(dentry.clone(), inode));
+        self.int_hook(Hook::FileAllocSecurity, || {
+            registry::file_alloc_security(&file)
+        })?;
+        self.int_hook(Hook::FileOpen, || registry::file_open(&file))?;
+        Ok(file)
+    }
+
+    /// Sets xattr `name` of `dentry` to `value`, if `inode_setxattr` allows.
+    pub(crate) fn setxattr(&self, dentry: &Dentry, name: &[u8], value: &[u8]) -> Result {
+        self.int_hook(Hook::InodeSetxattr, || {
+            registry::inode_setxattr(dentry, name, value, 0)
+        })?;
+        if let Some(inode) = dentry.inode() {
+            inode
+                .xattrs
+                .borrow_mut()
+                .insert(name.to_vec(), value.to_vec());
+        }
+        Ok(())
+    }
+
+    /// Removes xattr `name` of `dentry`, if `inode_removexattr` allows.
+    pub(crate) fn removexattr(&self, dentry: &Dentry, name: &[u8]) -> Result {
+        self.int_hook(Hook::InodeRemovexattr, || {
+            registry::inode_removexattr(dentry, name)
+        })?;
+        if let Some(inode) = dentry.inode() {
+            inode.xattrs.borrow_mut().remove(name);
+        }
+        Ok(())
+    }
+
+    /// Unlinks `dentry` from the root directory, if `inode_unlink` allows.
+    pub(crate) fn unlink(&self, dentry: &Dentry) -> Result {
+        self.int_hook(Hook::InodeUnlink, || {
+            registry::inode_unlink(&self.root, dentry)
+        })
+    }
+
+    /// New credentials of `uid`, prepared from `parent` when given.
+    pub(crate) fn cred(&self, uid: u32, parent: Option<&Cred>) -> Result<Cred> {
+        let cred = Cred::new(uid);
+        match parent {
+            Some(old) => self.int_hook(Hook::CredPrepare, || registry::cred_prepare(&cred, old))?,
+            None => self.int_hook(Hook::CredAllocBlank, || registry::cred_alloc_blank(&cred))?,
+        }
+        Ok(cred)
+    }
+}

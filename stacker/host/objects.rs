@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! In-memory model of the kernel objects that hooks receive.
+//!
+//! Same names and methods as the kernel wrappers in `objects.rs`, so the
+//! same submodule source compiles against both. Every object that has a
+//! security blob in the kernel gets a real, zeroed, 8-byte-aligned buffer
+//! here too, sized by the boot layout, and submodule state lives in it at
+//! the offsets the layout computed: the host tests exercise the layout, not
+//! a substitute for it.
+
+use crate::blob::HasBlob;
+use crate::error::{Result, ENOSPC};
+use crate::layout::ObjectKind;
+use crate::submodule::Submodule;
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::ffi::CStr;
+use std::rc::Rc;
+
+/// A zeroed blob buffer for one object, aligned like a `kmalloc` buffer.
+pub(crate) struct Blob(Box<[u64]>);
+
+impl Blob {
+    /// stacker's slice of a `kind` blob under the current boot layout.
+    pub(crate) fn new(kind: ObjectKind) -> Blob {
+        let bytes = crate::platform::boot().layout.total(kind);
+        Blob(vec![0u64; bytes.div_ceil(8)].into_boxed_slice())
+    }
+
+    fn ptr(&self) -> *mut u8 {
+        if self.0.is_empty() {
+            core::ptr::null_mut()
+        } else {
+            self.0.as_ptr().cast_mut().cast()
+        }
+    }
+}
+
+macro_rules! has_blob {
+    ($name:ident, $kind:ident, $state:ident) => {
+        impl HasBlob for $name {
+            const KIND: ObjectKind = ObjectKind::$kind;
+            type State<M: Submodule> = M::$state;
+
+            fn stacker_slice(&self) -> *mut u8 {
+                self.blob.ptr()
+            }
+        }
+    };
+}
+
+/// An inode with extended attributes.
+pub(crate) struct Inode {
+    /// Inode number.
+    pub(crate) ino: u64,
+    /// Whether it is a directory.
+    pub(crate) dir: bool,
+    /// Its extended attributes.
+    pub(crate) xattrs: RefCell<BTreeMap<Vec<u8>, Vec<u8>>>,
+    blob: Blob,
+}
+has_blob!(Inode, Inode, InodeState);
+
+impl Inode {
+    /// A new inode with a zeroed blob.
+    pub(crate) fn new(ino: u64, dir: bool) -> Inode {
+        Inode {
+            ino,
+            dir,
+            xattrs: RefCell::default(),
+            blob: Blob::new(ObjectKind::Inode),
+        }
+    }
+
+    /// Whether this inode is a directory.
+    pub(crate) fn is_dir(&self) -> bool {
+        self.dir
+    }
+
+    /// The inode number.
+    pub(crate) fn ino(&self) -> u64 {
+        self.ino
+    }
+}
+
+/// A name in a directory, bound to an inode or negative.
+pub(crate) struct Dentry {
+    /// The name.
+    pub(crate) name: Vec<u8>,
+    /// The inode, `None` for a negative dentry.
+    pub(crate) inode: Option<Rc<Inode>>,
+}
+
+impl Dentry {
+    /// The inode, or `None` for a negative dentry.
+    pub(crate) fn inode(&self) -> Option<&Inode> {
+        self.inode.as_deref()
+    }
+
+    /// Calls `f` with the dentry's name.
+    pub(crate) fn with_name<R>(&self, f: impl FnOnce(&[u8]) -> R) -> R {
+        f(&self.name)
+    }
+}
+
+/// An open file.
+pub(crate) struct File {
+    /// The dentry it was opened through.
+    pub(crate) dentry: Rc<Dentry>,
+    inode: Rc<Inode>,
+    blob: Blob,
+}
+has_blob!(File, File, FileState);
+
+impl File {
+    /// A new open file of `dentry`, which must be positive.
+    pub(crate) fn new(dentry: Rc<Dentry>, inode: Rc<Inode>) -> File {
+        File {
+            dentry,
+            inode,
+            blob: Blob::new(ObjectKind::File),
+        }
+    }
+
+    /// The dentry it was opened through.
+    pub(crate) fn dentry(&self) -> &Dentry {
+        &self.dentry
+    }
+
+    /// The file's inode.
+    pub(crate) fn inode(&self) -> &Inode {
+        &self.inode
+    }
+}
+
+/// A set of credentials.
+pub(crate) struct Cred {
+    /// The real user id.
+    pub(crate) uid: u32,
+    blob: Blob,
+}
+has_blob!(Cred, Cred, CredState);
+
+impl Cred {
+    /// New credentials of user `uid`.
+    pub(crate) fn new(uid: u32) -> Cred {
+        Cred {
+            uid,
+            blob: Blob::new(ObjectKind::Cred),
+        }
+    }
+
+    /// The real user id.
+    pub(crate) fn uid(&self) -> u32 {
+        self.uid
+    }
+}
+
+/// A task.
+pub(crate) struct Task {
+    /// Its pid.
+    pub(crate) pid: i32,
+    blob: Blob,
+}
+has_blob!(Task, Task, TaskState);
+
+impl Task {
+    /// A new task with pid `pid`.
+    pub(crate) fn new(pid: i32) -> Task {
+        Task {
+            pid,
+            blob: Blob::new(ObjectKind::Task),
+        }
+    }
+
+    /// The task's pid.
+    pub(crate) fn pid(&self) -> i32 {
+        self.pid
+    }
+}
+
+/// A program being executed.
+pub(crate) struct Binprm {
+    /// The file being executed.
+    pub(crate) file: Rc<File>,
+}
+
+impl Binprm {
+    /// The file being executed.
+    pub(crate) fn file(&self) -> &File {
+        &self.file
+    }
+}
+
+/// A socket.
+pub(crate) struct Socket {
+    /// Address family.
+    pub(crate) family: i32,
+}
+
+/// The permissions of an IPC object.
+pub(crate) struct IpcPerm {
+    blob: Blob,
+}
+has_blob!(IpcPerm, Ipc, IpcState);
+
+impl IpcPerm {
+    /// A new IPC object.
+    pub(crate) fn new() -> IpcPerm {
+        IpcPerm {
+            blob: Blob::new(ObjectKind::Ipc),
+        }
+    }
+}
+
+/// A memory mapping.
+pub(crate) struct Vma {
+    /// The mapped file, if any.
+    pub(crate) file: Option<Rc<File>>,
+}
+
+impl Vma {
+    /// The file mapped by this area, if any.
+    pub(crate) fn file(&self) -> Option<&File> {
+        self.file.as_deref()
+    }
+}
+
+/// `MAY_*` bits, as in `include/linux/fs.h`.
+pub(crate) mod may {
+    /// Execute, or search a directory.
+    pub(crate) const EXEC: u32 = 0x1;
+    /// Write.
+    pub(crate) const WRITE: u32 = 0x2;
+    /// Read.
+    pub(crate) const READ: u32 = 0x4;
+    /// Append.
+    pub(crate) const APPEND: u32 = 0x8;
+    /// RCU-walk: the hook must not sleep.
+    pub(crate) const NOT_BLOCK: u32 = 0x80;
+}
+
+/// The access a permission hook is asked about.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct AccessMask(pub(crate) u32);
+
+impl AccessMask {
+    /// Whether execute, or search for a directory, is asked for.
+    pub(crate) fn exec(self) -> bool {
+        self.0 & may::EXEC != 0
+    }
+
+    /// Whether write (or append) access is asked for.
+    pub(crate) fn write(self) -> bool {
+        self.0 & (may::WRITE | may::APPEND) != 0
+    }
+
+    /// Whether the caller is in RCU-walk mode and must not sleep.
+    pub(crate) fn non_blocking(self) -> bool {
+        self.0 & may::NOT_BLOCK != 0
+    }
+}
+
+/// A capability set.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct KernelCap(pub(crate) u64);
+
+impl KernelCap {
+    /// Whether capability `cap` is in the set.
+    pub(crate) fn has(self, cap: u32) -> bool {
+        cap < 64 && self.0 & (1 << cap) != 0
+    }
+}
+
+/// The value a `getprocattr` hook returns.
+#[derive(Default)]
+pub(crate) struct ProcAttrValue(pub(crate) Vec<u8>);
+
+impl ProcAttrValue {
+    /// Appends bytes to the value.
+    pub(crate) fn push_bytes(&mut self, bytes: &[u8]) -> Result {
+        self.0.extend_from_slice(bytes);
+        Ok(())
+    }
+}
+
+/// A security xattr for a new inode.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct XattrValue {
+    /// The name after the `security.` prefix.
+    pub(crate) name: &'static CStr,
+    /// The value.
+    pub(crate) value: Vec<u8>,
+}
+
+impl XattrValue {
+    /// Builds an xattr, copying `value`.
+    pub(crate) fn new(name: &'static CStr, value: &[u8]) -> Result<Self> {
+        Ok(XattrValue {
+            name,
+            value: value.to_vec(),
+        })
+    }
+}
+
+/// The LSM xattr slots of one `inode_init_security` call.
+pub(crate) struct XattrSlots {
+    /// The xattrs filled in, in order.
+    pub(crate) filled: Vec<XattrValue>,
+    /// How many stacker may fill.
+    pub(crate) limit: usize,
+}
+
+impl XattrSlots {
+    /// Fills the next slot with `xattr`.
+    pub(crate) fn push(&mut self, xattr: XattrValue) -> Result {
+        if self.filled.len() >= self.limit {
+            return Err(ENOSPC);
+        }
+        self.filled.push(xattr);
+        Ok(())
+    }
+}

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! The files of `/sys/kernel/security/stacker/`.
+//!
+//! - `chain`: the enabled submodules, one per line, in order;
+//! - `layout`: per submodule and object kind, its offset and size in the
+//!   blob (and stacker's own offset and size in each blob);
+//! - `hooks`: the hooks stacker registered with the LSM core, one per line,
+//!   with the submodules that implement each, in call order;
+//! - `fastpath`: `1` when the single-module direct path is taken;
+//! - `stats` (with `CONFIG_SECURITY_STACKER_STATS`): per submodule and hook,
+//!   calls and denials.
+
+use crate::boot::{blob_offsets, boot};
+use crate::hook::Hook;
+use crate::layout::ObjectKind;
+use crate::registry::C_NAMES;
+use crate::securityfs::{Attribute, Dir, TextBuf};
+use core::fmt::Write;
+use kernel::prelude::*;
+
+fn name(index: u8) -> &'static str {
+    C_NAMES
+        .get(index as usize)
+        .and_then(|n| n.to_str().ok())
+        .unwrap_or("?")
+}
+
+/// Creates the files in `dir`.
+pub(crate) fn create(dir: &Dir) -> Result {
+    dir.create_file::<ChainFile>(c"chain")?;
+    dir.create_file::<LayoutFile>(c"layout")?;
+    dir.create_file::<HooksFile>(c"hooks")?;
+    dir.create_file::<FastpathFile>(c"fastpath")?;
+    if crate::stats::ENABLED {
+        dir.create_file::<StatsFile>(c"stats")?;
+    }
+    Ok(())
+}
+
+/// `chain`.
+struct ChainFile;
+
+impl Attribute for ChainFile {
+    fn show(out: &mut TextBuf) -> Result {
+        for &m in boot().chain.order() {
+            writeln!(out, "{}", name(m)).map_err(|_| ENOMEM)?;
+        }
+        Ok(())
+    }
+}
+
+/// stacker's offset in each kind of blob, from the LSM core.
+fn core_offset(kind: ObjectKind) -> u32 {
+    let o = blob_offsets();
+    match kind {
+        ObjectKind::Inode => o.lbs_inode,
+        ObjectKind::Cred => o.lbs_cred,
+        ObjectKind::File => o.lbs_file,
+        ObjectKind::Task => o.lbs_task,
+        ObjectKind::Superblock => o.lbs_superblock,
+        ObjectKind::Sock => o.lbs_sock,
+        ObjectKind::Ipc => o.lbs_ipc,
+        ObjectKind::MsgMsg => o.lbs_msg_msg,
+        ObjectKind::Key => o.lbs_key,
+    }
+}
+
+/// `layout`: `stacker KIND OFFSET SIZE` lines give stacker's slice in the
+/// whole blob; `NAME KIND OFFSET SIZE` lines give each submodule's slot,
+/// with OFFSET relative to stacker's slice. Empty slots are left out.
+struct LayoutFile;
+
+impl Attribute for LayoutFile {
+    fn show(out: &mut TextBuf) -> Result {
+        let b = boot();
+        for kind in ObjectKind::ALL {
+            let total = b.layout.total(kind);
+            if total != 0 {
+                writeln!(
+                    out,
+                    "stacker {} {} {}",
+                    kind.name(),
+                    core_offset(kind),
+                    total
+                )
+                .map_err(|_| ENOMEM)?;
+            }
+        }
+        for &m in b.chain.order() {
+            for kind in ObjectKind::ALL {
+                let size = b.layout.size(m as usize, kind);
+                if size != 0 {
+                    let off = b.layout.offset(m as usize, kind);
+                    writeln!(out, "{} {} {} {}", name(m), kind.name(), off, size)
+                        .map_err(|_| ENOMEM)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `hooks`: `HOOK NAME...` for every registered hook.
+struct HooksFile;
+
+impl Attribute for HooksFile {
+    fn show(out: &mut TextBuf) -> Result {
+        let b = boot();
+        for &hook in Hook::ALL {
+            if !b.wants(hook) {
+                continue;
+            }
+            write!(out, "{}", hook.name()).map_err(|_| ENOMEM)?;
+            for &m in b.order(hook) {
+                write!(out, " {}", name(m)).map_err(|_| ENOMEM)?;
+            }
+            writeln!(out).map_err(|_| ENOMEM)?;
+        }
+        Ok(())
+    }
+}
+
+/// `fastpath`: `1` when the single-module direct path is in use.
+struct FastpathFile;
+
+impl Attribute for FastpathFile {
+    fn show(out: &mut TextBuf) -> Result {
+        writeln!(out, "{}", u8::from(boot().single().is_some())).map_err(|_| ENOMEM)
+    }
+}
+
+/// `stats`: `NAME HOOK CALLS DENIALS` for every hook a submodule has been
+/// called for.
+struct StatsFile;
+
+impl Attribute for StatsFile {
+    fn show(out: &mut TextBuf) -> Result {
+        let b = boot();
+        for &m in b.chain.order() {
+            for &hook in Hook::ALL {
+                let (calls, denials) = crate::stats::get(m as usize, hook);
+                if calls != 0 {
+                    writeln!(out, "{} {} {} {}", name(m), hook.name(), calls, denials)
+                        .map_err(|_| ENOMEM)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
