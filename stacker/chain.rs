@@ -229,7 +229,11 @@ impl BootState {
     #[inline(always)]
     pub(crate) fn order(&self, hook: Hook) -> &[u8] {
         let h = hook as usize;
-        &self.hook_order[h][..self.hook_len[h] as usize]
+        // Never out of bounds by the invariant; `get` keeps any panic path
+        // off the hook path regardless.
+        self.hook_order[h]
+            .get(..self.hook_len[h] as usize)
+            .unwrap_or(&[])
     }
 
     /// Whether some enabled submodule implements `hook`: only then is the

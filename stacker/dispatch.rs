@@ -143,11 +143,14 @@ macro_rules! int_hook {
                     return $crate::dispatch::record($idx, Hook::$hook, $m.$name $call);
                 }
             )*
-            for &m in $crate::platform::boot().order(Hook::$hook) {
-                match m {
+            let order = $crate::platform::boot().order(Hook::$hook);
+            let mut i = 0;
+            while i < order.len() {
+                match order[i] {
                     $($idx => $crate::dispatch::record($idx, Hook::$hook, $m.$name $call)?,)*
                     _ => {}
                 }
+                i += 1;
             }
             Ok(())
         }
@@ -170,14 +173,17 @@ macro_rules! void_hook {
                     return $m.$name $call;
                 }
             )*
-            for &m in $crate::platform::boot().order(Hook::$hook) {
-                match m {
+            let order = $crate::platform::boot().order(Hook::$hook);
+            let mut i = 0;
+            while i < order.len() {
+                match order[i] {
                     $($idx => {
                         $crate::stats::count($idx, Hook::$hook, false);
                         $m.$name $call
                     })*
                     _ => {}
                 }
+                i += 1;
             }
         }
     };

@@ -143,8 +143,8 @@ def main():
     ap.add_argument("--echo", action="store_true", help="echo the console")
     args = ap.parse_args()
 
-    lines, timed_out, secs = run_qemu(args.kernel, args.initrd,
-                                      "stacker_guest=test " + args.append,
+    append = "stacker_guest=test stacker_tests=" + ",".join(args.program) + " " + args.append
+    lines, timed_out, secs = run_qemu(args.kernel, args.initrd, append,
                                       args.timeout, args.log, args.echo)
     results = check(lines, args.kunit, args.program)
     if timed_out:
@@ -153,7 +153,7 @@ def main():
     failed = len(results) - passed
     for ok, name, detail in results:
         print(f"{'PASS' if ok else 'FAIL'}: {name}" + (f" ({detail})" if detail and not ok else ""))
-    print(f"boot test took {secs:.1f} s; console log: {args.log}")
+    print(f"boot test ({args.append or 'default'}) took {secs:.1f} s; console log: {args.log}")
     print(f"{passed} passed, {failed} failed")
     return 1 if failed or passed == 0 else 0
 
