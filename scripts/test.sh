@@ -15,6 +15,8 @@ host_tests() {
 
 build_kernel() {
 	"$STACKER_ROOT/scripts/build-kernel.sh" >"$OUT/bzImage.path"
+	# bzImage.path is BUILD/arch/x86/boot/bzImage.
+	"$STACKER_ROOT/scripts/check-hook-paths.sh" "$(dirname "$(dirname "$(dirname "$(dirname "$(cat "$OUT/bzImage.path")")")")")"
 }
 
 build_initramfs() {

@@ -127,6 +127,19 @@ fn log_rejects(input: &[u8], spec: &ChainSpec, source: &str) {
     }
 }
 
+/// The value of an early parameter; empty for a bare `name` without `=`.
+///
+/// # Safety
+///
+/// `value` must be null or a NUL-terminated string that lives for `'a`.
+unsafe fn param_bytes<'a>(value: *const c_char) -> &'a [u8] {
+    if value.is_null() {
+        return b"";
+    }
+    // SAFETY: promised by the caller.
+    unsafe { CStr::from_char_ptr(value) }.to_bytes()
+}
+
 /// `stacker.chain=` early parameter: lays out the chain it names.
 ///
 /// Unknown and repeated names are logged and ignored; an empty value gives
@@ -140,12 +153,8 @@ fn log_rejects(input: &[u8], spec: &ChainSpec, source: &str) {
 /// `security_init()`.
 #[no_mangle]
 pub(crate) unsafe extern "C" fn stacker_rs_set_chain(value: *const c_char) -> c_int {
-    let input: &[u8] = if value.is_null() {
-        b""
-    } else {
-        // SAFETY: the caller passes a NUL-terminated string.
-        unsafe { CStr::from_char_ptr(value) }.to_bytes()
-    };
+    // SAFETY: the caller passes a NUL-terminated string or null.
+    let input = unsafe { param_bytes(value) };
     let spec = ChainSpec::parse(input, NAMES);
     log_rejects(input, &spec, "stacker.chain");
     let fast_path = boot().fast_path;
@@ -174,12 +183,8 @@ pub(crate) unsafe extern "C" fn stacker_rs_set_chain(value: *const c_char) -> c_
 /// As for [`stacker_rs_set_chain`].
 #[no_mangle]
 pub(crate) unsafe extern "C" fn stacker_rs_set_fastpath(value: *const c_char) -> c_int {
-    let input: &[u8] = if value.is_null() {
-        b""
-    } else {
-        // SAFETY: the caller passes a NUL-terminated string.
-        unsafe { CStr::from_char_ptr(value) }.to_bytes()
-    };
+    // SAFETY: the caller passes a NUL-terminated string or null.
+    let input = unsafe { param_bytes(value) };
     let on = match input {
         b"1" | b"on" | b"y" => true,
         b"0" | b"off" | b"n" => false,

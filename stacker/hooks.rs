@@ -15,8 +15,8 @@
 //! valid (or null where the hook allows it) for the whole call.
 
 use crate::objects::{
-    AccessMask, Binprm, Cred, Dentry, File, Inode, IpcPerm, KernelCap, ProcAttrValue, Socket, Task,
-    Vma, XattrSlots,
+    AccessMask, Binprm, Cred, Dentry, File, Inode, IpcPerm, ProcAttrValue, Socket, Task, Vma,
+    XattrSlots,
 };
 use crate::registry as chain;
 use kernel::{
@@ -147,8 +147,8 @@ entry_points! {
         new: *mut bindings::cred, old: *const bindings::cred, effective: *const bindings::kernel_cap_t,
         inheritable: *const bindings::kernel_cap_t, permitted: *const bindings::kernel_cap_t
     ) -> c_int =>
-        ret(chain::capset(Cred::from_raw(new), Cred::from_raw(old), KernelCap::from_raw(effective),
-            KernelCap::from_raw(inheritable), KernelCap::from_raw(permitted)));
+        ret(chain::capset(Cred::from_raw(new), Cred::from_raw(old), crate::objects::kernel_cap(effective),
+            crate::objects::kernel_cap(inheritable), crate::objects::kernel_cap(permitted)));
     stacker_ptrace_access_check(child: *mut bindings::task_struct, mode: c_uint) -> c_int =>
         ret(chain::ptrace_access_check(Task::from_raw(child), mode));
     stacker_task_alloc(task: *mut bindings::task_struct, clone_flags: u64) -> c_int =>

@@ -14,6 +14,7 @@
 #[path = "../blob-layout/layout.rs"]
 mod layout;
 
+mod access;
 mod blob;
 mod chain;
 mod dispatch;

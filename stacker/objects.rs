@@ -255,51 +255,26 @@ impl Vma {
     }
 }
 
-/// The access a permission hook is asked about (`MAY_*` bits).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) struct AccessMask(u32);
+pub(crate) use crate::access::{AccessMask, KernelCap};
 
-impl AccessMask {
-    /// Wraps the `mask` argument of a permission hook.
-    pub(crate) fn from_raw(mask: c_int) -> Self {
-        AccessMask(mask as u32)
-    }
+// The shared `MAY_*` values are the kernel's.
+const _: () = {
+    use crate::access::may;
+    assert!(may::EXEC == bindings::MAY_EXEC);
+    assert!(may::WRITE == bindings::MAY_WRITE);
+    assert!(may::READ == bindings::MAY_READ);
+    assert!(may::APPEND == bindings::MAY_APPEND);
+    assert!(may::NOT_BLOCK == bindings::MAY_NOT_BLOCK);
+};
 
-    /// Whether execute, or search for a directory, is asked for.
-    pub(crate) fn exec(self) -> bool {
-        self.0 & bindings::MAY_EXEC != 0
-    }
-
-    /// Whether write (or append) access is asked for.
-    pub(crate) fn write(self) -> bool {
-        self.0 & (bindings::MAY_WRITE | bindings::MAY_APPEND) != 0
-    }
-
-    /// Whether the caller is in RCU-walk mode and must not sleep.
-    pub(crate) fn non_blocking(self) -> bool {
-        self.0 & bindings::MAY_NOT_BLOCK != 0
-    }
-}
-
-/// A capability set (`kernel_cap_t`).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) struct KernelCap(pub(crate) u64);
-
-impl KernelCap {
-    /// Reads a `kernel_cap_t`.
-    ///
-    /// # Safety
-    ///
-    /// `ptr` must be valid for reads.
-    pub(crate) unsafe fn from_raw(ptr: *const bindings::kernel_cap_t) -> Self {
-        // SAFETY: promised by the caller.
-        KernelCap(unsafe { (*ptr).val })
-    }
-
-    /// Whether capability `cap` is in the set.
-    pub(crate) fn has(self, cap: u32) -> bool {
-        cap < 64 && self.0 & (1 << cap) != 0
-    }
+/// Reads a `kernel_cap_t`.
+///
+/// # Safety
+///
+/// `ptr` must be valid for reads.
+pub(crate) unsafe fn kernel_cap(ptr: *const bindings::kernel_cap_t) -> KernelCap {
+    // SAFETY: promised by the caller.
+    KernelCap(unsafe { (*ptr).val })
 }
 
 /// The value a `getprocattr` hook returns, built up by a submodule.

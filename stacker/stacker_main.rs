@@ -22,6 +22,10 @@ const __LOG_PREFIX: &[u8] = b"stacker\0";
 #[path = "../blob-layout/layout.rs"]
 mod layout;
 
+// Values hooks pass to submodules; part of the submodule API, not all of
+// which today's submodules use.
+#[allow(dead_code)]
+mod access;
 mod blob;
 mod chain;
 mod dispatch;

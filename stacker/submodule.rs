@@ -244,3 +244,45 @@ pub(crate) trait Registered {
     /// Index in the registry.
     const INDEX: usize;
 }
+
+/// Declares a submodule's blob state types inside its `impl Submodule`:
+/// the kinds named get the given type, every other kind `()`.
+///
+/// ```ignore
+/// impl Submodule for Mine {
+///     crate::submodule::blob_states! { inode: MyInodeState, cred: MyCredState }
+///     // ...
+/// }
+/// ```
+///
+/// Kinds, in any order: `inode`, `cred`, `file`, `task`, `superblock`,
+/// `sock`, `ipc`, `msg_msg`, `key`. A misspelt kind is not an error: it
+/// leaves that kind `()`, so check the spelling.
+macro_rules! blob_states {
+    ($($kind:ident: $ty:ty),* $(,)?) => {
+        type InodeState = $crate::submodule::blob_states!(@pick inode; $($kind: $ty,)*);
+        type CredState = $crate::submodule::blob_states!(@pick cred; $($kind: $ty,)*);
+        type FileState = $crate::submodule::blob_states!(@pick file; $($kind: $ty,)*);
+        type TaskState = $crate::submodule::blob_states!(@pick task; $($kind: $ty,)*);
+        type SuperblockState = $crate::submodule::blob_states!(@pick superblock; $($kind: $ty,)*);
+        type SockState = $crate::submodule::blob_states!(@pick sock; $($kind: $ty,)*);
+        type IpcState = $crate::submodule::blob_states!(@pick ipc; $($kind: $ty,)*);
+        type MsgMsgState = $crate::submodule::blob_states!(@pick msg_msg; $($kind: $ty,)*);
+        type KeyState = $crate::submodule::blob_states!(@pick key; $($kind: $ty,)*);
+    };
+    // The type given for `$want`, or `()`.
+    (@pick $want:ident;) => { () };
+    (@pick inode; inode: $ty:ty, $($rest:tt)*) => { $ty };
+    (@pick cred; cred: $ty:ty, $($rest:tt)*) => { $ty };
+    (@pick file; file: $ty:ty, $($rest:tt)*) => { $ty };
+    (@pick task; task: $ty:ty, $($rest:tt)*) => { $ty };
+    (@pick superblock; superblock: $ty:ty, $($rest:tt)*) => { $ty };
+    (@pick sock; sock: $ty:ty, $($rest:tt)*) => { $ty };
+    (@pick ipc; ipc: $ty:ty, $($rest:tt)*) => { $ty };
+    (@pick msg_msg; msg_msg: $ty:ty, $($rest:tt)*) => { $ty };
+    (@pick key; key: $ty:ty, $($rest:tt)*) => { $ty };
+    (@pick $want:ident; $other:ident: $ty:ty, $($rest:tt)*) => {
+        $crate::submodule::blob_states!(@pick $want; $($rest)*)
+    };
+}
+pub(crate) use blob_states;

@@ -54,15 +54,7 @@ impl Submodule for DenyName {
     const NAME: &'static CStr = c"denyname";
     const HOOKS: HookSet = HookSet::of(&[Hook::FileOpen, Hook::InodePermission]);
 
-    type InodeState = ();
-    type CredState = ();
-    type FileState = ();
-    type TaskState = ();
-    type SuperblockState = ();
-    type SockState = ();
-    type IpcState = ();
-    type MsgMsgState = ();
-    type KeyState = ();
+    crate::submodule::blob_states! {}
 
     fn init(&'static self) -> Result {
         // SAFETY: called exactly once, from stacker's LSM init.

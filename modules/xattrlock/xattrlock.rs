@@ -80,15 +80,7 @@ where
         Hook::InodeRemovexattr,
     ]);
 
-    type InodeState = LockState;
-    type CredState = ();
-    type FileState = ();
-    type TaskState = ();
-    type SuperblockState = ();
-    type SockState = ();
-    type IpcState = ();
-    type MsgMsgState = ();
-    type KeyState = ();
+    crate::submodule::blob_states! { inode: LockState }
 
     fn file_open(&self, file: &File) -> Result {
         Self::check(Some(file.inode()))

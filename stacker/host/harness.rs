@@ -15,11 +15,12 @@
 //! assert_eq!(h.open(&file).err(), Some(EACCES));
 //! ```
 
+use crate::access::{may, AccessMask};
 use crate::chain::{BootState, ChainSpec};
 use crate::error::Result;
 use crate::hook::Hook;
 use crate::layout::LayoutError;
-use crate::objects::{may, AccessMask, Cred, Dentry, File, Inode};
+use crate::objects::{Cred, Dentry, File, Inode};
 use crate::registry::{self, HOOK_SETS, NAMES, REQUESTS};
 use std::cell::Cell;
 use std::rc::Rc;

@@ -227,51 +227,7 @@ impl Vma {
     }
 }
 
-/// `MAY_*` bits, as in `include/linux/fs.h`.
-pub(crate) mod may {
-    /// Execute, or search a directory.
-    pub(crate) const EXEC: u32 = 0x1;
-    /// Write.
-    pub(crate) const WRITE: u32 = 0x2;
-    /// Read.
-    pub(crate) const READ: u32 = 0x4;
-    /// Append.
-    pub(crate) const APPEND: u32 = 0x8;
-    /// RCU-walk: the hook must not sleep.
-    pub(crate) const NOT_BLOCK: u32 = 0x80;
-}
-
-/// The access a permission hook is asked about.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) struct AccessMask(pub(crate) u32);
-
-impl AccessMask {
-    /// Whether execute, or search for a directory, is asked for.
-    pub(crate) fn exec(self) -> bool {
-        self.0 & may::EXEC != 0
-    }
-
-    /// Whether write (or append) access is asked for.
-    pub(crate) fn write(self) -> bool {
-        self.0 & (may::WRITE | may::APPEND) != 0
-    }
-
-    /// Whether the caller is in RCU-walk mode and must not sleep.
-    pub(crate) fn non_blocking(self) -> bool {
-        self.0 & may::NOT_BLOCK != 0
-    }
-}
-
-/// A capability set.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) struct KernelCap(pub(crate) u64);
-
-impl KernelCap {
-    /// Whether capability `cap` is in the set.
-    pub(crate) fn has(self, cap: u32) -> bool {
-        cap < 64 && self.0 & (1 << cap) != 0
-    }
-}
+pub(crate) use crate::access::{AccessMask, KernelCap};
 
 /// The value a `getprocattr` hook returns.
 #[derive(Default)]

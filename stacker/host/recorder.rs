@@ -93,15 +93,12 @@ where
     const HOOKS: HookSet = HookSet::of(Hook::ALL);
     const XATTR_COUNT: u32 = 1;
 
-    type InodeState = AtomicU64;
-    type CredState = AtomicU32;
-    type FileState = AtomicU32;
-    type TaskState = ();
-    type SuperblockState = ();
-    type SockState = ();
-    type IpcState = AtomicU64;
-    type MsgMsgState = ();
-    type KeyState = ();
+    crate::submodule::blob_states! {
+        inode: AtomicU64,
+        cred: AtomicU32,
+        file: AtomicU32,
+        ipc: AtomicU64,
+    }
 
     fn file_open(&self, _: &File) -> Result {
         Self::call(Hook::FileOpen)

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! Plain values that hooks receive: the access mask and capability sets.
+//!
+//! The bit values are the kernel's ABI (`include/linux/fs.h`,
+//! `include/uapi/linux/capability.h`); the kernel build checks them against
+//! its bindings at compile time (`objects.rs`). Kernel-independent.
+
+/// `MAY_*` bits.
+pub(crate) mod may {
+    /// Execute, or search a directory.
+    pub(crate) const EXEC: u32 = 0x1;
+    /// Write.
+    pub(crate) const WRITE: u32 = 0x2;
+    /// Read.
+    pub(crate) const READ: u32 = 0x4;
+    /// Append.
+    pub(crate) const APPEND: u32 = 0x8;
+    /// RCU-walk: the hook must not sleep.
+    pub(crate) const NOT_BLOCK: u32 = 0x80;
+}
+
+/// The access a permission hook is asked about (`MAY_*` bits).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct AccessMask(pub(crate) u32);
+
+impl AccessMask {
+    /// Wraps the `mask` argument of a permission hook.
+    pub(crate) fn from_raw(mask: i32) -> Self {
+        AccessMask(mask as u32)
+    }
+
+    /// Whether execute, or search for a directory, is asked for.
+    pub(crate) fn exec(self) -> bool {
+        self.0 & may::EXEC != 0
+    }
+
+    /// Whether write (or append) access is asked for.
+    pub(crate) fn write(self) -> bool {
+        self.0 & (may::WRITE | may::APPEND) != 0
+    }
+
+    /// Whether the caller is in RCU-walk mode and must not sleep.
+    pub(crate) fn non_blocking(self) -> bool {
+        self.0 & may::NOT_BLOCK != 0
+    }
+}
+
+/// A capability set (`kernel_cap_t`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct KernelCap(pub(crate) u64);
+
+impl KernelCap {
+    /// Whether capability `cap` is in the set.
+    pub(crate) fn has(self, cap: u32) -> bool {
+        cap < 64 && self.0 & (1 << cap) != 0
+    }
+}
