@@ -22,18 +22,37 @@ KMAKE=(make -C "$KSRC" RUSTC=/usr/bin/rustc BINDGEN=bindgen LIBCLANG_PATH=/usr/l
 JOBS=$(($(nproc) + 1))
 
 # The files of this repository that land in security/stacker/.
-TREE_FILES=(Kbuild Kconfig stacker blob-layout modules)
+TREE_FILES=(Kbuild Kconfig stacker blob-layout capstack modules)
 
+# Applies linux/patches/*.patch to $KSRC, safely any number of times. A copy
+# of each applied patch is kept in $KSRC/.stacker-patches, so that a patch
+# that changed (or went away) since it was applied is first reversed.
 apply_patches() {
-	local p
+	local state="$KSRC/.stacker-patches" p name old
+	mkdir -p "$state"
+	for old in "$state"/*.patch; do
+		[ -f "$old" ] || continue
+		name=$(basename "$old")
+		if [ ! -f "$STACKER_ROOT/linux/patches/$name" ] ||
+			! cmp -s "$old" "$STACKER_ROOT/linux/patches/$name"; then
+			patch -d "$KSRC" -p1 -R -s -f <"$old" >/dev/null \
+				|| die "cannot reverse the old $name in $KSRC"
+			rm -f "$old"
+			log "reversed old $name"
+		fi
+	done
 	for p in "$STACKER_ROOT"/linux/patches/*.patch; do
+		name=$(basename "$p")
+		[ -f "$state/$name" ] && continue
 		if patch -d "$KSRC" -p1 -R --dry-run -s -f <"$p" >/dev/null 2>&1; then
-			continue # already applied
+			cp "$p" "$state/$name" # applied before this bookkeeping existed
+			continue
 		fi
 		patch -d "$KSRC" -p1 --dry-run -s -f <"$p" >/dev/null 2>&1 \
-			|| die "patch $(basename "$p") applies neither forwards nor backwards to $KSRC"
+			|| die "patch $name applies neither forwards nor backwards to $KSRC"
 		patch -d "$KSRC" -p1 -s -f <"$p" >/dev/null
-		log "applied $(basename "$p")"
+		cp "$p" "$state/$name"
+		log "applied $name"
 	done
 }
 

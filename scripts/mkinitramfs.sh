@@ -10,7 +10,7 @@ set -euo pipefail
 out=${1:?usage: mkinitramfs.sh OUTDIR}
 root="$out/initramfs"
 rm -rf "$root"
-mkdir -p "$root"/{bin,proc,sys,dev,tmp,tests}
+mkdir -p "$root"/{bin,proc,sys,dev,tmp,tests,helpers}
 
 [ -x /bin/busybox ] || die "/bin/busybox missing (package busybox-static)"
 file -L /bin/busybox 2>/dev/null | grep -q 'statically linked' \
@@ -23,6 +23,13 @@ for src in "$STACKER_ROOT"/tests/guest/*.c; do
 	name=$(basename "$src" .c)
 	gcc -static -O2 -Wall -Wextra -Werror -o "$root/tests/$name" "$src" \
 		|| die "building guest test $name failed"
+done
+
+# Helpers that tests run; not tests themselves.
+for src in "$STACKER_ROOT"/tests/guest/helpers/*.c; do
+	name=$(basename "$src" .c)
+	gcc -static -O2 -Wall -Wextra -Werror -o "$root/helpers/$name" "$src" \
+		|| die "building guest helper $name failed"
 done
 
 (cd "$root" && find . -print0 | sort -z | cpio --null -o -H newc --quiet) | gzip -9 >"$out/initramfs.cpio.gz"

@@ -35,6 +35,9 @@ BOOTS=(
 	"single-fastpath|stacker.chain=xattrlock|stack_test chain_test"
 	"empty|stacker.chain=|chain_test"
 	"bad-names|stacker.chain=bogus,xattrlock_b,xattrlock_b|stack_test chain_test"
+	"capstack|stacker.chain=capstack|capstack_test chain_test"
+	"capstack-stacked|stacker.chain=xattrlock,capstack|capstack_test chain_test"
+	"capstack-direct|lsm=capstack|capstack_test"
 )
 
 boot_tests() {

@@ -15,6 +15,7 @@
 mod layout;
 
 mod access;
+mod attribute;
 mod blob;
 mod chain;
 mod dispatch;
@@ -34,6 +35,9 @@ mod recorder;
 #[path = "../modules/xattrlock/xattrlock.rs"]
 mod xattrlock;
 
+#[path = "../capstack/mod.rs"]
+mod capstack;
+
 // denyname is kernel-only (it uses kernel locks); its rule parser is not.
 #[path = "../modules/denyname/name_rule.rs"]
 mod name_rule;
@@ -48,6 +52,7 @@ macro_rules! single_branch {
 
 /// The compiled-in submodules of the host build.
 mod registry {
+    use crate::capstack::Capstack;
     use crate::recorder::Recorder;
     use crate::xattrlock::XattrLock;
 
@@ -63,6 +68,7 @@ mod registry {
         8 => REC_F: Recorder<5> = Recorder, m8;
         9 => REC_G: Recorder<6> = Recorder, m9;
         10 => REC_H: Recorder<7> = Recorder, m10;
+        11 => CAPSTACK: Capstack = Capstack, m11;
     }
 }
 

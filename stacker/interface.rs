@@ -11,11 +11,12 @@
 //! - `stats` (with `CONFIG_SECURITY_STACKER_STATS`): per submodule and hook,
 //!   calls and denials.
 
+use crate::attribute::Attribute;
 use crate::boot::{blob_offsets, boot};
 use crate::hook::Hook;
 use crate::layout::ObjectKind;
+use crate::platform::{Dir, TextBuf};
 use crate::registry::C_NAMES;
-use crate::securityfs::{Attribute, Dir, TextBuf};
 use core::fmt::Write;
 use kernel::prelude::*;
 

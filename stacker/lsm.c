@@ -87,8 +87,13 @@ static void __init stacker_enable_single(int index)
 static int __init stacker_init(void)
 {
 	int i, count = 0;
-	int err = stacker_rs_init();
+	int err = stacker_layout_check();
 
+	if (err) {
+		pr_err("Rust and C disagree on a kernel structure; not starting\n");
+		return err;
+	}
+	err = stacker_rs_init();
 	if (err)
 		return err;
 	for (i = 0; i < ARRAY_SIZE(stacker_catalog); i++)

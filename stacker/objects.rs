@@ -98,6 +98,29 @@ impl File {
         unsafe { Dentry::from_raw((*self.as_raw()).__bindgen_anon_1.f_path.dentry) }
     }
 
+    /// Reads extended attribute `name` of the file into `buf`; returns its
+    /// length. Fails with `ENODATA` when it is not set, `ERANGE` when it is
+    /// longer than `buf`.
+    pub(crate) fn getxattr(&self, name: &CStr, buf: &mut [u8]) -> Result<usize> {
+        let dentry = self.dentry().as_raw();
+        // SAFETY: the file pins its dentry and inode; `buf` is writable for
+        // its length; `__vfs_getxattr` does no permission check, which is
+        // what a security module reading its own label wants.
+        let n = unsafe {
+            bindings::__vfs_getxattr(
+                dentry,
+                self.inode().as_raw(),
+                name.as_char_ptr(),
+                buf.as_mut_ptr().cast(),
+                buf.len(),
+            )
+        };
+        if n < 0 {
+            return Err(Error::from_errno(n as c_int));
+        }
+        Ok(n as usize)
+    }
+
     /// The file's inode.
     pub(crate) fn inode(&self) -> &Inode {
         // SAFETY: `f_inode` is set for every file and pinned by it.
@@ -195,24 +218,168 @@ has_blob!(Cred, Cred, CredState, lbs_cred, |p| (*p).security);
 impl Cred {
     /// The real user id, in the initial user namespace.
     pub(crate) fn uid(&self) -> u32 {
-        // SAFETY: the cred is valid; `uid` does not change once shared.
+        // SAFETY: the cred is valid; its ids do not change once shared.
         unsafe { (*self.as_raw()).uid.val }
+    }
+
+    /// The effective user id.
+    pub(crate) fn euid(&self) -> u32 {
+        // SAFETY: as for `uid`.
+        unsafe { (*self.as_raw()).euid.val }
+    }
+
+    /// The real group id.
+    pub(crate) fn gid(&self) -> u32 {
+        // SAFETY: as for `uid`.
+        unsafe { (*self.as_raw()).gid.val }
+    }
+
+    /// The effective group id.
+    pub(crate) fn egid(&self) -> u32 {
+        // SAFETY: as for `uid`.
+        unsafe { (*self.as_raw()).egid.val }
+    }
+
+    /// The effective, permitted and inheritable capability sets.
+    pub(crate) fn caps(&self) -> [KernelCap; 3] {
+        // SAFETY: the cred is valid; its sets do not change once shared.
+        let c = unsafe { &*self.as_raw() };
+        [
+            KernelCap(c.cap_effective.val),
+            KernelCap(c.cap_permitted.val),
+            KernelCap(c.cap_inheritable.val),
+        ]
     }
 }
 
 wrapper!(
     /// A `struct task_struct`.
+    ///
+    /// bindgen's layout of `task_struct` does not match the compiler's in
+    /// this kernel (see `layout_check.c`), so its fields are read in C.
     Task => bindings::task_struct
 );
-has_blob!(Task, Task, TaskState, lbs_task, |p| (*p).security);
+has_blob!(Task, Task, TaskState, lbs_task, |p| {
+    task_c::stacker_task_security(p)
+});
 
 impl Task {
     /// The task's pid.
     pub(crate) fn pid(&self) -> i32 {
         // SAFETY: the task is valid; `pid` is fixed for its life.
-        unsafe { (*self.as_raw()).pid }
+        unsafe { task_c::stacker_task_pid(self.as_raw()) }
+    }
+
+    /// The task's command name.
+    pub(crate) fn comm(&self) -> [u8; 16] {
+        let mut buf = [0u8; 16];
+        // SAFETY: the task is valid and `buf` has room for TASK_COMM_LEN.
+        unsafe { task_c::stacker_task_comm(self.as_raw(), buf.as_mut_ptr()) };
+        buf
     }
 }
+
+/// The `task_struct` accessors of `layout_check.c`.
+///
+/// They take the task as `*const c_void`: bindgen's `task_struct` is not
+/// FFI-safe (its `sched_statistics` member could not be laid out).
+pub(crate) mod task_c {
+    use kernel::{bindings::task_struct, ffi::c_void};
+
+    mod raw {
+        use kernel::ffi::c_void;
+
+        extern "C" {
+            pub(super) fn stacker_task_security(task: *const c_void) -> *mut c_void;
+            pub(super) fn stacker_task_pid(task: *const c_void) -> i32;
+            pub(super) fn stacker_task_comm(task: *const c_void, buf: *mut u8);
+        }
+    }
+
+    /// `task->security`.
+    ///
+    /// # Safety
+    ///
+    /// `task` must be a valid task.
+    pub(crate) unsafe fn stacker_task_security(task: *const task_struct) -> *mut c_void {
+        // SAFETY: promised by the caller.
+        unsafe { raw::stacker_task_security(task.cast()) }
+    }
+
+    /// `task->pid`.
+    ///
+    /// # Safety
+    ///
+    /// `task` must be a valid task.
+    pub(crate) unsafe fn stacker_task_pid(task: *const task_struct) -> i32 {
+        // SAFETY: promised by the caller.
+        unsafe { raw::stacker_task_pid(task.cast()) }
+    }
+
+    /// Copies `task->comm` into `buf` (16 bytes, NUL-padded).
+    ///
+    /// # Safety
+    ///
+    /// `task` must be a valid task and `buf` writable for 16 bytes.
+    pub(crate) unsafe fn stacker_task_comm(task: *const task_struct, buf: *mut u8) {
+        // SAFETY: promised by the caller.
+        unsafe { raw::stacker_task_comm(task.cast(), buf) }
+    }
+}
+
+/// Rust's offsets of the kernel fields it reads, checked against C's by
+/// `stacker_layout_check()` (`layout_check.c`, same list, same order).
+#[no_mangle]
+static stacker_rust_offsets: [usize; CHECKED_FIELDS] = {
+    use core::mem::{offset_of, size_of};
+    use kernel::bindings as b;
+    [
+        offset_of!(b::file, __bindgen_anon_1.f_path.dentry),
+        offset_of!(b::file, f_inode),
+        offset_of!(b::file, f_security),
+        offset_of!(b::dentry, d_inode),
+        offset_of!(b::inode, i_mode),
+        offset_of!(b::inode, i_ino),
+        offset_of!(b::inode, i_security),
+        offset_of!(b::cred, uid),
+        offset_of!(b::cred, euid),
+        offset_of!(b::cred, gid),
+        offset_of!(b::cred, egid),
+        offset_of!(b::cred, cap_inheritable),
+        offset_of!(b::cred, cap_permitted),
+        offset_of!(b::cred, cap_effective),
+        offset_of!(b::cred, security),
+        offset_of!(b::linux_binprm, file),
+        offset_of!(b::linux_binprm, cred),
+        offset_of!(b::kern_ipc_perm, security),
+        offset_of!(b::vm_area_struct, vm_file),
+        offset_of!(b::qstr, name),
+        offset_of!(b::qstr, __bindgen_anon_1.__bindgen_anon_1.len),
+        offset_of!(b::name_snapshot, name),
+        offset_of!(b::xattr, name),
+        offset_of!(b::xattr, value),
+        offset_of!(b::xattr, value_len),
+        offset_of!(b::lsm_blob_sizes, lbs_cred),
+        offset_of!(b::lsm_blob_sizes, lbs_file),
+        offset_of!(b::lsm_blob_sizes, lbs_inode),
+        offset_of!(b::lsm_blob_sizes, lbs_sock),
+        offset_of!(b::lsm_blob_sizes, lbs_superblock),
+        offset_of!(b::lsm_blob_sizes, lbs_ipc),
+        offset_of!(b::lsm_blob_sizes, lbs_key),
+        offset_of!(b::lsm_blob_sizes, lbs_msg_msg),
+        offset_of!(b::lsm_blob_sizes, lbs_task),
+        offset_of!(b::lsm_blob_sizes, lbs_xattr_count),
+        offset_of!(b::lsm_blob_sizes, lbs_bpf_token),
+        size_of::<b::lsm_blob_sizes>(),
+    ]
+};
+
+/// Number of fields (and sizes) checked.
+const CHECKED_FIELDS: usize = 37;
+
+/// Number of entries in [`stacker_rust_offsets`] (C reads it).
+#[no_mangle]
+static stacker_rust_offsets_len: usize = CHECKED_FIELDS;
 
 wrapper!(
     /// A `struct linux_binprm`: a program being executed.
@@ -220,6 +387,13 @@ wrapper!(
 );
 
 impl Binprm {
+    /// The credentials the program will run with (being prepared).
+    pub(crate) fn cred(&self) -> &Cred {
+        // SAFETY: `cred` is set before any bprm hook runs and owned by the
+        // binprm until it is committed.
+        unsafe { Cred::from_raw((*self.as_raw()).cred) }
+    }
+
     /// The file being executed.
     pub(crate) fn file(&self) -> &File {
         // SAFETY: `file` is set before any bprm hook runs and pinned by the

@@ -6,7 +6,7 @@
 //! The host build has a file of the same role (`host/platform.rs`).
 
 pub(crate) use crate::boot::boot;
-pub(crate) use crate::securityfs::Dir;
+pub(crate) use crate::securityfs::{Dir, TextBuf};
 
 use kernel::bindings::static_key_false;
 
@@ -51,3 +51,81 @@ macro_rules! single_branch {
     };
 }
 pub(crate) use single_branch;
+
+pub(crate) use kernel::{pr_info, pr_warn};
+
+use crate::blob::BlobState;
+use crate::error::Result;
+use core::sync::atomic::{AtomicPtr, Ordering};
+use kernel::{alloc::KBox, bindings, prelude::*};
+
+/// Whether a rate-limited log line may be printed now (`printk_ratelimit`).
+pub(crate) fn ratelimit() -> bool {
+    // SAFETY: `__printk_ratelimit` takes any NUL-terminated name.
+    unsafe { bindings::__printk_ratelimit(c"stacker".as_char_ptr()) != 0 }
+}
+
+/// The current task's pid and command name, for log lines.
+pub(crate) fn current_task() -> (i32, [u8; 16]) {
+    // SAFETY: `current` is always valid in process context, where hooks run.
+    let task = unsafe { crate::objects::Task::from_raw(bindings::get_current()) };
+    (task.pid(), task.comm())
+}
+
+/// A value that readers see whole, old or new, while it is replaced:
+/// read under RCU, replaced by pointer swap, the old one freed after a
+/// grace period.
+///
+/// # Invariants
+///
+/// `ptr` is null or came from `KBox::into_raw` of a fully built value, and
+/// is freed only after it was swapped out and a grace period passed.
+pub(crate) struct RcuCell<T: BlobState> {
+    ptr: AtomicPtr<T>,
+}
+
+impl<T: BlobState> RcuCell<T> {
+    /// An empty cell.
+    pub(crate) const fn new() -> Self {
+        // INVARIANT: null.
+        RcuCell {
+            ptr: AtomicPtr::new(core::ptr::null_mut()),
+        }
+    }
+
+    /// Calls `f` with the current value (`None` before the first one).
+    /// `f` must not sleep: it runs in an RCU read-side critical section.
+    #[inline(always)]
+    pub(crate) fn read<R>(&self, f: impl FnOnce(Option<&T>) -> R) -> R {
+        let _guard = kernel::sync::rcu::read_lock();
+        let p = self.ptr.load(Ordering::Acquire);
+        // SAFETY: by the type invariant, a non-null `p` is a whole value that
+        // is not freed before this read-side critical section ends.
+        f(unsafe { p.as_ref() })
+    }
+
+    /// Builds a new value in place, starting from all zeroes, and makes it
+    /// the current one if `build` succeeds. On error nothing changes.
+    ///
+    /// Sleeps (allocation, `synchronize_rcu`).
+    pub(crate) fn replace_with(&self, build: impl FnOnce(&mut T) -> Result) -> Result {
+        let mut new = KBox::<T>::new_uninit(GFP_KERNEL)?;
+        // SAFETY: zero is a valid `T` (`BlobState`), so after zeroing the
+        // storage it is initialised.
+        let mut new = unsafe {
+            new.as_mut_ptr().write_bytes(0, 1);
+            new.assume_init()
+        };
+        build(&mut new)?;
+        // INVARIANT: a fully built value from `KBox::into_raw`.
+        let old = self.ptr.swap(KBox::into_raw(new), Ordering::AcqRel);
+        if !old.is_null() {
+            // SAFETY: waits until no reader can still see `old`.
+            unsafe { bindings::synchronize_rcu() };
+            // SAFETY: `old` came from `KBox::into_raw` and no reader holds
+            // it any more; `T` needs no drop (`BlobState`).
+            drop(unsafe { KBox::from_raw(old) });
+        }
+        Ok(())
+    }
+}

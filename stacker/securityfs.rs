@@ -42,22 +42,7 @@ impl fmt::Write for TextBuf {
     }
 }
 
-/// What a securityfs file shows when read and does when written.
-pub(crate) trait Attribute: 'static {
-    /// Whether the file accepts writes (mode 0600 rather than 0444).
-    const WRITABLE: bool = false;
-
-    /// Formats the current value into `out`.
-    fn show(out: &mut TextBuf) -> Result;
-
-    /// Applies a write of `input`, all of it at once.
-    ///
-    /// The caller has already checked that the writer has `CAP_MAC_ADMIN`.
-    /// On error nothing may change.
-    fn store(_input: &[u8]) -> Result {
-        Err(EINVAL)
-    }
-}
+pub(crate) use crate::attribute::Attribute;
 
 /// A securityfs directory.
 ///

@@ -35,6 +35,12 @@ int stacker_rs_init(void);
 /* Once at fs_initcall time, after securityfs is up. */
 int stacker_rs_securityfs_init(void);
 
+/* C's view of the structures Rust reads (layout_check.c). */
+int stacker_layout_check(void);
+void *stacker_task_security(const struct task_struct *task);
+int stacker_task_pid(const struct task_struct *task);
+void stacker_task_comm(const struct task_struct *task, char *buf);
+
 /* Blob sizes, then offsets; defined in Rust (boot.rs). */
 extern struct lsm_blob_sizes stacker_blob_sizes;
 

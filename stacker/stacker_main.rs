@@ -26,6 +26,7 @@ mod layout;
 // which today's submodules use.
 #[allow(dead_code)]
 mod access;
+mod attribute;
 mod blob;
 mod chain;
 mod dispatch;
@@ -50,6 +51,8 @@ mod error {
 }
 
 // Submodules.
+#[path = "../capstack/mod.rs"]
+mod capstack;
 #[path = "../modules/denyname/denyname.rs"]
 mod denyname;
 #[path = "../modules/xattrlock/xattrlock.rs"]
@@ -57,6 +60,7 @@ mod xattrlock;
 
 /// The compiled-in submodules. The chain picks among them at boot.
 mod registry {
+    use crate::capstack::Capstack;
     use crate::denyname::DenyName;
     use crate::platform::single_branch;
     use crate::xattrlock::XattrLock;
@@ -66,6 +70,7 @@ mod registry {
         1 => XATTRLOCK: XattrLock<0> = XattrLock, m1;
         2 => XATTRLOCK_B: XattrLock<1> = XattrLock, m2;
         3 => XATTRLOCK_C: XattrLock<2> = XattrLock, m3;
+        4 => CAPSTACK: Capstack = Capstack, m4;
     }
 }
 

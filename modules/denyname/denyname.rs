@@ -12,9 +12,10 @@
 //! Writing an empty line clears the rule. A bad name is refused with
 //! `EINVAL` and a log line, and the previous rule stays in force.
 
+use crate::attribute::Attribute;
 use crate::hook::{Hook, HookSet};
 use crate::objects::{AccessMask, File, Inode};
-use crate::securityfs::{Attribute, Dir, TextBuf};
+use crate::platform::{Dir, TextBuf};
 use crate::submodule::Submodule;
 use core::sync::atomic::{AtomicBool, Ordering};
 use kernel::{prelude::*, sync::global_lock};

@@ -42,5 +42,7 @@ codes! {
     EINVAL = 22,
     ENOSPC = 28,
     EROFS = 30,
+    ERANGE = 34,
+    ENODATA = 61,
     EOPNOTSUPP = 95,
 }

@@ -20,7 +20,7 @@ use crate::chain::{BootState, ChainSpec};
 use crate::error::Result;
 use crate::hook::Hook;
 use crate::layout::LayoutError;
-use crate::objects::{Cred, Dentry, File, Inode};
+use crate::objects::{Binprm, Cred, Dentry, File, Inode};
 use crate::registry::{self, HOOK_SETS, NAMES, REQUESTS};
 use std::cell::Cell;
 use std::rc::Rc;
@@ -149,6 +149,45 @@ impl Harness {
         self.int_hook(Hook::InodeUnlink, || {
             registry::inode_unlink(&self.root, dentry)
         })
+    }
+
+    /// Executes `dentry` from a process with credentials `parent`:
+    /// prepares the new credentials (`cred_prepare`), runs
+    /// `bprm_creds_for_exec` with them, then, for a setuid-root file, makes
+    /// the effective uid 0 and grants every capability, as the kernel does
+    /// after the LSM hook. Returns the new credentials.
+    pub(crate) fn exec(
+        &self,
+        dentry: &Rc<Dentry>,
+        parent: &Cred,
+        setuid_root: bool,
+    ) -> Result<Cred> {
+        let inode = dentry.inode.clone().ok_or(crate::error::ENOENT)?;
+        let file = Rc::new(File::new(dentry.clone(), inode));
+        let mut cred = Cred::new(parent.uid);
+        cred.euid = parent.euid;
+        cred.gid = parent.gid;
+        cred.caps = parent.caps;
+        self.int_hook(Hook::CredPrepare, || registry::cred_prepare(&cred, parent))?;
+        let bprm = Binprm {
+            file,
+            cred: Rc::new(cred),
+        };
+        self.int_hook(Hook::BprmCredsForExec, || {
+            registry::bprm_creds_for_exec(&bprm)
+        })?;
+        let mut cred = Rc::try_unwrap(bprm.cred).map_err(|_| crate::error::EINVAL)?;
+        if setuid_root {
+            cred.euid = 0;
+            cred.caps = [crate::objects::KernelCap((1 << 41) - 1); 3];
+        }
+        Ok(cred)
+    }
+
+    /// `capable(cap)` for `cred`, as the LSM core calls it after the
+    /// capability module agreed.
+    pub(crate) fn capable(&self, cred: &Cred, cap: u32) -> Result {
+        self.int_hook(Hook::Capable, || registry::capable(cred, cap as i32, 0))
     }
 
     /// New credentials of `uid`, prepared from `parent` when given.

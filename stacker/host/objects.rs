@@ -132,12 +132,27 @@ impl File {
     pub(crate) fn inode(&self) -> &Inode {
         &self.inode
     }
+
+    /// Reads extended attribute `name` into `buf`; returns its length.
+    pub(crate) fn getxattr(&self, name: &CStr, buf: &mut [u8]) -> Result<usize> {
+        let xattrs = self.inode.xattrs.borrow();
+        let value = xattrs.get(name.to_bytes()).ok_or(crate::error::ENODATA)?;
+        let dst = buf.get_mut(..value.len()).ok_or(crate::error::ERANGE)?;
+        dst.copy_from_slice(value);
+        Ok(value.len())
+    }
 }
 
 /// A set of credentials.
 pub(crate) struct Cred {
     /// The real user id.
     pub(crate) uid: u32,
+    /// The effective user id.
+    pub(crate) euid: u32,
+    /// The real and effective group id.
+    pub(crate) gid: u32,
+    /// Effective, permitted and inheritable capabilities.
+    pub(crate) caps: [KernelCap; 3],
     blob: Blob,
 }
 has_blob!(Cred, Cred, CredState);
@@ -145,8 +160,12 @@ has_blob!(Cred, Cred, CredState);
 impl Cred {
     /// New credentials of user `uid`.
     pub(crate) fn new(uid: u32) -> Cred {
+        let all = KernelCap(if uid == 0 { (1 << 41) - 1 } else { 0 });
         Cred {
             uid,
+            euid: uid,
+            gid: uid,
+            caps: [all; 3],
             blob: Blob::new(ObjectKind::Cred),
         }
     }
@@ -154,6 +173,26 @@ impl Cred {
     /// The real user id.
     pub(crate) fn uid(&self) -> u32 {
         self.uid
+    }
+
+    /// The effective user id.
+    pub(crate) fn euid(&self) -> u32 {
+        self.euid
+    }
+
+    /// The real group id.
+    pub(crate) fn gid(&self) -> u32 {
+        self.gid
+    }
+
+    /// The effective group id.
+    pub(crate) fn egid(&self) -> u32 {
+        self.gid
+    }
+
+    /// The effective, permitted and inheritable capability sets.
+    pub(crate) fn caps(&self) -> [KernelCap; 3] {
+        self.caps
     }
 }
 
@@ -184,9 +223,16 @@ impl Task {
 pub(crate) struct Binprm {
     /// The file being executed.
     pub(crate) file: Rc<File>,
+    /// The credentials being prepared for it.
+    pub(crate) cred: Rc<Cred>,
 }
 
 impl Binprm {
+    /// The credentials the program will run with (being prepared).
+    pub(crate) fn cred(&self) -> &Cred {
+        &self.cred
+    }
+
     /// The file being executed.
     pub(crate) fn file(&self) -> &File {
         &self.file

@@ -6,12 +6,24 @@
 //! The boot state is per thread, so that parallel tests can boot different
 //! chains.
 
+use crate::attribute::Attribute;
+use crate::blob::BlobState;
 use crate::chain::{BootState, ChainSpec};
+use crate::error::{Result, EACCES, ENOENT, EPERM};
 use std::cell::{Cell, RefCell};
+use std::collections::BTreeMap;
+use std::sync::RwLock;
+
+/// How the host serves a securityfs file: its `show` and, if writable,
+/// its `store`.
+type FileOps = (fn(&mut TextBuf) -> Result, Option<fn(&[u8]) -> Result>);
 
 thread_local! {
     static BOOT: Cell<Option<&'static BootState>> = const { Cell::new(None) };
     static DIRS: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
+    static FILES: RefCell<BTreeMap<String, FileOps>> = const { RefCell::new(BTreeMap::new()) };
+    static LOG: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
+    static CURRENT: Cell<(i32, [u8; 16])> = const { Cell::new((1, *b"init\0\0\0\0\0\0\0\0\0\0\0\0")) };
 }
 
 static EMPTY: BootState = match BootState::new(ChainSpec::EMPTY, &[], &[], true) {
@@ -29,6 +41,8 @@ pub(crate) fn set_boot(state: BootState) {
     let leaked: &'static BootState = Box::leak(Box::new(state));
     BOOT.with(|b| b.set(Some(leaked)));
     DIRS.with(|d| d.borrow_mut().clear());
+    FILES.with(|f| f.borrow_mut().clear());
+    LOG.with(|l| l.borrow_mut().clear());
 }
 
 /// The static branch of the single-module direct path: on when `index` is
@@ -55,6 +69,130 @@ impl Dir {
         let path = format!("{}/{}", self.path, name.to_string_lossy());
         DIRS.with(|d| d.borrow_mut().push(path.clone()));
         Ok(Dir { path })
+    }
+}
+
+impl Dir {
+    /// Creates a file whose behaviour is given by `T`.
+    pub(crate) fn create_file<T: Attribute>(&self, name: &core::ffi::CStr) -> Result {
+        let path = format!("{}/{}", self.path, name.to_string_lossy());
+        let store: Option<fn(&[u8]) -> Result> = if T::WRITABLE { Some(T::store) } else { None };
+        FILES.with(|f| f.borrow_mut().insert(path, (T::show, store)));
+        Ok(())
+    }
+}
+
+/// Reads securityfs file `path` (e.g. `stacker/capstack/policy`).
+pub(crate) fn read_file(path: &str) -> Result<Vec<u8>> {
+    let ops = FILES
+        .with(|f| f.borrow().get(path).copied())
+        .ok_or(ENOENT)?;
+    let mut out = TextBuf(Vec::new());
+    (ops.0)(&mut out)?;
+    Ok(out.0)
+}
+
+/// Writes `data` to securityfs file `path` as a writer with
+/// (`mac_admin`) or without `CAP_MAC_ADMIN`.
+pub(crate) fn write_file(path: &str, data: &[u8], mac_admin: bool) -> Result {
+    let ops = FILES
+        .with(|f| f.borrow().get(path).copied())
+        .ok_or(ENOENT)?;
+    let store = ops.1.ok_or(EACCES)?;
+    if !mac_admin {
+        return Err(EPERM);
+    }
+    store(data)
+}
+
+/// The contents of a securityfs file as it is being formatted.
+pub(crate) struct TextBuf(pub(crate) Vec<u8>);
+
+impl TextBuf {
+    /// Appends raw bytes.
+    pub(crate) fn push_bytes(&mut self, bytes: &[u8]) -> Result {
+        self.0.extend_from_slice(bytes);
+        Ok(())
+    }
+}
+
+impl core::fmt::Write for TextBuf {
+    fn write_str(&mut self, s: &str) -> core::fmt::Result {
+        self.0.extend_from_slice(s.as_bytes());
+        Ok(())
+    }
+}
+
+/// Records a kernel log line (see `pr_warn!`).
+pub(crate) fn log_line(line: String) {
+    LOG.with(|l| l.borrow_mut().push(line));
+}
+
+/// The log lines since this thread's last boot, and clears them.
+pub(crate) fn take_log() -> Vec<String> {
+    LOG.with(|l| std::mem::take(&mut *l.borrow_mut()))
+}
+
+/// `pr_warn!` of the kernel: here, into the harness's log.
+macro_rules! pr_warn {
+    ($($arg:tt)*) => {
+        $crate::platform::log_line(format!("stacker: {}", format_args!($($arg)*)))
+    };
+}
+pub(crate) use pr_warn;
+pub(crate) use pr_warn as pr_info;
+
+/// Rate limiting never drops a line on the host.
+pub(crate) fn ratelimit() -> bool {
+    true
+}
+
+/// The current task's pid and command name.
+pub(crate) fn current_task() -> (i32, [u8; 16]) {
+    CURRENT.with(|c| c.get())
+}
+
+/// Makes the harness's current task `pid`, named `comm`.
+pub(crate) fn set_current_task(pid: i32, comm: &str) {
+    let mut name = [0u8; 16];
+    for (d, s) in name.iter_mut().zip(comm.bytes().take(15)) {
+        *d = s;
+    }
+    CURRENT.with(|c| c.set((pid, name)));
+}
+
+/// A value that readers see whole, old or new, while it is replaced.
+pub(crate) struct RcuCell<T: BlobState> {
+    value: RwLock<Option<Box<T>>>,
+}
+
+impl<T: BlobState> RcuCell<T> {
+    /// An empty cell.
+    pub(crate) const fn new() -> Self {
+        RcuCell {
+            value: RwLock::new(None),
+        }
+    }
+
+    /// Calls `f` with the current value (`None` before the first one).
+    pub(crate) fn read<R>(&self, f: impl FnOnce(Option<&T>) -> R) -> R {
+        let guard = self.value.read().unwrap_or_else(|e| e.into_inner());
+        f(guard.as_deref())
+    }
+
+    /// Builds a new value from all zeroes; installs it if `build` succeeds.
+    pub(crate) fn replace_with(&self, build: impl FnOnce(&mut T) -> Result) -> Result {
+        let layout = std::alloc::Layout::new::<T>();
+        // SAFETY: `T` is not zero-sized here (a policy), zero is a valid
+        // `T` (`BlobState`), and the pointer is owned by the new box.
+        let mut new: Box<T> = unsafe {
+            let p = std::alloc::alloc_zeroed(layout).cast::<T>();
+            assert!(!p.is_null(), "host allocation failed");
+            Box::from_raw(p)
+        };
+        build(&mut new)?;
+        *self.value.write().unwrap_or_else(|e| e.into_inner()) = Some(new);
+        Ok(())
     }
 }
 

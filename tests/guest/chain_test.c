@@ -25,6 +25,10 @@
 
 /* Hooks of each compiled-in submodule, in the order of stacker/hook.rs. */
 static const char *const denyname_hooks[] = { "file_open", "inode_permission", NULL };
+static const char *const capstack_hooks[] = {
+	"cred_prepare", "cred_transfer", "bprm_creds_for_exec", "capable",
+	"capset", NULL
+};
 static const char *const xattrlock_hooks[] = {
 	"file_open", "inode_unlink", "inode_rename", "inode_setxattr",
 	"inode_removexattr", NULL
@@ -50,6 +54,8 @@ static const char *const *hooks_of(const char *module)
 		return denyname_hooks;
 	if (!strncmp(module, "xattrlock", 9))
 		return xattrlock_hooks;
+	if (!strcmp(module, "capstack"))
+		return capstack_hooks;
 	return NULL;
 }
 

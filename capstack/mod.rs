@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! capstack: capability policy as a stackable submodule (see
+//! `capstack.rs`), with its policy language (`policy.rs`) and capability
+//! names (`caps.rs`).
+
+pub(crate) mod caps;
+#[allow(clippy::module_inception)]
+pub(crate) mod capstack;
+pub(crate) mod policy;
+
+// capstack as its own LSM; kernel only.
+#[cfg(CONFIG_SECURITY_CAPSTACK)]
+mod direct;
+
+pub(crate) use self::capstack::Capstack;
