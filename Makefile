@@ -6,14 +6,18 @@
 #   make run    set up, build the kernel with stacker, boot it in QEMU and
 #               show the chain and one denial
 #   make test   set up, run host tests, build the kernel, run boot tests
+#   make bench  benchmark every variant side by side (see README)
 
-.PHONY: run test setup kernel host-test clean
+.PHONY: run test bench setup kernel host-test clean
 
 run:
 	@scripts/run.sh
 
 test:
 	@scripts/test.sh
+
+bench:
+	@scripts/bench.sh
 
 setup:
 	@scripts/setup.sh

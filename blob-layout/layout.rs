@@ -21,7 +21,7 @@
 pub const BLOB_ALIGN: usize = core::mem::size_of::<*const u8>();
 
 /// Most submodules one kernel can have compiled in.
-pub const MAX_MODULES: usize = 16;
+pub const MAX_MODULES: usize = 32;
 
 /// The kinds of kernel object whose security blob a submodule can use.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

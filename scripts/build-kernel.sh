@@ -14,7 +14,8 @@ set -euo pipefail
 export PATH="$HOME/.cargo/bin:$PATH"
 KSRC=${KSRC:-$STACKER_CACHE/linux}
 KSRC=$(cd "$KSRC" 2>/dev/null && pwd -P) || die "no kernel tree at '$KSRC': run scripts/setup.sh or set KSRC"
-FRAGMENT=${FRAGMENT:-$STACKER_ROOT/linux/stacker.config}
+# Config fragments merged onto tinyconfig, in order (later ones win).
+FRAGMENTS=${FRAGMENTS:-$STACKER_ROOT/linux/stacker.config}
 # CLIPPY=1: stacker's Rust is linted with the kernel's clippy settings, and
 # -Dwarnings (Kbuild) makes any lint an error.
 KMAKE=(make -C "$KSRC" RUSTC=/usr/bin/rustc BINDGEN=bindgen LIBCLANG_PATH=/usr/lib/llvm-19/lib
@@ -76,30 +77,51 @@ kernel_version() {
 }
 
 configure() {
-	local out=$1 opt want got
+	local out=$1 opt key want got f
+	local -A wants=()
 	if [ -f "$out/.config" ] && [ -f "$out/.stacker-configured" ]; then
 		return
 	fi
-	log "configuring in $out (tinyconfig + $(basename "$FRAGMENT"))"
+	log "configuring in $out (tinyconfig +$(for f in $FRAGMENTS; do printf ' %s' "$(basename "$f")"; done))"
 	mkdir -p "$out"
 	"${KMAKE[@]}" O="$out" -s tinyconfig
+	# shellcheck disable=SC2086
 	KCONFIG_CONFIG="$out/.config" "$KSRC/scripts/kconfig/merge_config.sh" -m -O "$out" \
-		"$out/.config" "$FRAGMENT" >/dev/null
+		"$out/.config" $FRAGMENTS >/dev/null
 	"${KMAKE[@]}" O="$out" -s olddefconfig
-	# Every option of the fragment must have survived olddefconfig.
-	while IFS= read -r opt; do
-		case "$opt" in CONFIG_*=*) ;; *) continue ;; esac
-		want=${opt#*=}
-		got=$(grep -E "^${opt%%=*}=" "$out/.config" | cut -d= -f2- || true)
+	# Every option the fragments set (the last setting wins) must have
+	# survived olddefconfig; "# CONFIG_X is not set" means unset.
+	for f in $FRAGMENTS; do
+		while IFS= read -r opt; do
+			case "$opt" in
+			CONFIG_*=*) wants[${opt%%=*}]=${opt#*=} ;;
+			"# CONFIG_"*" is not set") key=${opt#\# }; wants[${key%% *}]="" ;;
+			esac
+		done <"$f"
+	done
+	for key in "${!wants[@]}"; do
+		want=${wants[$key]}
+		got=$(grep -E "^${key}=" "$out/.config" | cut -d= -f2- || true)
 		if [ "$got" != "$want" ]; then
-			if [ "${opt%%=*}" = CONFIG_RUST ]; then
+			if [ "$key" = CONFIG_RUST ]; then
 				"${KMAKE[@]}" O="$out" rustavailable >&2 || true
 			fi
 			rm -f "$out/.config"
-			die "config option ${opt%%=*} is '${got:-unset}', the fragment wants '$want'"
+			die "config option $key is '${got:-unset}', the fragments want '${want:-unset}'"
 		fi
-	done <"$FRAGMENT"
+	done
 	touch "$out/.stacker-configured"
+}
+
+# Keeps the build directories of the three configs used last; a build
+# directory is about 350 MB.
+prune_builds() {
+	local old
+	# shellcheck disable=SC2012
+	for old in $(ls -dt "$STACKER_CACHE"/build/linux-* 2>/dev/null | tail -n +4); do
+		log "removing old build directory $old"
+		rm -rf "$old"
+	done
 }
 
 main() {
@@ -107,9 +129,12 @@ main() {
 	apply_patches
 	install_tree
 	version=$(kernel_version)
-	key=$(cat "$FRAGMENT" "$STACKER_ROOT"/linux/patches/*.patch | sha256sum | cut -c1-12)
+	# shellcheck disable=SC2086
+	key=$(cat $FRAGMENTS "$STACKER_ROOT"/linux/patches/*.patch | sha256sum | cut -c1-12)
 	out="$STACKER_CACHE/build/linux-$version-$key"
 	configure "$out"
+	touch "$out"
+	prune_builds
 	log "building linux $version in $out (-j$JOBS)"
 	if ! "${KMAKE[@]}" O="$out" -j"$JOBS" bzImage >"$out/build.log" 2>&1; then
 		# Each compiler diagnostic, up to the blank line that ends it.

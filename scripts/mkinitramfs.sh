@@ -3,11 +3,14 @@
 # Build the guest initramfs: busybox-static, tests/guest/init and the
 # static test programs built from tests/guest/*.c.
 #
-# Usage: mkinitramfs.sh OUTDIR   (prints the path of the .cpio.gz)
+# Usage: mkinitramfs.sh OUTDIR [--bench]   (prints the path of the .cpio.gz)
+# --bench adds the benchmark programs (tests/bench) and, when Debian's
+# dbench is installed, dbench/tbench with their libraries.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-out=${1:?usage: mkinitramfs.sh OUTDIR}
+out=${1:?usage: mkinitramfs.sh OUTDIR [--bench]}
+bench=${2:-}
 root="$out/initramfs"
 rm -rf "$root"
 mkdir -p "$root"/{bin,proc,sys,dev,tmp,tests,helpers}
@@ -32,5 +35,39 @@ for src in "$STACKER_ROOT"/tests/guest/helpers/*.c; do
 		|| die "building guest helper $name failed"
 done
 
-(cd "$root" && find . -print0 | sort -z | cpio --null -o -H newc --quiet) | gzip -9 >"$out/initramfs.cpio.gz"
-printf '%s\n' "$out/initramfs.cpio.gz"
+if [ "$bench" = --bench ]; then
+	mkdir -p "$root/bench"
+	for src in "$STACKER_ROOT"/tests/bench/*.c; do
+		name=$(basename "$src" .c)
+		gcc -static -O2 -Wall -Wextra -Werror -o "$root/bench/$name" "$src" \
+			|| die "building benchmark program $name failed"
+	done
+	install -m 0755 "$STACKER_ROOT/tests/bench/run.sh" "$root/bench/run.sh"
+	if [ -x /usr/bin/dbench ] && [ -x /usr/bin/tbench ] && [ -x /usr/bin/tbench_srv ]; then
+		cp /usr/bin/dbench /usr/bin/tbench /usr/bin/tbench_srv "$root/bench/"
+		# The shared libraries they need, where the loader looks for them.
+		for lib in $(ldd /usr/bin/dbench /usr/bin/tbench_srv | grep -o '/[^ ]*\.so[^ ]*' | sort -u); do
+			mkdir -p "$root$(dirname "$lib")"
+			cp -L "$lib" "$root$lib"
+		done
+		# A slice of the NetBench load, cut where no file is open, so that
+		# dbench can replay it in a loop.
+		python3 - /usr/share/dbench/client.txt "$root/bench/client.txt" <<'PY'
+import sys
+opened, out = set(), []
+for line in open(sys.argv[1]):
+    out.append(line)
+    w = line.split()
+    if len(w) > 1 and w[0] == "NTCreateX" and w[-1] == "NT_STATUS_OK":
+        opened.add(w[-2])
+    elif len(w) > 1 and w[0] == "Close":
+        opened.discard(w[1])
+    if len(out) >= 5000 and not opened:
+        break
+open(sys.argv[2], "w").writelines(out)
+PY
+	fi
+fi
+
+(cd "$root" && find . -print0 | sort -z | cpio --null -o -H newc --quiet) | gzip -9 >"$out/initramfs${bench:+-bench}.cpio.gz"
+printf '%s\n' "$out/initramfs${bench:+-bench}.cpio.gz"

@@ -16,6 +16,7 @@ BINDGEN_MIN=0.71.1
 DEB_PACKAGES=(
 	build-essential flex bison bc libelf-dev libssl-dev cpio xz-utils rsync
 	python3 busybox-static libclang-19-dev
+	dbench python3-matplotlib valgrind
 	rustc-web rust-web-src rust-web-clippy rustfmt-web
 )
 # qemu-system-x86 must match the qemu-utils that bookworm-backports ships.

@@ -75,4 +75,6 @@ stage host-tests host_tests
 stage kernel-build build_kernel
 stage initramfs build_initramfs
 stage boot-tests boot_tests
+# One short run of every benchmark workload, so that the suite cannot rot.
+stage bench-quick "$STACKER_ROOT/scripts/bench.sh" --quick
 log "all tests passed in $(($(date +%s) - total_start)) s"

@@ -30,6 +30,8 @@ mod objects;
 #[path = "host/platform.rs"]
 mod platform;
 
+#[path = "host/nop.rs"]
+mod nop;
 #[path = "host/recorder.rs"]
 mod recorder;
 #[path = "../modules/xattrlock/xattrlock.rs"]
@@ -53,6 +55,7 @@ macro_rules! single_branch {
 /// The compiled-in submodules of the host build.
 mod registry {
     use crate::capstack::Capstack;
+    use crate::nop::Nop;
     use crate::recorder::Recorder;
     use crate::xattrlock::XattrLock;
 
@@ -69,11 +72,23 @@ mod registry {
         9 => REC_G: Recorder<6> = Recorder, m9;
         10 => REC_H: Recorder<7> = Recorder, m10;
         11 => CAPSTACK: Capstack = Capstack, m11;
+        12 => NOP_A: Nop<0> = Nop, m12;
+        13 => NOP_B: Nop<1> = Nop, m13;
+        14 => NOP_C: Nop<2> = Nop, m14;
+        15 => NOP_D: Nop<3> = Nop, m15;
+        16 => NOP_E: Nop<4> = Nop, m16;
+        17 => NOP_F: Nop<5> = Nop, m17;
+        18 => NOP_G: Nop<6> = Nop, m18;
+        19 => NOP_H: Nop<7> = Nop, m19;
     }
 }
 
 #[path = "host/harness.rs"]
 mod harness;
+
+/// Dispatch benchmark loops, for the `dispatch-bench` binary.
+#[path = "host/bench.rs"]
+pub mod bench;
 
 #[cfg(test)]
 #[path = "host/tests.rs"]

@@ -20,6 +20,9 @@ type FileOps = (fn(&mut TextBuf) -> Result, Option<fn(&[u8]) -> Result>);
 
 thread_local! {
     static BOOT: Cell<Option<&'static BootState>> = const { Cell::new(None) };
+    /// Registry index on the fast path, or `u32::MAX`: what the kernel's
+    /// static keys say, kept where one load reads it.
+    static SINGLE: Cell<u32> = const { Cell::new(u32::MAX) };
     static DIRS: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
     static FILES: RefCell<BTreeMap<String, FileOps>> = const { RefCell::new(BTreeMap::new()) };
     static LOG: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
@@ -40,6 +43,7 @@ pub(crate) fn boot() -> &'static BootState {
 pub(crate) fn set_boot(state: BootState) {
     let leaked: &'static BootState = Box::leak(Box::new(state));
     BOOT.with(|b| b.set(Some(leaked)));
+    SINGLE.with(|s| s.set(leaked.single().map_or(u32::MAX, u32::from)));
     DIRS.with(|d| d.borrow_mut().clear());
     FILES.with(|f| f.borrow_mut().clear());
     LOG.with(|l| l.borrow_mut().clear());
@@ -47,8 +51,9 @@ pub(crate) fn set_boot(state: BootState) {
 
 /// The static branch of the single-module direct path: on when `index` is
 /// the only submodule and the fast path is on.
+#[inline(always)]
 pub(crate) fn single(index: usize) -> bool {
-    boot().single() == Some(index as u8)
+    SINGLE.with(|s| s.get()) == index as u32
 }
 
 /// A securityfs directory; on the host it only records its path.

@@ -1,0 +1,99 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make bench: what does stacking cost, side by side.
+#
+# Boots one kernel image once per variant (chosen with boot parameters, so
+# the code is identical) under QEMU TCG with -icount shift=0, where the
+# guest clock counts instructions, and runs the same workloads in each.
+# Variants are interleaved within each repeat. Writes out/bench/report.md,
+# results.csv, raw.csv and overhead.png, and prints the report.
+#
+# Usage: bench.sh [--quick] [--repeats N]
+#   --quick: one short run of every workload on one variant, with the test
+#            kernel; what `make test` runs so that the suite cannot rot.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+quick=0
+repeats=${BENCH_REPEATS:-5}
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--quick) quick=1 ;;
+	--repeats) repeats=$2; shift ;;
+	*) die "usage: bench.sh [--quick] [--repeats N]" ;;
+	esac
+	shift
+done
+
+
+# name|kernel parameters
+VARIANTS=(
+	"baseline|lsm=capability"
+	"stacker-empty|lsm=stacker stacker.chain="
+	"stacker-capstack|lsm=stacker stacker.chain=capstack"
+	"stacker-capstack-nofast|lsm=stacker stacker.chain=capstack stacker.fastpath=0"
+	"capstack-direct|lsm=capstack"
+	"stacker-all|lsm=stacker stacker.chain=capstack,xattrlock,xattrlock_b,xattrlock_c,denyname"
+	"landlock-yama|lsm=landlock,yama"
+)
+if [ "$quick" = 1 ]; then
+	VARIANTS=("stacker-capstack|lsm=stacker stacker.chain=capstack")
+	repeats=1
+	mode=quick
+	fragments="$STACKER_ROOT/linux/stacker.config"
+else
+	mode=full
+	fragments="$STACKER_ROOT/linux/stacker.config $STACKER_ROOT/linux/bench.config"
+fi
+OUT=${STACKER_OUT:-$STACKER_ROOT/out}/bench$([ "$quick" = 1 ] && echo -quick)
+mkdir -p "$OUT/raw"
+rm -f "$OUT"/raw/*.log
+
+build() {
+	FRAGMENTS=$fragments "$STACKER_ROOT/scripts/build-kernel.sh" >"$OUT/bzImage.path"
+	"$STACKER_ROOT/scripts/mkinitramfs.sh" "$OUT" --bench >/dev/null
+}
+
+boot_variant() { # NAME PARAMS REPEAT
+	local name=$1 params=$2 rep=$3 log="$OUT/raw/$1-$3.log"
+	timeout "${BENCH_TIMEOUT:-900}" qemu-system-x86_64 -accel tcg -cpu max -m 512M -smp 1 \
+		-icount shift=0 -nographic -no-reboot \
+		-kernel "$(cat "$OUT/bzImage.path")" -initrd "$OUT/initramfs-bench.cpio.gz" \
+		-append "console=ttyS0 panic=-1 quiet stacker_guest=bench stacker_bench=$mode $params" \
+		</dev/null >"$log" 2>&1 || true
+	tr -d '\r' <"$log" >"$log.tmp" && mv "$log.tmp" "$log"
+	if grep -q '^BENCH-FAIL' "$log" || ! grep -q '^BENCH-DONE' "$log"; then
+		grep -E '^BENCH-FAIL|Kernel panic|BUG:' "$log" >&2 || tail -n 20 "$log" >&2
+		die "benchmark run '$name' (repeat $rep) failed; console log: $log"
+	fi
+	if grep -qE '\bBUG:|\bWARNING:|\bOops\b|Kernel panic' "$log"; then
+		die "kernel error during benchmark run '$name'; console log: $log"
+	fi
+	awk -v v="$name" -v r="$rep" '$1 == "BENCH" { print v "," r "," $2 "," $3 "," $4 }' \
+		"$log" >>"$OUT/raw.csv"
+}
+
+measure() {
+	local rep entry
+	echo "variant,repeat,workload,value,unit" >"$OUT/raw.csv"
+	for rep in $(seq 1 "$repeats"); do
+		for entry in "${VARIANTS[@]}"; do
+			log "repeat $rep/$repeats: ${entry%%|*}"
+			boot_variant "${entry%%|*}" "${entry#*|}" "$rep"
+		done
+	done
+}
+
+report() {
+	if [ "$quick" = 1 ]; then
+		DISPATCH_ITERS=1000 "$STACKER_ROOT/scripts/dispatch-bench.sh" "$OUT" >/dev/null
+	else
+		"$STACKER_ROOT/scripts/dispatch-bench.sh" "$OUT" >/dev/null
+	fi
+	/usr/bin/python3 "$STACKER_ROOT/tests/bench/report.py" "$OUT" "$mode"
+}
+
+stage setup "$STACKER_ROOT/scripts/setup.sh"
+stage bench-build build
+stage bench-measure measure
+stage bench-report report

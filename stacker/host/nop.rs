@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! `nop_*`: host-only submodules that allow everything and do nothing
+//! else, for measuring what dispatch itself costs (`host/bench.rs`).
+
+use crate::error::Result;
+use crate::hook::{Hook, HookSet};
+use crate::objects::{Cred, File};
+use crate::submodule::{Registered, Submodule};
+use std::ffi::CStr;
+
+/// No-op instance `I`.
+pub(crate) struct Nop<const I: usize>;
+
+const NAMES: [&CStr; 8] = [
+    c"nop_a", c"nop_b", c"nop_c", c"nop_d", c"nop_e", c"nop_f", c"nop_g", c"nop_h",
+];
+
+impl<const I: usize> Submodule for Nop<I>
+where
+    Self: Registered,
+{
+    const NAME: &'static CStr = NAMES[I];
+    const HOOKS: HookSet = HookSet::of(&[Hook::Capable, Hook::FileOpen]);
+
+    crate::submodule::blob_states! {}
+
+    #[inline(never)]
+    fn capable(&self, _cred: &Cred, _cap: i32, _opts: u32) -> Result {
+        Ok(())
+    }
+
+    #[inline(never)]
+    fn file_open(&self, _file: &File) -> Result {
+        Ok(())
+    }
+}

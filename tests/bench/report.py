@@ -1,0 +1,229 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Turns out/bench/raw.csv into the benchmark report.
+
+Writes report.md (a markdown table and the targets), results.csv (mean,
+95% confidence interval and overhead against the baseline, per variant and
+workload) and overhead.png (a chart of the overheads), and prints the
+report. Usage: report.py OUTDIR quick|full
+"""
+
+import csv
+import math
+import statistics
+import sys
+from collections import defaultdict
+
+# Two-sided 95% Student t quantiles, by degrees of freedom.
+T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365,
+       8: 2.306, 9: 2.262, 10: 2.228, 15: 2.131, 20: 2.086, 30: 2.042}
+
+BASELINE = "baseline"
+ORDER = ["baseline", "stacker-empty", "stacker-capstack", "stacker-capstack-nofast",
+         "capstack-direct", "stacker-all", "landlock-yama"]
+DESCRIBE = {
+    "baseline": "no stacker: capability only (`lsm=capability`)",
+    "stacker-empty": "stacker with an empty chain",
+    "stacker-capstack": "stacker + capstack, single-module fast path",
+    "stacker-capstack-nofast": "stacker + capstack, fast path off",
+    "capstack-direct": "capstack registered as its own LSM",
+    "stacker-all": "stacker + every submodule (capstack, xattrlock x3, denyname)",
+    "landlock-yama": "upstream reference: Landlock + Yama",
+}
+MICRO = ["null_syscall", "stat", "open_close", "create_delete", "unix_socket", "fork_exit",
+         "fork_exec", "pipe_roundtrip", "unix_bandwidth", "tcp_bandwidth"]
+
+
+def t95(df):
+    keys = sorted(k for k in T95 if k <= df)
+    return T95[keys[-1]] if keys else float("nan")
+
+
+def summarize(values):
+    n = len(values)
+    mean = statistics.fmean(values)
+    if n < 2:
+        return mean, float("nan"), n
+    half = t95(n - 1) * statistics.stdev(values) / math.sqrt(n)
+    return mean, half, n
+
+
+def overhead(mean, base, unit):
+    """Extra cost in percent: more instructions, or less throughput."""
+    if unit == "MB/s":
+        return (base / mean - 1) * 100
+    return (mean / base - 1) * 100
+
+
+def fmt(x, digits=1):
+    return "n/a" if x != x else f"{x:,.{digits}f}"
+
+
+def main():
+    out, mode = sys.argv[1], sys.argv[2]
+    data = defaultdict(list)
+    units = {}
+    for row in csv.DictReader(open(f"{out}/raw.csv")):
+        data[(row["variant"], row["workload"])].append(float(row["value"]))
+        units[row["workload"]] = row["unit"]
+    variants = [v for v in ORDER if any(k[0] == v for k in data)]
+    workloads = [w for w in MICRO if w in units] + sorted(w for w in units if w not in MICRO)
+
+    stats = {k: summarize(v) for k, v in data.items()}
+    rows = []
+    for w in workloads:
+        base = stats.get((BASELINE, w))
+        for v in variants:
+            if (v, w) not in stats:
+                continue
+            mean, half, n = stats[(v, w)]
+            ov = overhead(mean, base[0], units[w]) if base else float("nan")
+            ov_half = (half / mean * 100) if base and half == half else float("nan")
+            rows.append((v, w, units[w], n, mean, half, ov, ov_half))
+
+    with open(f"{out}/results.csv", "w", newline="") as f:
+        wr = csv.writer(f)
+        wr.writerow(["variant", "workload", "unit", "runs", "mean", "ci95_half_width",
+                     "overhead_pct_vs_baseline", "ci95_pct"])
+        for r in rows:
+            wr.writerow([r[0], r[1], r[2], r[3], f"{r[4]:.2f}", f"{r[5]:.2f}",
+                         f"{r[6]:.3f}", f"{r[7]:.3f}"])
+
+    lines = ["# stacker benchmark report", ""]
+    lines += [
+        "## Method",
+        "",
+        ("One kernel image (`linux/stacker.config` + `linux/bench.config`: no statistics, no "
+         "KUnit)" if mode == "full" else
+         "QUICK MODE (`make test`): the test kernel (statistics and KUnit on), one short run; "
+         "the figures only show that every workload runs") +
+        ", one boot per variant and repeat, the variant chosen on the kernel command "
+        "line, variants interleaved within each repeat. QEMU TCG with `-icount shift=0`: the "
+        "guest clock advances one nanosecond per guest instruction, so the figures are "
+        "instruction counts (ns/op = instructions per operation; MB/s = megabytes per "
+        "10^9 instructions). icount models no caches or branch prediction. Mean of "
+        f"{max(r[3] for r in rows) if rows else 0} runs, with the 95% confidence interval "
+        "(Student t) as +/- half-width; overhead is against the baseline in the same run "
+        "(more instructions per op, or fewer MB per instruction).",
+        "",
+        "Variants:",
+        "",
+    ]
+    lines += [f"- `{v}`: {DESCRIBE.get(v, v)}" for v in variants]
+    lines += ["", "## Results", ""]
+    header = "| workload | unit | " + " | ".join(f"`{v}`" for v in variants) + " |"
+    lines += [header, "|" + " --- |" * (len(variants) + 2)]
+    by = {(r[0], r[1]): r for r in rows}
+    for w in workloads:
+        cells = []
+        for v in variants:
+            r = by.get((v, w))
+            if not r:
+                cells.append("")
+                continue
+            cell = f"{fmt(r[4])} +/- {fmt(r[5])}"
+            if v != BASELINE and r[6] == r[6]:
+                cell += f" ({r[6]:+.2f}%)"
+            cells.append(cell)
+        lines.append(f"| {w} | {units[w]} | " + " | ".join(cells) + " |")
+
+    lines += ["", "## Targets", ""]
+    lines += targets(by, workloads, units)
+    try:
+        lines += ["", open(f"{out}/dispatch.md").read().rstrip()]
+    except OSError:
+        pass
+    lines += ["", "Raw samples: `raw.csv`; summary: `results.csv`; chart: `overhead.png`."]
+    text = "\n".join(lines) + "\n"
+    open(f"{out}/report.md", "w").write(text)
+    chart(out, rows, variants, workloads)
+    print(text)
+
+
+def within_spread(a, b):
+    """Whether two (mean, half-width) results are indistinguishable."""
+    if a[5] != a[5] or b[5] != b[5]:
+        return None
+    return abs(a[4] - b[4]) <= a[5] + b[5]
+
+
+def targets(by, workloads, units):
+    out = []
+    micro = [w for w in workloads if w in MICRO]
+    # 1. Empty chain against the baseline.
+    diffs = []
+    for w in micro:
+        a, b = by.get(("stacker-empty", w)), by.get((BASELINE, w))
+        if a and b:
+            diffs.append((w, a[6], within_spread(a, b)))
+    if diffs:
+        bad = [d for d in diffs if d[2] is False]
+        verdict = "met" if diffs and not bad and all(d[2] for d in diffs) else (
+            "not decidable (one run)" if any(d[2] is None for d in diffs) else "NOT met")
+        out.append(f"- Empty chain vs baseline, no difference beyond the run-to-run spread: "
+                   f"**{verdict}**. " + ", ".join(f"{w} {o:+.2f}%" for w, o, _ in diffs) + ".")
+    # 2. Fast path against capstack registered directly.
+    worst = None
+    parts = []
+    for w in micro:
+        a, b = by.get(("stacker-capstack", w)), by.get(("capstack-direct", w))
+        if a and b:
+            rel = overhead(a[4], b[4], units[w])
+            parts.append(f"{w} {rel:+.3f}%")
+            worst = rel if worst is None else max(worst, rel)
+    if worst is not None:
+        verdict = "met" if worst <= 0.3 else "NOT met"
+        out.append(f"- stacker + capstack (fast path) vs capstack alone, at most +0.3% on every "
+                   f"micro-operation: **{verdict}** (worst {worst:+.3f}%). " + ", ".join(parts) + ".")
+    # 3. A hook no submodule implements adds nothing: capstack implements
+    # no file or socket hook, so those operations must cost what they cost
+    # without stacker.
+    parts = []
+    ok = True
+    for w in ["open_close", "stat", "unix_socket", "create_delete"]:
+        a, b = by.get(("stacker-capstack", w)), by.get((BASELINE, w))
+        if a and b:
+            same = within_spread(a, b)
+            ok = ok and same is not False
+            parts.append(f"{w} {a[6]:+.3f}%")
+    if parts:
+        out.append("- Hooks no enabled submodule implements add nothing (stacker + capstack "
+                   "registers no file or socket hook; those operations against the baseline): "
+                   f"**{'met' if ok else 'NOT met'}**. " + ", ".join(parts) + ".")
+    out.append("- Per-submodule dispatch cost on the host, in instructions: see below.")
+    return out
+
+
+def chart(out, rows, variants, workloads):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("(matplotlib missing: no chart)", file=sys.stderr)
+        return
+    others = [v for v in variants if v != BASELINE]
+    by = {(r[0], r[1]): r for r in rows}
+    fig, ax = plt.subplots(figsize=(max(8, len(workloads) * 1.2), 5))
+    width = 0.8 / max(1, len(others))
+    for i, v in enumerate(others):
+        xs, ys, es = [], [], []
+        for j, w in enumerate(workloads):
+            r = by.get((v, w))
+            if r and r[6] == r[6]:
+                xs.append(j + i * width)
+                ys.append(r[6])
+                es.append(r[7] if r[7] == r[7] else 0)
+        ax.bar(xs, ys, width, yerr=es, label=v, capsize=2)
+    ax.axhline(0, color="black", linewidth=0.8)
+    ax.set_xticks([j + width * (len(others) - 1) / 2 for j in range(len(workloads))])
+    ax.set_xticklabels(workloads, rotation=30, ha="right")
+    ax.set_ylabel("overhead vs baseline (%, guest instructions)")
+    ax.set_title("stacker: cost of each variant against no stacker")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(f"{out}/overhead.png", dpi=100)
+
+
+if __name__ == "__main__":
+    main()

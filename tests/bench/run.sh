@@ -1,0 +1,57 @@
+#!/bin/busybox sh
+# SPDX-License-Identifier: GPL-2.0
+# The benchmark run inside the guest (stacker_guest=bench). Prints
+# "BENCH name value unit" lines, then "BENCH-DONE"; any failed workload
+# prints "BENCH-FAIL ..." and the run stops.
+#
+# Usage: run.sh quick|full
+
+mode=${1:-full}
+q=
+[ "$mode" = quick ] && q=-q
+fail() { echo "BENCH-FAIL $*"; exit 1; }
+
+ifconfig lo 127.0.0.1 up || fail "loopback: ifconfig lo up"
+
+# The same capstack policy wherever capstack runs (stacked or alone).
+for f in /sys/kernel/security/stacker/capstack/policy /sys/kernel/security/capstack/policy; do
+	[ -e "$f" ] && printf 'deny CAP_SYS_MODULE all\ndeny CAP_NET_RAW uid 1000-60000\n' >"$f"
+done
+echo "BENCH-LSM $(cat /sys/kernel/security/lsm)"
+[ -r /sys/kernel/security/stacker/chain ] &&
+	echo "BENCH-CHAIN $(tr '\n' ' ' </sys/kernel/security/stacker/chain)"
+
+# Micro-operations.
+/bench/bench $q || fail "micro-operations"
+
+# Loopback HTTP: busybox httpd and a load generator.
+mkdir -p /tmp/www && head -c 4096 /dev/zero >/tmp/www/index.html
+httpd -p 127.0.0.1:8080 -h /tmp/www || fail "httpd"
+if [ "$mode" = quick ]; then n=10; else n=100; fi
+/bench/httpload 8080 /index.html $n || fail "http_load"
+killall httpd
+
+# Archive and compress, as in the LTT measurements.
+if [ "$mode" = quick ]; then src=/bench/run.sh; else src=/bin/busybox; fi
+/bench/timeit archive_compress sh -c "tar -cf - $src | gzip -1 >/tmp/a.tgz" ||
+	fail "archive_compress"
+
+# dbench (file server load) and tbench (its network half), if installed.
+if [ -x /bench/dbench ]; then
+	# dbench reports nothing for a 1-second run.
+	t=2
+	mkdir -p /tmp/db
+	out=$(/bench/dbench -t $t -c /bench/client.txt -D /tmp/db 2 2>&1) || fail "dbench: $out"
+	mb=$(echo "$out" | sed -n 's/^ *Throughput \([0-9.]*\) MB\/sec.*/\1/p' | tail -n1)
+	[ -n "$mb" ] || fail "dbench: no throughput in its output"
+	echo "BENCH dbench $mb MB/s"
+	/bench/tbench_srv >/dev/null 2>&1 &
+	srv=$!
+	sleep 1
+	out=$(/bench/tbench -t $t -c /bench/client.txt 2 127.0.0.1 2>&1) || fail "tbench: $out"
+	mb=$(echo "$out" | sed -n 's/^ *Throughput \([0-9.]*\) MB\/sec.*/\1/p' | tail -n1)
+	[ -n "$mb" ] || fail "tbench: no throughput in its output"
+	echo "BENCH tbench $mb MB/s"
+	kill $srv
+fi
+echo "BENCH-DONE"
