@@ -45,7 +45,9 @@ else
 	mode=full
 	fragments="$STACKER_ROOT/linux/stacker.config $STACKER_ROOT/linux/bench.config"
 fi
-OUT=${STACKER_OUT:-$STACKER_ROOT/out}/bench$([ "$quick" = 1 ] && echo -quick)
+suffix=
+[ "$quick" = 1 ] && suffix=-quick
+OUT=${STACKER_OUT:-$STACKER_ROOT/out}/bench$suffix
 mkdir -p "$OUT/raw"
 rm -f "$OUT"/raw/*.log
 
