@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "ktap.h"
+#include "securityfs_util.h"
 
 #define HELPER "/helpers/capstack_helper"
 
@@ -121,27 +122,6 @@ static const char *status_text(int st)
 			    status_text(want), status_text(__st));             \
 	} while (0)
 
-/* As uid 1000 without CAP_MAC_ADMIN, write to an already-open policy. */
-static int unprivileged_write_errno(void)
-{
-	int fd = open(policy_path, O_WRONLY);
-	int status;
-	pid_t pid;
-
-	if (fd < 0)
-		return -1;
-	pid = fork();
-	if (pid == 0) {
-		if (setresgid(1000, 1000, 1000) || setresuid(1000, 1000, 1000))
-			_exit(255);
-		_exit(write(fd, "deny all all\n", 13) < 0 ? errno : 0);
-	}
-	close(fd);
-	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
-		return -1;
-	return WEXITSTATUS(status);
-}
-
 int main(void)
 {
 	char before[4096], after[4096];
@@ -205,7 +185,7 @@ int main(void)
 		    "malformed_policy_keeps_old_rules", "before '%s' after '%s'", before, after);
 
 	/* Only CAP_MAC_ADMIN may write the policy. */
-	err = unprivileged_write_errno();
+	err = write_as_uid1000_errno(policy_path, "deny all all\n");
 	ktap_result(err == EPERM, "non_root_writer_eperm", "child saw %s",
 		    err < 0 ? "setup failure" : status_text(err));
 

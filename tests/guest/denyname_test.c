@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "ktap.h"
+#include "securityfs_util.h"
 
 #define SECFS "/sys/kernel/security"
 #define RULE SECFS "/stacker/denyname/name"
@@ -55,27 +56,6 @@ static int make_file(const char *path)
 	return close(fd);
 }
 
-/* As uid 1000 with no capabilities, write to an already-open rule file. */
-static int unprivileged_write_errno(void)
-{
-	int fd = open(RULE, O_WRONLY);
-	int status;
-	pid_t pid;
-
-	if (fd < 0)
-		return -1;
-	pid = fork();
-	if (pid == 0) {
-		if (setresgid(1000, 1000, 1000) || setresuid(1000, 1000, 1000))
-			_exit(255);
-		_exit(write(fd, "evil\n", 5) < 0 ? errno : 0);
-	}
-	close(fd);
-	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
-		return -1;
-	return WEXITSTATUS(status);
-}
-
 int main(void)
 {
 	char buf[512];
@@ -118,7 +98,7 @@ int main(void)
 	ktap_result(strcmp(buf, "secret\n") == 0, "bad_write_keeps_rule", "rule is '%s'", buf);
 
 	/* A writer without CAP_MAC_ADMIN gets EPERM, even with an open fd. */
-	err = unprivileged_write_errno();
+	err = write_as_uid1000_errno(RULE, "evil\n");
 	ktap_result(err == EPERM, "unprivileged_write_eperm", "child saw %s",
 		    err < 0 ? "setup failure" : strerror(err));
 

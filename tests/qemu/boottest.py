@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """Boot a stacker kernel in QEMU (TCG) and check what it reports.
 
-The harness reads the serial console and fails the run when:
+The harness reads the serial console (kernel messages, KUnit) and the second
+serial port (the in-guest programs' output, which the guest keeps apart so
+that no kernel message can split a result line), and fails the run when:
   - an expected KUnit suite is missing or reports "not ok";
   - an in-guest test program did not run, printed no plan, printed fewer
     results than its plan, reported "not ok", or exited non-zero;
@@ -26,11 +28,24 @@ EXIT = re.compile(r"^stacker-guest: exit (\d+) (\S+)$")
 DONE = "stacker-guest: done"
 
 
+def read_lines(path):
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return [line.replace("\r", "").rstrip("\n") for line in f]
+    except OSError:
+        return []
+
+
 def run_qemu(kernel, initrd, append, timeout, log_path, echo):
+    """Returns (console lines, guest-program lines, timed out, seconds)."""
+    guest_path = log_path + ".guest"
+    if os.path.exists(guest_path):
+        os.remove(guest_path)
     cmd = [
         "qemu-system-x86_64", "-accel", "tcg", "-cpu", "max", "-m", "512M",
         "-smp", "1", "-nographic", "-no-reboot", "-kernel", kernel,
         "-initrd", initrd,
+        "-serial", "mon:stdio", "-serial", "file:" + guest_path,
         "-append", "console=ttyS0 panic=-1 " + append,
     ]
     lines = []
@@ -52,16 +67,20 @@ def run_qemu(kernel, initrd, append, timeout, log_path, echo):
         lines.append(line)
         if echo:
             print("  | " + line)
-    return lines, timed_out, time.monotonic() - start
+    guest = read_lines(guest_path)
+    if echo:
+        for line in guest:
+            print("  g " + line)
+    return lines, guest, timed_out, time.monotonic() - start
 
 
-def check(lines, kunit_suites, programs):
+def check(lines, guest, kunit_suites, programs):
     """Returns a list of (ok, name, detail)."""
     results = []
     first_guest = next((i for i, l in enumerate(lines) if l.startswith("stacker-guest:")),
                        len(lines))
 
-    for line in lines:
+    for line in lines + guest:
         if KERNEL_ERROR.search(line):
             results.append((False, "kernel:log-clean", line.strip()))
 
@@ -86,7 +105,7 @@ def check(lines, kunit_suites, programs):
     # In-guest programs.
     sections = {}
     current = None
-    for line in lines[first_guest:]:
+    for line in guest:
         m = RUN.match(line)
         if m:
             current = m.group(1)
@@ -124,7 +143,7 @@ def check(lines, kunit_suites, programs):
             results.append((False, prog + ":exit", "no exit marker (crashed or hung?)"))
         elif sec["exit"] != 0:
             results.append((False, prog + ":exit", f"exited with {sec['exit']}"))
-    if DONE not in lines:
+    if DONE not in guest:
         results.append((False, "guest:done", "the guest never reached its end marker"))
     return results
 
@@ -144,16 +163,17 @@ def main():
     args = ap.parse_args()
 
     append = "stacker_guest=test stacker_tests=" + ",".join(args.program) + " " + args.append
-    lines, timed_out, secs = run_qemu(args.kernel, args.initrd, append,
-                                      args.timeout, args.log, args.echo)
-    results = check(lines, args.kunit, args.program)
+    lines, guest, timed_out, secs = run_qemu(args.kernel, args.initrd, append,
+                                             args.timeout, args.log, args.echo)
+    results = check(lines, guest, args.kunit, args.program)
     if timed_out:
         results.append((False, "qemu:timeout", f"no power-off within {args.timeout} s"))
     passed = sum(1 for ok, _, _ in results if ok)
     failed = len(results) - passed
     for ok, name, detail in results:
         print(f"{'PASS' if ok else 'FAIL'}: {name}" + (f" ({detail})" if detail and not ok else ""))
-    print(f"boot test ({args.append or 'default'}) took {secs:.1f} s; console log: {args.log}")
+    print(f"boot test ({args.append or 'default'}) took {secs:.1f} s; "
+          f"console log: {args.log}, guest output: {args.log}.guest")
     print(f"{passed} passed, {failed} failed")
     return 1 if failed or passed == 0 else 0
 
