@@ -68,6 +68,22 @@ static void bench_null(void)
 	report("null_syscall", now() - t, n);
 }
 
+/*
+ * setuid(0) as root: a capability check (capable(CAP_SETUID)) and a new
+ * set of credentials (cred_prepare, cred_free) per call, the hooks capstack
+ * implements.
+ */
+static void bench_setuid(void)
+{
+	long i, n = iters(20000);
+	uint64_t t = now();
+
+	for (i = 0; i < n; i++)
+		if (setuid(0))
+			fail("setuid", "setuid(0)");
+	report("setuid", now() - t, n);
+}
+
 static void bench_stat(void)
 {
 	long i, n = iters(20000);
@@ -271,6 +287,7 @@ int main(int argc, char **argv)
 {
 	quick = argc > 1 && !strcmp(argv[1], "-q");
 	bench_null();
+	bench_setuid();
 	bench_stat();
 	bench_open_close();
 	bench_create_delete();

@@ -30,7 +30,7 @@ DESCRIBE = {
     "stacker-all": "stacker + every submodule (capstack, xattrlock x3, denyname)",
     "landlock-yama": "upstream reference: Landlock + Yama",
 }
-MICRO = ["null_syscall", "stat", "open_close", "create_delete", "unix_socket", "fork_exit",
+MICRO = ["null_syscall", "setuid", "stat", "open_close", "create_delete", "unix_socket", "fork_exit",
          "fork_exec", "pipe_roundtrip", "unix_bandwidth", "tcp_bandwidth"]
 
 
