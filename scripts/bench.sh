@@ -9,6 +9,7 @@
 # results.csv, raw.csv and overhead.png, and prints the report.
 #
 # Usage: bench.sh [--quick] [--repeats N]
+#   BENCH_VARIANTS="a b": only these variants (names as in VARIANTS below).
 #   --quick: one short run of every workload on one variant, with the test
 #            kernel; what `make test` runs so that the suite cannot rot.
 set -euo pipefail
@@ -44,6 +45,14 @@ if [ "$quick" = 1 ]; then
 else
 	mode=full
 	fragments="$STACKER_ROOT/linux/stacker.config $STACKER_ROOT/linux/bench.config"
+fi
+if [ -n "${BENCH_VARIANTS:-}" ]; then
+	selected=()
+	for entry in "${VARIANTS[@]}"; do
+		case " $BENCH_VARIANTS " in *" ${entry%%|*} "*) selected+=("$entry") ;; esac
+	done
+	[ "${#selected[@]}" -gt 0 ] || die "BENCH_VARIANTS='$BENCH_VARIANTS' names no variant"
+	VARIANTS=("${selected[@]}")
 fi
 suffix=
 [ "$quick" = 1 ] && suffix=-quick

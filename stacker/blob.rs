@@ -49,37 +49,45 @@ pub(crate) trait HasBlob {
     /// The state type submodule `M` keeps in this kind of blob.
     type State<M: Submodule>: BlobState;
 
+    /// The start of this object's security blob, or null when it has none.
+    fn blob(&self) -> *mut u8;
+
     /// The start of stacker's slice of this object's blob, or null when the
     /// object has no blob.
-    fn stacker_slice(&self) -> *mut u8;
+    fn stacker_slice(&self) -> *mut u8 {
+        let blob = self.blob();
+        if blob.is_null() {
+            return blob;
+        }
+        // SAFETY: the LSM core allocated the blob with room for stacker's
+        // slice at stacker's offset.
+        unsafe { blob.add(crate::platform::core_offset(Self::KIND)) }
+    }
 
     /// Submodule `M`'s state in this object, or `None` when `M` is not in
     /// the enabled chain (it then has no slot) or the object has no blob.
+    ///
+    /// One load of the slot's offset in the blob (fixed at boot, read-only
+    /// afterwards) and one add.
     #[inline(always)]
     fn state<M: Submodule + Registered>(&self) -> Option<&Self::State<M>> {
-        let layout = &crate::platform::boot().layout;
-        let size = layout.size(M::INDEX, Self::KIND);
-        if size != core::mem::size_of::<Self::State<M>>() {
-            return None;
-        }
-        if size == 0 {
+        if core::mem::size_of::<Self::State<M>>() == 0 {
             // SAFETY: a zero-sized state needs no storage; a dangling,
             // aligned pointer is a valid reference to it.
             return Some(unsafe { NonNull::<Self::State<M>>::dangling().as_ref() });
         }
-        let base = self.stacker_slice();
+        let offset = crate::platform::slot_offset(M::INDEX, Self::KIND)?;
+        let base = self.blob();
         if base.is_null() {
             return None;
         }
-        // SAFETY: `M` is enabled, so the layout gave it `size` bytes at this
-        // offset inside stacker's slice, aligned for its state type (the
-        // slice itself is `BLOB_ALIGN`-aligned). The blob was zeroed at
-        // allocation, which is a valid state by `BlobState`, and it lives as
+        // SAFETY: a slot exists only for an enabled submodule, and it is
+        // `size_of::<Self::State<M>>()` bytes: the layout was computed from
+        // the request the registry built from these very state types
+        // (`dispatch::request`). It lies inside stacker's slice, aligned for
+        // the state type (the slice is `BLOB_ALIGN`-aligned). The blob was
+        // zeroed at allocation, a valid state by `BlobState`, and lives as
         // long as `self`. Only shared references are ever handed out.
-        Some(unsafe {
-            &*base
-                .add(layout.offset(M::INDEX, Self::KIND))
-                .cast::<Self::State<M>>()
-        })
+        Some(unsafe { &*base.add(offset).cast::<Self::State<M>>() })
     }
 }

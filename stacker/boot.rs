@@ -18,7 +18,7 @@
 
 use crate::chain::{BootState, ChainSpec, Reject};
 use crate::hook::Hook;
-use crate::layout::{Layout, ObjectKind};
+use crate::layout::{Layout, ObjectKind, KINDS, MAX_MODULES};
 use crate::registry::{HOOK_SETS, NAMES, REQUESTS, XATTR_COUNTS};
 use core::ptr::addr_of;
 use kernel::{bindings, ffi::c_char, ffi::c_int, prelude::*};
@@ -106,6 +106,64 @@ pub(crate) fn blob_offsets() -> &'static bindings::lsm_blob_sizes {
     // SAFETY: by the invariant of `stacker_blob_sizes`, it holds offsets and
     // no longer changes once any object with a blob can reach a hook.
     unsafe { &*addr_of!(stacker_blob_sizes) }
+}
+
+/// stacker's offset in each kind of blob, as set by the LSM core.
+pub(crate) fn core_offset(kind: ObjectKind) -> usize {
+    let o = blob_offsets();
+    (match kind {
+        ObjectKind::Inode => o.lbs_inode,
+        ObjectKind::Cred => o.lbs_cred,
+        ObjectKind::File => o.lbs_file,
+        ObjectKind::Task => o.lbs_task,
+        ObjectKind::Superblock => o.lbs_superblock,
+        ObjectKind::Sock => o.lbs_sock,
+        ObjectKind::Ipc => o.lbs_ipc,
+        ObjectKind::MsgMsg => o.lbs_msg_msg,
+        ObjectKind::Key => o.lbs_key,
+    }) as usize
+}
+
+/// No slot: the submodule is not enabled or keeps no state of that kind.
+const NO_SLOT: u32 = u32::MAX;
+
+/// Each submodule's offset in each kind of blob: stacker's offset plus the
+/// slot's offset in stacker's slice.
+///
+/// # Invariants
+///
+/// Filled once by [`init_slots`], in stacker's LSM init, before any hook is
+/// registered; read-only afterwards. Entry `[m][k]` is `NO_SLOT` exactly
+/// when the layout gives submodule `m` no space in kind `k`.
+#[link_section = ".data..ro_after_init"]
+static mut SLOTS: [[u32; KINDS]; MAX_MODULES] = [[NO_SLOT; KINDS]; MAX_MODULES];
+
+/// Fills [`SLOTS`] from the boot layout and the LSM core's offsets.
+pub(crate) fn init_slots() {
+    let b = boot();
+    let mut slots = [[NO_SLOT; KINDS]; MAX_MODULES];
+    for &m in b.chain.order() {
+        for kind in ObjectKind::ALL {
+            if b.layout.size(m as usize, kind) != 0 {
+                let off = core_offset(kind) + b.layout.offset(m as usize, kind);
+                slots[m as usize][kind as usize] = u32::try_from(off).unwrap_or(NO_SLOT);
+            }
+        }
+    }
+    // SAFETY: called once from stacker's LSM init, before any hook can read
+    // `SLOTS` (see its invariant).
+    unsafe { *core::ptr::addr_of_mut!(SLOTS) = slots };
+}
+
+/// Submodule `index`'s offset in a `kind` blob, or `None` without a slot.
+#[inline(always)]
+pub(crate) fn slot_offset(index: usize, kind: ObjectKind) -> Option<usize> {
+    // SAFETY: `SLOTS` is not written once hooks can run (its invariant).
+    let slots = unsafe { &*addr_of!(SLOTS) };
+    match slots.get(index).map(|row| row[kind as usize]) {
+        Some(NO_SLOT) | None => None,
+        Some(off) => Some(off as usize),
+    }
 }
 
 /// LSM xattr slots stacker reserved.

@@ -12,7 +12,7 @@
 //!   calls and denials.
 
 use crate::attribute::Attribute;
-use crate::boot::{blob_offsets, boot};
+use crate::boot::{boot, core_offset};
 use crate::hook::Hook;
 use crate::layout::ObjectKind;
 use crate::platform::{Dir, TextBuf};
@@ -48,22 +48,6 @@ impl Attribute for ChainFile {
             writeln!(out, "{}", name(m)).map_err(|_| ENOMEM)?;
         }
         Ok(())
-    }
-}
-
-/// stacker's offset in each kind of blob, from the LSM core.
-fn core_offset(kind: ObjectKind) -> u32 {
-    let o = blob_offsets();
-    match kind {
-        ObjectKind::Inode => o.lbs_inode,
-        ObjectKind::Cred => o.lbs_cred,
-        ObjectKind::File => o.lbs_file,
-        ObjectKind::Task => o.lbs_task,
-        ObjectKind::Superblock => o.lbs_superblock,
-        ObjectKind::Sock => o.lbs_sock,
-        ObjectKind::Ipc => o.lbs_ipc,
-        ObjectKind::MsgMsg => o.lbs_msg_msg,
-        ObjectKind::Key => o.lbs_key,
     }
 }
 

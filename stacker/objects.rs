@@ -14,7 +14,6 @@
 //! [`include/linux/lsm_hooks.h`](srctree/include/linux/lsm_hooks.h)
 
 use crate::blob::HasBlob;
-use crate::boot::blob_offsets;
 use crate::layout::ObjectKind;
 use crate::submodule::Submodule;
 use core::{ffi::CStr, mem::MaybeUninit};
@@ -62,23 +61,17 @@ macro_rules! wrapper {
 
 /// Implements [`HasBlob`] for a wrapper whose blob is `(*ptr).$field`.
 macro_rules! has_blob {
-    ($name:ident, $kind:ident, $state:ident, $lbs:ident, |$p:ident| $blob:expr) => {
+    ($name:ident, $kind:ident, $state:ident, |$p:ident| $blob:expr) => {
         impl HasBlob for $name {
             const KIND: ObjectKind = ObjectKind::$kind;
             type State<M: Submodule> = M::$state;
 
             #[inline(always)]
-            fn stacker_slice(&self) -> *mut u8 {
+            fn blob(&self) -> *mut u8 {
                 let $p = self.as_raw();
                 // SAFETY: the object is valid by the type invariant; its
                 // blob pointer is set by the LSM core when it is allocated.
-                let blob = unsafe { $blob }.cast::<u8>();
-                if blob.is_null() {
-                    return blob;
-                }
-                // SAFETY: the LSM core allocated the blob with room for
-                // stacker's slice at stacker's offset.
-                unsafe { blob.add(blob_offsets().$lbs as usize) }
+                unsafe { $blob }.cast::<u8>()
             }
         }
     };
@@ -88,7 +81,7 @@ wrapper!(
     /// A `struct file`.
     File => bindings::file
 );
-has_blob!(File, File, FileState, lbs_file, |p| (*p).f_security);
+has_blob!(File, File, FileState, |p| (*p).f_security);
 
 impl File {
     /// The dentry the file was opened through.
@@ -173,7 +166,7 @@ wrapper!(
     /// A `struct inode`.
     Inode => bindings::inode
 );
-has_blob!(Inode, Inode, InodeState, lbs_inode, |p| (*p).i_security);
+has_blob!(Inode, Inode, InodeState, |p| (*p).i_security);
 
 impl Inode {
     /// Whether this inode is a directory.
@@ -213,7 +206,7 @@ wrapper!(
     /// A `struct cred`.
     Cred => bindings::cred
 );
-has_blob!(Cred, Cred, CredState, lbs_cred, |p| (*p).security);
+has_blob!(Cred, Cred, CredState, |p| (*p).security);
 
 impl Cred {
     /// The real user id, in the initial user namespace.
@@ -259,7 +252,7 @@ wrapper!(
     /// this kernel (see `layout_check.c`), so its fields are read in C.
     Task => bindings::task_struct
 );
-has_blob!(Task, Task, TaskState, lbs_task, |p| {
+has_blob!(Task, Task, TaskState, |p| {
     task_c::stacker_task_security(p)
 });
 
@@ -411,7 +404,7 @@ wrapper!(
     /// A `struct kern_ipc_perm`: the permissions of an IPC object.
     IpcPerm => bindings::kern_ipc_perm
 );
-has_blob!(IpcPerm, Ipc, IpcState, lbs_ipc, |p| (*p).security);
+has_blob!(IpcPerm, Ipc, IpcState, |p| (*p).security);
 
 wrapper!(
     /// A `struct vm_area_struct`.

@@ -83,6 +83,7 @@ const _: () = assert!(registry::NAMES.len() <= layout::MAX_MODULES);
 #[no_mangle]
 pub extern "C" fn stacker_rs_init() -> c_int {
     boot::log_default_rejects();
+    boot::init_slots();
     if let Err(err) = registry::init_enabled() {
         pr_err!("submodule init failed: {:?}\n", err);
         return err.to_errno();

@@ -43,7 +43,7 @@ macro_rules! has_blob {
             const KIND: ObjectKind = ObjectKind::$kind;
             type State<M: Submodule> = M::$state;
 
-            fn stacker_slice(&self) -> *mut u8 {
+            fn blob(&self) -> *mut u8 {
                 self.blob.ptr()
             }
         }
