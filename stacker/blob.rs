@@ -52,18 +52,6 @@ pub(crate) trait HasBlob {
     /// The start of this object's security blob, or null when it has none.
     fn blob(&self) -> *mut u8;
 
-    /// The start of stacker's slice of this object's blob, or null when the
-    /// object has no blob.
-    fn stacker_slice(&self) -> *mut u8 {
-        let blob = self.blob();
-        if blob.is_null() {
-            return blob;
-        }
-        // SAFETY: the LSM core allocated the blob with room for stacker's
-        // slice at stacker's offset.
-        unsafe { blob.add(crate::platform::core_offset(Self::KIND)) }
-    }
-
     /// Submodule `M`'s state in this object, or `None` when `M` is not in
     /// the enabled chain (it then has no slot) or the object has no blob.
     ///

@@ -5,7 +5,7 @@
 //!
 //! The host build has a file of the same role (`host/platform.rs`).
 
-pub(crate) use crate::boot::{boot, core_offset, slot_offset};
+pub(crate) use crate::boot::{boot, slot_offset};
 pub(crate) use crate::securityfs::{Dir, TextBuf};
 
 use kernel::bindings::static_key_false;

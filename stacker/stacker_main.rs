@@ -183,7 +183,7 @@ mod tests {
             // SAFETY: `blob` is a live slab object.
             unsafe { bindings::ksize(blob.cast()) }
         };
-        let slice = inode.stacker_slice() as usize;
+        let slice = blob as usize + core_off;
         // SAFETY: removes the directory made above; nothing uses it now.
         unsafe { bindings::securityfs_remove(dentry) };
 
@@ -192,7 +192,7 @@ mod tests {
         assert!(core_off >= core::mem::size_of::<bindings::callback_head>());
         assert_eq!(core_off % BLOB_ALIGN, 0);
         assert!(core_off + total <= alloc);
-        assert_eq!(slice, blob as usize + core_off);
+        assert_eq!(inode.blob() as usize, blob as usize);
         // The layout aligns each slot within the slice; the slice itself
         // must then be aligned for the largest alignment a state may have.
         assert_eq!(slice % BLOB_ALIGN, 0);
@@ -200,6 +200,15 @@ mod tests {
             let off = b.layout.offset(m as usize, ObjectKind::Inode);
             let size = b.layout.size(m as usize, ObjectKind::Inode);
             assert!(off + size <= total);
+            // The slot table that `state()` reads agrees, and stays inside
+            // the allocation.
+            let slot = boot::slot_offset(m as usize, ObjectKind::Inode);
+            if size == 0 {
+                assert!(slot.is_none());
+            } else {
+                assert_eq!(slot, Some(core_off + off));
+                assert!(core_off + off + size <= alloc);
+            }
         }
     }
 }

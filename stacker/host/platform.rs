@@ -49,13 +49,8 @@ pub(crate) fn set_boot(state: BootState) {
     LOG.with(|l| l.borrow_mut().clear());
 }
 
-/// stacker's offset in each kind of blob: stacker is the only "LSM" on
-/// the host, so its slice starts the blob.
-pub(crate) fn core_offset(_kind: crate::layout::ObjectKind) -> usize {
-    0
-}
-
 /// Submodule `index`'s offset in a `kind` blob, or `None` without a slot.
+/// stacker is the only "LSM" on the host, so its slice starts the blob.
 pub(crate) fn slot_offset(index: usize, kind: crate::layout::ObjectKind) -> Option<usize> {
     let layout = &boot().layout;
     (index < crate::layout::MAX_MODULES && layout.size(index, kind) != 0)
