@@ -60,6 +60,15 @@ unsafe impl BlobState for CredState {}
 /// The capstack submodule.
 pub(crate) struct Capstack;
 
+impl Capstack {
+    /// `new` starts with what `old` lost (`cred_prepare`, `cred_transfer`).
+    fn inherit_cred(new: &Cred, old: &Cred) {
+        if let (Some(n), Some(o)) = (new.state::<Self>(), old.state::<Self>()) {
+            inherit(n, o);
+        }
+    }
+}
+
 /// The ids `uid` and `gid` rules look at.
 pub(crate) fn ids(cred: &Cred) -> Ids {
     Ids {
@@ -108,8 +117,7 @@ pub(crate) fn inherit(new: &CredState, old: &CredState) {
 pub(crate) fn narrow_on_exec(state: &CredState, caller: &Ids, label: Option<&[u8]>) {
     POLICY.read(|policy| {
         let Some(policy) = policy else { return };
-        let (by_ids, _) = policy.id_denied(caller, 0);
-        let id_line = policy.id_rule_line(caller);
+        let (by_ids, id_line) = policy.id_restriction(caller);
         let (by_label, label_line) = policy.exec_denied(label);
         let add = by_ids | by_label;
         if add & !state.denied.load(Ordering::Relaxed) != 0 {
@@ -120,44 +128,52 @@ pub(crate) fn narrow_on_exec(state: &CredState, caller: &Ids, label: Option<&[u8
     })
 }
 
-/// The `capable` decision for a cred with `state` and `ids`.
-pub(crate) fn check_capable(state: Option<&CredState>, ids: &Ids, cap: i32, opts: u32) -> Result {
-    let Ok(cap) = u32::try_from(cap) else {
-        return Ok(());
-    };
-    if cap >= 64 {
-        return Ok(());
-    }
+/// Whether `policy` and `state` take `cap` (< 64) away from a cred with
+/// `ids`; logs the decision unless `opts` says not to.
+fn decide(
+    policy: Option<&Policy>,
+    state: Option<&CredState>,
+    ids: &Ids,
+    cap: u32,
+    opts: u32,
+) -> Result {
     let bit = 1u64 << cap;
     let inherited = state.map_or(0, |s| s.denied.load(Ordering::Relaxed));
-    POLICY.read(|policy| {
-        let (by_ids, id_line, permissive) = match policy {
-            Some(p) => {
-                let (mask, line) = p.id_denied(ids, cap);
-                (mask, line, p.permissive)
-            }
-            None => (0, 0, false),
-        };
-        if (inherited | by_ids) & bit == 0 {
-            return Ok(());
+    let (by_ids, id_line, permissive) = match policy {
+        Some(p) => {
+            let (mask, line) = p.id_denied(ids, cap);
+            (mask, line, p.permissive)
         }
-        if opts & CAP_OPT_NOAUDIT == 0 {
-            let line = if by_ids & bit != 0 {
-                id_line
-            } else {
-                state.map_or(0, |s| s.line.load(Ordering::Relaxed))
-            };
-            report(permissive, cap, line);
-        }
-        if permissive {
-            Ok(())
+        None => (0, 0, false),
+    };
+    if (inherited | by_ids) & bit == 0 {
+        return Ok(());
+    }
+    if opts & CAP_OPT_NOAUDIT == 0 {
+        let line = if by_ids & bit != 0 {
+            id_line
         } else {
-            Err(EPERM)
-        }
-    })
+            state.map_or(0, |s| s.line.load(Ordering::Relaxed))
+        };
+        report(permissive, cap, line);
+    }
+    if permissive {
+        Ok(())
+    } else {
+        Err(EPERM)
+    }
+}
+
+/// The `capable` decision for a cred with `state` and `ids`.
+pub(crate) fn check_capable(state: Option<&CredState>, ids: &Ids, cap: i32, opts: u32) -> Result {
+    match u32::try_from(cap) {
+        Ok(cap) if cap < 64 => POLICY.read(|policy| decide(policy, state, ids, cap, opts)),
+        _ => Ok(()),
+    }
 }
 
 /// The `capset` decision: no set may gain a capability that is taken away.
+/// Every such capability is logged; the first denial is returned.
 pub(crate) fn check_capset(
     state: Option<&CredState>,
     ids: &Ids,
@@ -168,16 +184,16 @@ pub(crate) fn check_capset(
     if gained == 0 {
         return Ok(());
     }
-    let mut first = None;
-    for cap in 0..caps::NAMES.len() as u32 {
-        if gained & (1 << cap) != 0 {
+    POLICY.read(|policy| {
+        let mut first = Ok(());
+        for cap in (0..caps::NAMES.len() as u32).filter(|c| gained & (1 << c) != 0) {
             // Checked like `capable`, but never silently.
-            if let Err(err) = check_capable(state, ids, cap as i32, 0) {
-                first.get_or_insert(err);
+            if let Err(err) = decide(policy, state, ids, cap, 0) {
+                first = first.and(Err(err));
             }
         }
-    }
-    first.map_or(Ok(()), Err)
+        first
+    })
 }
 
 /// Replaces the policy with `text`. A malformed text is refused with
@@ -259,16 +275,12 @@ impl Submodule for Capstack {
     }
 
     fn cred_prepare(&self, new: &Cred, old: &Cred) -> Result {
-        if let (Some(n), Some(o)) = (new.state::<Self>(), old.state::<Self>()) {
-            inherit(n, o);
-        }
+        Self::inherit_cred(new, old);
         Ok(())
     }
 
     fn cred_transfer(&self, new: &Cred, old: &Cred) {
-        if let (Some(n), Some(o)) = (new.state::<Self>(), old.state::<Self>()) {
-            inherit(n, o);
-        }
+        Self::inherit_cred(new, old);
     }
 
     fn bprm_creds_for_exec(&self, bprm: &Binprm) -> Result {

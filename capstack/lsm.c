@@ -15,6 +15,8 @@
 #include <linux/lsm_hooks.h>
 #include <uapi/linux/lsm.h>
 
+#include "../stacker/stacker.h"
+
 int capstack_direct_cred_prepare(struct cred *new, const struct cred *old, gfp_t gfp);
 void capstack_direct_cred_transfer(struct cred *new, const struct cred *old);
 int capstack_direct_bprm_creds_for_exec(struct linux_binprm *bprm);
@@ -41,16 +43,12 @@ static struct security_hook_list capstack_hooks[] __ro_after_init = {
 	LSM_HOOK_INIT(capset, capstack_direct_capset),
 };
 
-int stacker_layout_check(void);
-
 static int __init capstack_init(void)
 {
 	int err = stacker_layout_check();
 
-	if (err) {
-		pr_err("Rust and C disagree on a kernel structure; not starting\n");
+	if (err)
 		return err;
-	}
 	security_add_hooks(capstack_hooks, ARRAY_SIZE(capstack_hooks),
 			   &capstack_lsmid);
 	pr_info("initialized as its own LSM\n");

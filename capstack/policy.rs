@@ -369,13 +369,15 @@ impl Policy {
         (mask, line)
     }
 
-    /// The line of the first `uid`, `gid` or `all` rule that takes
-    /// something away from a process with `ids` (0 if none).
-    pub(crate) fn id_rule_line(&self, ids: &Ids) -> u32 {
+    /// What `uid`, `gid` and `all` rules take away from a process with
+    /// `ids`, and the line of the first rule that takes anything (0 if none).
+    pub(crate) fn id_restriction(&self, ids: &Ids) -> (u64, u32) {
         self.rules()
             .iter()
-            .find(|r| r.matches_ids(ids) && r.denied() != 0)
-            .map_or(0, |r| r.line)
+            .filter(|r| r.matches_ids(ids) && r.denied() != 0)
+            .fold((0, 0), |(mask, line), r| {
+                (mask | r.denied(), if line == 0 { r.line } else { line })
+            })
     }
 
     /// What executing a file with `label` (or without one) takes away, and
@@ -441,6 +443,8 @@ mod tests {
             egid: 0,
         };
         assert_eq!(p.id_denied(&root, 13), (1 << 16, 0));
+        assert_eq!(p.id_restriction(&IDS_1000), (1 << 13 | 1 << 16, 3));
+        assert_eq!(p.id_restriction(&root), (1 << 16, 5));
         let (mask, line) = p.exec_denied(Some(b"websvc"));
         assert_eq!(mask, caps::ALL & !(1 << 10));
         assert_eq!(line, 4);

@@ -132,14 +132,20 @@ const NO_SLOT: u32 = u32::MAX;
 ///
 /// # Invariants
 ///
-/// Filled once by [`init_slots`], in stacker's LSM init, before any hook is
+/// Filled once by [`init_tables`], in stacker's LSM init, before any hook is
 /// registered; read-only afterwards. Entry `[m][k]` is `NO_SLOT` exactly
 /// when the layout gives submodule `m` no space in kind `k`.
 #[link_section = ".data..ro_after_init"]
 static mut SLOTS: [[u32; KINDS]; MAX_MODULES] = [[NO_SLOT; KINDS]; MAX_MODULES];
 
-/// Fills [`SLOTS`] from the boot layout and the LSM core's offsets.
-pub(crate) fn init_slots() {
+/// LSM xattr slots stacker reserved: written once by [`init_tables`],
+/// read-only afterwards (the core's `lbs_xattr_count` then holds an offset).
+#[link_section = ".data..ro_after_init"]
+static mut XATTR_LIMIT: u32 = 0;
+
+/// Fills [`SLOTS`] from the boot layout and the LSM core's offsets, and
+/// [`XATTR_LIMIT`] from the chain, so that hooks only read them.
+pub(crate) fn init_tables() {
     let b = boot();
     let mut slots = [[NO_SLOT; KINDS]; MAX_MODULES];
     for &m in b.chain.order() {
@@ -151,8 +157,11 @@ pub(crate) fn init_slots() {
         }
     }
     // SAFETY: called once from stacker's LSM init, before any hook can read
-    // `SLOTS` (see its invariant).
-    unsafe { *core::ptr::addr_of_mut!(SLOTS) = slots };
+    // `SLOTS` or `XATTR_LIMIT` (see their invariants).
+    unsafe {
+        *core::ptr::addr_of_mut!(SLOTS) = slots;
+        *core::ptr::addr_of_mut!(XATTR_LIMIT) = xattr_count(b);
+    }
 }
 
 /// Submodule `index`'s offset in a `kind` blob, or `None` without a slot.
@@ -168,7 +177,8 @@ pub(crate) fn slot_offset(index: usize, kind: ObjectKind) -> Option<usize> {
 
 /// LSM xattr slots stacker reserved.
 pub(crate) fn xattr_limit() -> u32 {
-    xattr_count(boot())
+    // SAFETY: `XATTR_LIMIT` is not written once hooks can run.
+    unsafe { *addr_of!(XATTR_LIMIT) }
 }
 
 fn log_rejects(input: &[u8], spec: &ChainSpec, source: &str) {

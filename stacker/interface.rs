@@ -20,7 +20,8 @@ use crate::registry::C_NAMES;
 use core::fmt::Write;
 use kernel::prelude::*;
 
-fn name(index: u8) -> &'static str {
+/// The name of registered submodule `index`, for text output.
+pub(crate) fn name(index: u8) -> &'static str {
     C_NAMES
         .get(index as usize)
         .and_then(|n| n.to_str().ok())

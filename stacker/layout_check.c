@@ -11,8 +11,9 @@
  * - task_struct fields are read here, in C (stacker_task_*());
  * - every other field Rust reads is listed in STACKER_FIELDS below, and
  *   objects.rs lists the same fields, in the same order, with Rust's
- *   offset_of!(). stacker_layout_check() compares the two at init and
- *   stacker refuses to start if they differ.
+ *   offset_of!(). stacker_layout_check() compares the two at init, logs
+ *   any difference, and fails: stacker (and capstack's own LSM) then
+ *   refuse to start.
  */
 
 #define pr_fmt(fmt) "stacker: " fmt
@@ -71,7 +72,7 @@ int __init stacker_layout_check(void)
 	int bad = 0;
 
 	if (stacker_rust_offsets_len != n) {
-		pr_err("layout check: Rust lists %zu fields, C %zu\n",
+		pr_err("layout check: Rust lists %zu fields, C %zu; not starting\n",
 		       stacker_rust_offsets_len, n);
 		return -EINVAL;
 	}
@@ -83,7 +84,11 @@ int __init stacker_layout_check(void)
 			bad = 1;
 		}
 	}
-	return bad ? -EINVAL : 0;
+	if (bad) {
+		pr_err("Rust and C disagree on a kernel structure; not starting\n");
+		return -EINVAL;
+	}
+	return 0;
 }
 
 void *stacker_task_security(const struct task_struct *task)

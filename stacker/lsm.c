@@ -89,10 +89,8 @@ static int __init stacker_init(void)
 	int i, count = 0;
 	int err = stacker_layout_check();
 
-	if (err) {
-		pr_err("Rust and C disagree on a kernel structure; not starting\n");
+	if (err)
 		return err;
-	}
 	err = stacker_rs_init();
 	if (err)
 		return err;

@@ -83,7 +83,7 @@ const _: () = assert!(registry::NAMES.len() <= layout::MAX_MODULES);
 #[no_mangle]
 pub extern "C" fn stacker_rs_init() -> c_int {
     boot::log_default_rejects();
-    boot::init_slots();
+    boot::init_tables();
     if let Err(err) = registry::init_enabled() {
         pr_err!("submodule init failed: {:?}\n", err);
         return err.to_errno();
@@ -128,11 +128,7 @@ impl kernel::fmt::Display for ChainNames {
             return write!(f, "(empty)");
         }
         for (i, &m) in order.iter().enumerate() {
-            let name = registry::C_NAMES
-                .get(m as usize)
-                .and_then(|n| n.to_str().ok())
-                .unwrap_or("?");
-            write!(f, "{}{name}", if i == 0 { "" } else { "," })?;
+            write!(f, "{}{}", if i == 0 { "" } else { "," }, interface::name(m))?;
         }
         Ok(())
     }

@@ -19,37 +19,11 @@
 #include <unistd.h>
 
 #include "ktap.h"
-#include "securityfs_util.h"
+#include "guest_util.h"
 
 #define HELPER "/helpers/capstack_helper"
 
 static const char *policy_path;
-
-/* Writes `text` as the policy; returns write()'s result, errno kept. */
-static long set_policy(const char *text)
-{
-	int fd = open(policy_path, O_WRONLY);
-	long n;
-	int e;
-
-	if (fd < 0)
-		return -1;
-	n = write(fd, text, strlen(text));
-	e = errno;
-	close(fd);
-	errno = e;
-	return n;
-}
-
-static void read_policy(char *buf, size_t size)
-{
-	int fd = open(policy_path, O_RDONLY);
-	ssize_t n = fd < 0 ? -1 : read(fd, buf, size - 1);
-
-	if (fd >= 0)
-		close(fd);
-	buf[n > 0 ? n : 0] = '\0';
-}
 
 /* Runs PATH with the given steps; returns its exit status (-1 if killed). */
 static int run(const char *path, ...)
@@ -93,15 +67,6 @@ static int copy(const char *from, const char *to, mode_t mode)
 	return chmod(to, mode);
 }
 
-static int klog_has(const char *needle)
-{
-	static char log[1 << 17];
-	int n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, log, sizeof(log) - 1);
-
-	log[n > 0 ? n : 0] = '\0';
-	return strstr(log, needle) != NULL;
-}
-
 /* An exit status as text: "success", an errno name, or the code. */
 static const char *status_text(int st)
 {
@@ -136,13 +101,13 @@ int main(void)
 	/* Fixtures: a labelled copy of the helper and a setuid-root copy. */
 	if (copy(HELPER, "/tmp/websvc", 0755) ||
 	    setxattr("/tmp/websvc", "security.capstack", "websvc", 6, 0) ||
-	    copy(HELPER, "/tmp/suid", 04755) || close(open("/tmp/chown-target", O_CREAT | O_WRONLY, 0644))) {
+	    copy(HELPER, "/tmp/suid", 04755) || make_file("/tmp/chown-target")) {
 		printf("# fixture setup failed: %s\n", strerror(errno));
 		return 1;
 	}
 
 	/* uid rules: ordinary users lose CAP_NET_RAW, root keeps it. */
-	EXPECT_OK("load_uid_policy", set_policy("deny CAP_NET_RAW uid 1000-60000\n"));
+	EXPECT_OK("load_uid_policy", write_value(policy_path, "deny CAP_NET_RAW uid 1000-60000\n"));
 	EXPECT_STATUS("root_raw_socket_allowed", run(HELPER, "rawsock", NULL), 0);
 	EXPECT_STATUS("uid1000_raw_socket_eperm", run(HELPER, "user", "1000", "rawsock", NULL), EPERM);
 	ktap_result(klog_has("capstack: denied CAP_NET_RAW to pid ") &&
@@ -152,14 +117,14 @@ int main(void)
 	/* Narrowing survives the exec of a setuid-root binary. */
 	EXPECT_STATUS("uid1000_setuid_root_exec_still_eperm",
 		      run(HELPER, "user", "1000", "exec", "/tmp/suid", "rawsock", NULL), EPERM);
-	EXPECT_OK("clear_policy", set_policy(""));
+	EXPECT_OK("clear_policy", write_value(policy_path, ""));
 	EXPECT_STATUS("control_uid1000_raw_socket_without_rule",
 		      run(HELPER, "user", "1000", "rawsock", NULL), 0);
 	EXPECT_STATUS("control_setuid_root_exec_without_rule",
 		      run(HELPER, "user", "1000", "exec", "/tmp/suid", "rawsock", NULL), 0);
 
 	/* A labelled binary keeps only its one capability, even as root. */
-	EXPECT_OK("load_exec_policy", set_policy("only CAP_NET_BIND_SERVICE exec websvc\n"));
+	EXPECT_OK("load_exec_policy", write_value(policy_path, "only CAP_NET_BIND_SERVICE exec websvc\n"));
 	EXPECT_STATUS("websvc_bind80_allowed", run("/tmp/websvc", "bind80", NULL), 0);
 	EXPECT_STATUS("websvc_raw_socket_eperm", run("/tmp/websvc", "rawsock", NULL), EPERM);
 	EXPECT_STATUS("websvc_chown_eperm", run("/tmp/websvc", "chown", NULL), EPERM);
@@ -169,16 +134,16 @@ int main(void)
 	EXPECT_STATUS("control_unlabelled_root_raw_socket", run(HELPER, "rawsock", NULL), 0);
 
 	/* Permissive mode logs but allows. */
-	EXPECT_OK("load_permissive_policy", set_policy("mode permissive\ndeny CAP_CHOWN all\n"));
+	EXPECT_OK("load_permissive_policy", write_value(policy_path, "mode permissive\ndeny CAP_CHOWN all\n"));
 	EXPECT_STATUS("permissive_allows", run(HELPER, "chown", NULL), 0);
 	ktap_result(klog_has("would deny (permissive) CAP_CHOWN"), "permissive_logs",
 		    "no 'would deny (permissive) CAP_CHOWN' in the log");
 
 	/* A malformed policy is refused, with its line; the old one holds. */
-	set_policy("deny CAP_CHOWN all\n");
-	read_policy(before, sizeof(before));
-	EXPECT_ERRNO("malformed_policy_einval", set_policy("deny CAP_NET_RAW all\nfrobnicate\n"), EINVAL);
-	read_policy(after, sizeof(after));
+	write_value(policy_path, "deny CAP_CHOWN all\n");
+	read_value(policy_path, before, sizeof(before));
+	EXPECT_ERRNO("malformed_policy_einval", write_value(policy_path, "deny CAP_NET_RAW all\nfrobnicate\n"), EINVAL);
+	read_value(policy_path, after, sizeof(after));
 	ktap_result(klog_has("policy rejected: line 2:") && !strcmp(before, after) &&
 			    !strcmp(before, "mode enforcing\ndeny CAP_CHOWN all\n") &&
 			    run(HELPER, "chown", NULL) == EPERM && run(HELPER, "rawsock", NULL) == 0,
@@ -189,6 +154,6 @@ int main(void)
 	ktap_result(err == EPERM, "non_root_writer_eperm", "child saw %s",
 		    err < 0 ? "setup failure" : status_text(err));
 
-	set_policy("");
+	write_value(policy_path, "");
 	return ktap_exit();
 }

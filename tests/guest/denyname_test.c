@@ -11,50 +11,10 @@
 #include <unistd.h>
 
 #include "ktap.h"
-#include "securityfs_util.h"
+#include "guest_util.h"
 
 #define SECFS "/sys/kernel/security"
 #define RULE SECFS "/stacker/denyname/name"
-
-static int read_file(const char *path, char *buf, size_t size)
-{
-	int fd = open(path, O_RDONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, size - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
-	return 0;
-}
-
-/* Writes `value` to the rule file; returns write()'s result, errno kept. */
-static long write_rule(const char *value)
-{
-	int fd = open(RULE, O_WRONLY);
-	long n;
-	int e;
-
-	if (fd < 0)
-		return -1;
-	n = write(fd, value, strlen(value));
-	e = errno;
-	close(fd);
-	errno = e;
-	return n;
-}
-
-static int make_file(const char *path)
-{
-	int fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0644);
-
-	if (fd < 0)
-		return -1;
-	return close(fd);
-}
 
 int main(void)
 {
@@ -64,10 +24,10 @@ int main(void)
 
 	ktap_plan("denyname", 14);
 
-	ktap_result(read_file(SECFS "/lsm", buf, sizeof(buf)) == 0 &&
+	ktap_result(read_value(SECFS "/lsm", buf, sizeof(buf)) == 0 &&
 			    strstr(buf, "stacker") != NULL,
 		    "lsm_list_has_stacker", "/sys/kernel/security/lsm is '%s'", buf);
-	ktap_result(read_file(SECFS "/stacker/chain", buf, sizeof(buf)) == 0 &&
+	ktap_result(read_value(SECFS "/stacker/chain", buf, sizeof(buf)) == 0 &&
 			    strcmp(buf, "denyname\n") == 0,
 		    "chain_lists_denyname", "chain is '%s'", buf);
 
@@ -78,8 +38,8 @@ int main(void)
 		return 1;
 	}
 
-	EXPECT_OK("set_rule_secret", write_rule("secret\n"));
-	read_file(RULE, buf, sizeof(buf));
+	EXPECT_OK("set_rule_secret", write_value(RULE, "secret\n"));
+	read_value(RULE, buf, sizeof(buf));
 	ktap_result(strcmp(buf, "secret\n") == 0, "rule_reads_back", "rule is '%s'", buf);
 
 	fd = open("/tmp/public", O_RDONLY);
@@ -92,9 +52,9 @@ int main(void)
 		close(fd);
 
 	/* A bad name is refused and the rule stays. */
-	EXPECT_ERRNO("slash_in_name_einval", write_rule("a/b\n"), EINVAL);
-	EXPECT_ERRNO("dotdot_name_einval", write_rule("..\n"), EINVAL);
-	read_file(RULE, buf, sizeof(buf));
+	EXPECT_ERRNO("slash_in_name_einval", write_value(RULE, "a/b\n"), EINVAL);
+	EXPECT_ERRNO("dotdot_name_einval", write_value(RULE, "..\n"), EINVAL);
+	read_value(RULE, buf, sizeof(buf));
 	ktap_result(strcmp(buf, "secret\n") == 0, "bad_write_keeps_rule", "rule is '%s'", buf);
 
 	/* A writer without CAP_MAC_ADMIN gets EPERM, even with an open fd. */
@@ -103,12 +63,12 @@ int main(void)
 		    err < 0 ? "setup failure" : strerror(err));
 
 	/* inode_permission: a directory with the name cannot be searched. */
-	EXPECT_OK("set_rule_vault", write_rule("vault\n"));
+	EXPECT_OK("set_rule_vault", write_value(RULE, "vault\n"));
 	EXPECT_ERRNO("search_denied_dir_eacces", stat("/tmp/vault/inside", &st), EACCES);
 	EXPECT_OK("stat_of_denied_dir_itself_allowed", stat("/tmp/vault", &st));
 
 	/* Clearing the rule allows everything again. */
-	write_rule("\n");
+	write_value(RULE, "\n");
 	fd = open("/tmp/secret", O_RDONLY);
 	EXPECT_OK("cleared_rule_allows_open", fd);
 	if (fd >= 0)

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "ktap.h"
+#include "guest_util.h"
 
 #define STACKER "/sys/kernel/security/stacker/"
 #define MAX 3
@@ -74,13 +75,6 @@ static int open_errno(const char *path)
 		return errno;
 	close(fd);
 	return 0;
-}
-
-static int make_file(const char *path)
-{
-	int fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0644);
-
-	return fd < 0 ? -1 : close(fd);
 }
 
 int main(void)
