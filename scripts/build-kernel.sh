@@ -57,13 +57,17 @@ apply_patches() {
 	done
 }
 
+# Copies the tree without its file times (-rlpD, not -a), by content
+# (--checksum): a changed file gets a new time, so make always rebuilds it,
+# even when the working copy's file is older than the last build's objects
+# (a file restored from a backup, a branch switched back).
 install_tree() {
 	local dst="$KSRC/security/stacker" f
 	mkdir -p "$dst"
 	for f in "${TREE_FILES[@]}"; do
 		[ -e "$STACKER_ROOT/$f" ] || die "missing $f in $STACKER_ROOT"
 	done
-	(cd "$STACKER_ROOT" && rsync -a --delete --exclude target --exclude 'Cargo.*' --exclude host --exclude host.rs \
+	(cd "$STACKER_ROOT" && rsync -rlpD --checksum --delete --exclude target --exclude 'Cargo.*' --exclude host --exclude host.rs \
 		--exclude '*.o' --exclude '.*.cmd' "${TREE_FILES[@]}" "$dst/")
 	# Remove anything in $dst that is no longer part of the tree.
 	for f in "$dst"/* "$dst"/.[!.]*; do

@@ -1,6 +1,8 @@
+# shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0
 # Shared helpers for the stacker scripts: paths, logging and stage timing.
 
+# shellcheck disable=SC2034 # used by the scripts that source this file
 STACKER_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 STACKER_CACHE=${STACKER_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/stacker}
 # The kernel package this project targets (see Documentation/admin-guide.rst).
@@ -10,14 +12,31 @@ KERNEL_SUITE=${KERNEL_SUITE:-trixie-backports}
 log() { printf '[stacker] %s\n' "$*" >&2; }
 die() { printf '[stacker] error: %s\n' "$*" >&2; exit 1; }
 
-# stage NAME CMD...: run CMD, print when it starts and how long it took.
+# stage NAME CMD...: run CMD, print when it starts and how long it took;
+# on failure print "stage 'NAME': FAILED (exit N) after S s" and return N.
+#
+# CMD runs in a subshell with `set -e`: a failing command inside a stage
+# function ends the stage, as it would a script. (The caller's errexit is
+# turned off around the subshell so that its failure comes back here as a
+# status instead of ending the script before the FAILED line. Call stage
+# as a plain command, not in `if`/`&&`/`||`: there bash ignores -e in
+# everything the call runs, the subshell's `set -e` included.) A stage
+# runs in a subshell, so variables it sets do not reach the caller.
 stage() {
-	local name=$1 start end rc
+	local name=$1 start end rc errexit=0
 	shift
 	start=$(date +%s)
 	log "stage '$name': start"
-	"$@"
+	case $- in *e*) errexit=1 ;; esac
+	set +e
+	(
+		set -e
+		"$@"
+	)
 	rc=$?
+	if [ "$errexit" = 1 ]; then
+		set -e
+	fi
 	end=$(date +%s)
 	if [ "$rc" -eq 0 ]; then
 		log "stage '$name': done in $((end - start)) s"

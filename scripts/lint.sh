@@ -1,8 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Style checks that need no kernel build: rustfmt with the kernel's settings
-# on every Rust file, and bash -n on the scripts. (The Rust lints run during
-# the kernel build, with CLIPPY=1 and -Dwarnings.)
+# on every Rust file, bash -n (and shellcheck, when installed) on the
+# scripts, and a syntax check of the boot-test harness that writes no
+# bytecode. (The Rust lints run during the kernel build, with CLIPPY=1 and
+# -Dwarnings.)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -11,8 +13,25 @@ mapfile -t rs < <(git ls-files -co --exclude-standard '*.rs' 2>/dev/null || find
 [ -x /usr/bin/rustfmt ] || die "/usr/bin/rustfmt missing (package rustfmt-web)"
 /usr/bin/rustfmt --config-path .rustfmt.toml --check "${rs[@]}" \
 	|| die "rustfmt: the files above are not formatted (run: /usr/bin/rustfmt --config-path .rustfmt.toml FILE)"
-for s in scripts/*.sh .ci/run; do
+scripts=(scripts/*.sh .ci/run)
+for s in "${scripts[@]}"; do
 	bash -n "$s" || die "syntax error in $s"
 done
-python3 -m py_compile tests/qemu/boottest.py
-log "lint: ${#rs[@]} Rust files formatted, scripts parse"
+if command -v shellcheck >/dev/null; then
+	# Warnings and errors fail; SC1091 (lib.sh is sourced through a
+	# computed path, which shellcheck cannot follow) is only informational.
+	shellcheck --severity=warning "${scripts[@]}" \
+		|| die "shellcheck: the scripts above have warnings"
+	checked="scripts parse and pass shellcheck"
+else
+	log "shellcheck not installed, skipped"
+	checked="scripts parse (shellcheck not installed, skipped)"
+fi
+for py in tests/qemu/*.py; do
+	python3 -B -c 'import ast, sys; ast.parse(open(sys.argv[1]).read(), sys.argv[1])' "$py" \
+		|| die "syntax error in $py"
+done
+# The boot-test harness's own unit tests (crafted logs; no QEMU).
+python3 -B -m unittest -q tests/qemu/test_boottest.py 2>&1 | tail -n 1 \
+	|| die "boottest.py unit tests failed"
+log "lint: ${#rs[@]} Rust files formatted, $checked"

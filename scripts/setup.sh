@@ -16,7 +16,7 @@ BINDGEN_MIN=0.71.1
 DEB_PACKAGES=(
 	build-essential flex bison bc libelf-dev libssl-dev cpio xz-utils rsync
 	python3 busybox-static libclang-19-dev
-	dbench python3-matplotlib valgrind
+	dbench python3-matplotlib valgrind shellcheck
 	rustc-web rust-web-src rust-web-clippy rustfmt-web
 )
 # qemu-system-x86 must match the qemu-utils that bookworm-backports ships.
@@ -133,7 +133,10 @@ fetch_kernel_source() {
 	else
 		log "kernel source: looked for $KERNEL_PKG in $KERNEL_SUITE, found version $version"
 		mkdir -p "$STACKER_CACHE/deb"
-		deb=$(ls "$STACKER_CACHE/deb/${KERNEL_PKG}_"*.deb 2>/dev/null | grep -F "$(echo "$version" | sed 's/:/%3a/')" | head -n1 || true)
+		deb=
+		for f in "$STACKER_CACHE/deb/${KERNEL_PKG}_"*.deb; do
+			case "$f" in *"${version//:/%3a}"*) deb=$f; break ;; esac
+		done
 		if [ -z "$deb" ]; then
 			(cd "$STACKER_CACHE/deb" && apt-get -o APT::Sandbox::User=root download "$KERNEL_PKG=$version") \
 				|| die "apt-get download $KERNEL_PKG=$version failed"

@@ -1,17 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Helpers the in-guest test programs share: small files, securityfs
- * values, the kernel log.
+ * values, the kernel log, the init status check.
  */
 #ifndef STACKER_GUEST_UTIL_H
 #define STACKER_GUEST_UTIL_H
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/klog.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "ktap.h"
+
+#define STACKER_STATUS "/sys/kernel/security/stacker/status"
 
 /* Reads `path` into `buf` as a string (empty on error); 0 or -1. */
 static inline int read_value(const char *path, char *buf, size_t size)
@@ -49,14 +55,62 @@ static inline int make_file(const char *path)
 	return fd < 0 ? -1 : close(fd);
 }
 
+/*
+ * The whole kernel log buffer as a string (empty if it cannot be read),
+ * sized from the kernel's buffer so that early boot lines are not cut off.
+ * Valid until the next call.
+ */
+static inline const char *klog_read(void)
+{
+	static char *log;
+	static int cap;
+	int size = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
+	int n;
+
+	if (size < (1 << 17))
+		size = 1 << 17;
+	if (size + 1 > cap) {
+		free(log);
+		log = malloc(size + 1);
+		cap = log ? size + 1 : 0;
+		if (!log)
+			return "";
+	}
+	n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, log, size);
+	log[n > 0 ? n : 0] = '\0';
+	return log;
+}
+
 /* Whether the kernel log contains `needle`. */
 static inline int klog_has(const char *needle)
 {
-	static char log[1 << 17];
-	int n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, log, sizeof(log) - 1);
+	return strstr(klog_read(), needle) != NULL;
+}
 
-	log[n > 0 ? n : 0] = '\0';
-	return strstr(log, needle) != NULL;
+/*
+ * The first check of a program that tests a running stacker,
+ * "init_succeeded": /sys/kernel/security/stacker/status reads exactly
+ * "ok\n" ("failed: REASON\n" after a failed init). If it does not, every
+ * later result of the program fails (ktap_block): with stacker not
+ * initialized they would pass or fail for the wrong reason. Returns whether
+ * it passed.
+ */
+static inline int check_init_succeeded(void)
+{
+	static char status[256], shown[256], reason[320];
+	int readable = read_value(STACKER_STATUS, status, sizeof(status)) == 0;
+	int ok = readable && !strcmp(status, "ok\n");
+
+	if (readable)
+		snprintf(shown, sizeof(shown), "'%.*s'", (int)strcspn(status, "\n"), status);
+	else
+		snprintf(shown, sizeof(shown), "unreadable: %s", strerror(errno));
+	ktap_result(ok, "init_succeeded", STACKER_STATUS " is %s, expected 'ok'", shown);
+	if (!ok) {
+		snprintf(reason, sizeof(reason), "stacker did not initialize (status %s)", shown);
+		ktap_block(reason);
+	}
+	return ok;
 }
 
 /*

@@ -8,9 +8,16 @@ that no kernel message can split a result line), and fails the run when:
   - an expected KUnit suite is missing or reports "not ok";
   - an in-guest test program did not run, printed no plan, printed fewer
     results than its plan, reported "not ok", or exited non-zero;
-  - the kernel printed "BUG:", "WARNING:", "Oops" or "Kernel panic";
+  - the kernel printed an error (see KERNEL_ERROR: "BUG:", "WARNING:",
+    "Oops", "Kernel panic", lockdep, RCU, list-debug, UBSAN and KASAN
+    reports) that no --allow-kernel-message matches;
+  - no console line matches an --expect-kernel-message;
   - the guest did not reach its end marker before the timeout.
-It prints one line per result and ends with "N passed, N failed".
+A result with a "# SKIP" directive ("ok N name # SKIP why", or "not ok")
+is a skip: neither a pass nor a failure.
+It prints one PASS/FAIL/SKIP line per result and ends with
+"N passed, N failed, N skipped"; it exits non-zero on any failure or when
+nothing passed.
 """
 
 import argparse
@@ -20,12 +27,26 @@ import subprocess
 import sys
 import time
 
+PASS, FAIL, SKIP = "PASS", "FAIL", "SKIP"
+
 RESULT = re.compile(r"^(\s*)(not ok|ok) (\d+) (\S+)(.*)$")
+SKIP_DIRECTIVE = re.compile(r"#\s*SKIP\b\s*(.*)$", re.IGNORECASE)
+SUBTEST = re.compile(r"^(\s*)# Subtest: (\S+)")
 PLAN = re.compile(r"^\s*1\.\.(\d+)\s*$")
-KERNEL_ERROR = re.compile(r"\bBUG:|\bWARNING:|\bOops\b|Kernel panic")
+# What a kernel (debug options included) prints when something went wrong.
+KERNEL_ERROR = re.compile("|".join([
+    r"\bBUG:", r"\bWARNING:", r"\bOops\b", r"Kernel panic",
+    r"INFO: possible", r"suspicious RCU usage",
+    r"list_add corruption", r"list_del corruption",
+    r"inconsistent lock state", r"possible circular locking",
+    r"scheduling while atomic",
+    r"sleeping function called from invalid context",
+    r"\bUBSAN:", r"\bKASAN:",
+]))
 RUN = re.compile(r"^stacker-guest: run (\S+)$")
 EXIT = re.compile(r"^stacker-guest: exit (\d+) (\S+)$")
 DONE = "stacker-guest: done"
+APPEND_PREFIX = "console=ttyS0 panic=-1 "
 
 
 def read_lines(path):
@@ -36,18 +57,20 @@ def read_lines(path):
         return []
 
 
-def run_qemu(kernel, initrd, append, timeout, log_path, echo):
-    """Returns (console lines, guest-program lines, timed out, seconds)."""
-    guest_path = log_path + ".guest"
-    if os.path.exists(guest_path):
-        os.remove(guest_path)
-    cmd = [
-        "qemu-system-x86_64", "-accel", "tcg", "-cpu", "max", "-m", "512M",
-        "-smp", "1", "-nographic", "-no-reboot", "-kernel", kernel,
+def qemu_command(kernel, initrd, append, guest_path, smp=1, memory="512M"):
+    return [
+        "qemu-system-x86_64", "-accel", "tcg", "-cpu", "max", "-m", memory,
+        "-smp", str(smp), "-nographic", "-no-reboot", "-kernel", kernel,
         "-initrd", initrd,
         "-serial", "mon:stdio", "-serial", "file:" + guest_path,
-        "-append", "console=ttyS0 panic=-1 " + append,
+        "-append", APPEND_PREFIX + append,
     ]
+
+
+def run_qemu(cmd, timeout, log_path, guest_path, echo):
+    """Returns (console lines, guest-program lines, timed out, seconds)."""
+    if os.path.exists(guest_path):
+        os.remove(guest_path)
     lines = []
     start = time.monotonic()
     with open(log_path, "w") as log:
@@ -74,33 +97,91 @@ def run_qemu(kernel, initrd, append, timeout, log_path, echo):
     return lines, guest, timed_out, time.monotonic() - start
 
 
-def check(lines, guest, kunit_suites, programs):
-    """Returns a list of (ok, name, detail)."""
+def skip_reason(rest):
+    """The reason of a "# SKIP" directive in the text after a result's
+    name, or None when the result is not a skip."""
+    m = SKIP_DIRECTIVE.search(rest)
+    if not m:
+        return None
+    return m.group(1).strip() or "no reason given"
+
+
+def kernel_errors(lines, allow=()):
+    """Returns (errors, allowed): the lines that look like a kernel error,
+    split by whether an allow regex matches them."""
+    allow = [re.compile(a) for a in allow]
+    errors, allowed = [], []
+    for line in lines:
+        if not KERNEL_ERROR.search(line):
+            continue
+        if any(a.search(line) for a in allow):
+            allowed.append(line.strip())
+        else:
+            errors.append(line.strip())
+    return errors, allowed
+
+
+def check(lines, guest, kunit_suites, programs, allow=(), expect=()):
+    """Returns a list of (outcome, name, detail), outcome PASS, FAIL or SKIP.
+
+    lines: the console; guest: the guest programs' port; allow: regexes of
+    kernel error lines that are not failures; expect: regexes each of which
+    some console line must match."""
     results = []
     first_guest = next((i for i, l in enumerate(lines) if l.startswith("stacker-guest:")),
                        len(lines))
 
-    for line in lines + guest:
-        if KERNEL_ERROR.search(line):
-            results.append((False, "kernel:log-clean", line.strip()))
+    errors, _ = kernel_errors(lines + guest, allow)
+    for line in errors:
+        results.append((FAIL, "kernel:log-clean", line))
+
+    for regex in expect:
+        r = re.compile(regex)
+        if any(r.search(line) for line in lines):
+            results.append((PASS, "kernel:expected-message", regex))
+        else:
+            results.append((FAIL, "kernel:expected-message",
+                            f"no console line matches '{regex}'"))
 
     # KUnit: top-level suite lines are "ok N suite" without indentation;
-    # test cases are indented. Only the part of the log before /init runs.
-    kunit_seen = {}
+    # test cases are indented, after an indented "# Subtest: suite". Only
+    # the part of the log before /init runs.
+    kunit_status = {}
+    subtests = {}  # indentation -> the name of the subtest opened there
     for line in lines[:first_guest]:
+        m = SUBTEST.match(line)
+        if m:
+            depth = len(m.group(1))
+            subtests = {i: n for i, n in subtests.items() if i < depth}
+            subtests[depth] = m.group(2)
+            continue
         m = RESULT.match(line)
         if not m:
             continue
         indent, status, _, name, rest = m.groups()
-        if status == "not ok" and "# SKIP" not in rest:
-            results.append((False, "kunit:" + name, line.strip()))
-        elif indent == "" and name in kunit_suites:
-            kunit_seen[name] = True
+        reason = skip_reason(rest)
+        if indent == "":
+            if name in kunit_suites:
+                if reason is not None:
+                    kunit_status[name] = (SKIP, reason)
+                elif status == "not ok":
+                    kunit_status[name] = (FAIL, line.strip())
+                else:
+                    kunit_status[name] = (PASS, "")
+            elif status == "not ok" and reason is None:
+                results.append((FAIL, "kunit:" + name, line.strip()))
+            continue
+        # A test case (or a parameter of one), printed at the indentation
+        # of the "# Subtest:" line of what it belongs to.
+        path = [n for i, n in sorted(subtests.items()) if i <= len(indent)]
+        full = "kunit:" + ".".join(path + [name])
+        if reason is not None:
+            results.append((SKIP, full, reason))
+        elif status == "not ok":
+            results.append((FAIL, full, line.strip()))
     for suite in kunit_suites:
-        if suite in kunit_seen:
-            results.append((True, "kunit:" + suite, ""))
-        elif not any(n == "kunit:" + suite for _, n, _ in results):
-            results.append((False, "kunit:" + suite, "suite did not report"))
+        outcome, detail = kunit_status.get(suite, (FAIL, "suite did not report"))
+        results.append((outcome, "kunit:" + suite, detail))
 
     # In-guest programs.
     sections = {}
@@ -121,7 +202,7 @@ def check(lines, guest, kunit_suites, programs):
     for prog in programs:
         sec = sections.get(prog)
         if sec is None:
-            results.append((False, prog, "did not run"))
+            results.append((FAIL, prog, "did not run"))
             continue
         plan = None
         count = 0
@@ -133,22 +214,44 @@ def check(lines, guest, kunit_suites, programs):
             m = RESULT.match(line)
             if m:
                 count += 1
-                ok = m.group(2) == "ok"
-                results.append((ok, prog + ":" + m.group(4), m.group(5).strip(" #")))
+                name = prog + ":" + m.group(4)
+                reason = skip_reason(m.group(5))
+                if reason is not None:
+                    results.append((SKIP, name, reason))
+                elif m.group(2) == "ok":
+                    results.append((PASS, name, ""))
+                else:
+                    results.append((FAIL, name, m.group(5).strip(" #")))
         if plan is None:
-            results.append((False, prog + ":plan", "no plan printed"))
+            results.append((FAIL, prog + ":plan", "no plan printed"))
         elif count != plan:
-            results.append((False, prog + ":plan", f"planned {plan} results, saw {count}"))
+            results.append((FAIL, prog + ":plan", f"planned {plan} results, saw {count}"))
         if sec["exit"] is None:
-            results.append((False, prog + ":exit", "no exit marker (crashed or hung?)"))
+            results.append((FAIL, prog + ":exit", "no exit marker (crashed or hung?)"))
         elif sec["exit"] != 0:
-            results.append((False, prog + ":exit", f"exited with {sec['exit']}"))
+            results.append((FAIL, prog + ":exit", f"exited with {sec['exit']}"))
     if DONE not in guest:
-        results.append((False, "guest:done", "the guest never reached its end marker"))
+        results.append((FAIL, "guest:done", "the guest never reached its end marker"))
     return results
 
 
-def main():
+def counts(results):
+    """(passed, failed, skipped)."""
+    return tuple(sum(1 for o, _, _ in results if o == want) for want in (PASS, FAIL, SKIP))
+
+
+def report(results, out=sys.stdout):
+    """Prints one line per result and the summary; returns the exit code:
+    non-zero on any failure or when nothing passed."""
+    for outcome, name, detail in results:
+        shown = detail if outcome != PASS else ""
+        print(f"{outcome}: {name}" + (f" ({shown})" if shown else ""), file=out)
+    passed, failed, skipped = counts(results)
+    print(f"{passed} passed, {failed} failed, {skipped} skipped", file=out)
+    return 1 if failed or passed == 0 else 0
+
+
+def parse_args(argv=None):
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--kernel", required=True)
@@ -159,23 +262,40 @@ def main():
     ap.add_argument("--kunit", action="append", default=[], help="expected KUnit suite")
     ap.add_argument("--program", action="append", default=[],
                     help="expected in-guest test program")
+    ap.add_argument("--smp", type=int, default=1, help="QEMU -smp (default 1)")
+    ap.add_argument("--memory", default="512M", help="QEMU -m (default 512M)")
+    ap.add_argument("--allow-kernel-message", action="append", default=[], metavar="REGEX",
+                    help="a kernel error line matching REGEX is not a failure")
+    ap.add_argument("--expect-kernel-message", action="append", default=[], metavar="REGEX",
+                    help="fail unless some console line matches REGEX")
     ap.add_argument("--echo", action="store_true", help="echo the console")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
+    if args.smp < 1:
+        ap.error("--smp must be at least 1")
+    for regex in args.allow_kernel_message + args.expect_kernel_message:
+        try:
+            re.compile(regex)
+        except re.error as e:
+            ap.error(f"bad regex '{regex}': {e}")
+    return args
 
+
+def main(argv=None):
+    args = parse_args(argv)
     append = "stacker_guest=test stacker_tests=" + ",".join(args.program) + " " + args.append
-    lines, guest, timed_out, secs = run_qemu(args.kernel, args.initrd, append,
-                                             args.timeout, args.log, args.echo)
-    results = check(lines, guest, args.kunit, args.program)
+    guest_path = args.log + ".guest"
+    cmd = qemu_command(args.kernel, args.initrd, append, guest_path, args.smp, args.memory)
+    lines, guest, timed_out, secs = run_qemu(cmd, args.timeout, args.log, guest_path,
+                                             args.echo)
+    results = check(lines, guest, args.kunit, args.program,
+                    args.allow_kernel_message, args.expect_kernel_message)
     if timed_out:
-        results.append((False, "qemu:timeout", f"no power-off within {args.timeout} s"))
-    passed = sum(1 for ok, _, _ in results if ok)
-    failed = len(results) - passed
-    for ok, name, detail in results:
-        print(f"{'PASS' if ok else 'FAIL'}: {name}" + (f" ({detail})" if detail and not ok else ""))
-    print(f"boot test ({args.append or 'default'}) took {secs:.1f} s; "
-          f"console log: {args.log}, guest output: {args.log}.guest")
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed or passed == 0 else 0
+        results.append((FAIL, "qemu:timeout", f"no power-off within {args.timeout} s"))
+    for line in kernel_errors(lines + guest, args.allow_kernel_message)[1]:
+        print(f"allowed kernel message: {line}")
+    print(f"boot test ({args.append or 'default'}, -smp {args.smp}, -m {args.memory}) "
+          f"took {secs:.1f} s; console log: {args.log}, guest output: {guest_path}")
+    return report(results)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,136 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Unit tests of boottest.py's parsing and checks, on crafted logs."""
+import io, sys, unittest
+sys.dont_write_bytecode = True
+sys.path.insert(0, __import__("os").path.dirname(__import__("os").path.abspath(__file__)))
+import boottest as bt
+
+KUNIT_OK = """\
+KTAP version 1
+1..2
+    KTAP version 1
+    # Subtest: stacker
+    1..3
+    ok 1 layout_fits
+    ok 2 needs_xattr # SKIP no xattr support
+        KTAP version 1
+        # Subtest: params
+        ok 1 p-0
+        ok 2 p-1 # SKIP param skipped
+    ok 3 params
+ok 1 stacker
+    KTAP version 1
+    # Subtest: stacker_denyname
+    1..1
+    ok 1 rule
+ok 2 stacker_denyname
+stacker-guest: lsm: capability,stacker
+""".splitlines()
+
+def guest(prog, body, rc=0):
+    return [f"stacker-guest: run {prog}"] + body.splitlines() + \
+           [f"stacker-guest: exit {rc} {prog}", "stacker-guest: done"]
+
+CHAIN_SKIPS = """\
+KTAP version 1
+# suite: chain
+1..3
+ok 1 init_succeeded
+ok 2 bad_chain_names_logged_and_ignored # SKIP no stacker.chain= on the command line
+not ok 3 inode_slots_disjoint # SKIP fewer than two xattrlock copies
+# 1 passed, 0 failed, 2 skipped"""
+
+def by(results, outcome):
+    return [n for o, n, _ in results if o == outcome]
+
+class T(unittest.TestCase):
+    def test_skip_is_its_own_outcome(self):
+        r = bt.check(KUNIT_OK, guest("chain_test", CHAIN_SKIPS), ["stacker", "stacker_denyname"], ["chain_test"])
+        self.assertEqual(by(r, bt.FAIL), [])
+        self.assertEqual(sorted(by(r, bt.SKIP)), sorted([
+            "kunit:stacker.needs_xattr", "kunit:stacker.params.p-1",
+            "chain_test:bad_chain_names_logged_and_ignored", "chain_test:inode_slots_disjoint"]))
+        self.assertEqual(sorted(by(r, bt.PASS)), ["chain_test:init_succeeded", "kunit:stacker", "kunit:stacker_denyname"])
+        out = io.StringIO()
+        self.assertEqual(bt.report(r, out), 0)
+        text = out.getvalue()
+        print(text)
+        self.assertIn("SKIP: chain_test:bad_chain_names_logged_and_ignored (no stacker.chain= on the command line)\n", text)
+        self.assertTrue(text.endswith("3 passed, 0 failed, 4 skipped\n"))
+
+    def test_only_skips_is_failure_exit(self):
+        r = bt.check([], guest("p", "1..1\nok 1 a # SKIP why"), [], ["p"])
+        out = io.StringIO()
+        self.assertEqual(bt.report(r, out), 1)
+        self.assertIn("0 passed, 0 failed, 1 skipped", out.getvalue())
+
+    def test_kunit_suite_skipped_or_not_ok_skip(self):
+        for line in ("ok 1 stacker # SKIP all skipped", "not ok 1 stacker # SKIP all skipped"):
+            r = bt.check([line], [], ["stacker"], [])
+            self.assertIn((bt.SKIP, "kunit:stacker", "all skipped"), r)
+            self.assertNotIn("kunit:stacker", by(r, bt.PASS))
+
+    def test_kunit_failures(self):
+        r = bt.check(["    # Subtest: stacker", "    not ok 1 layout_fits", "not ok 1 stacker"], [bt.DONE], ["stacker", "stacker_denyname"], [])
+        self.assertEqual(by(r, bt.FAIL), ["kunit:stacker.layout_fits", "kunit:stacker", "kunit:stacker_denyname"])
+
+    def test_guest_failures(self):
+        r = bt.check([], guest("p", "1..3\nok 1 a\nnot ok 2 b # expected EACCES, got success", rc=1), [], ["p", "q"])
+        self.assertEqual(by(r, bt.FAIL), ["p:b", "p:plan", "p:exit", "q"])
+        r = bt.check([], ["stacker-guest: run p", "1..1", "ok 1 a"], [], ["p"])
+        self.assertEqual(by(r, bt.FAIL), ["p:exit", "guest:done"])
+
+    WARN = ["[stacker] whatever", "stacker: submodule init failed: EINVAL",
+            "------------[ cut here ]------------",
+            "WARNING: CPU: 0 PID: 0 at security/lsm_init.c:412 lsm_init_single+0x6e/0x90",
+            "Modules linked in:", "CPU: 0 UID: 0 PID: 0 Comm: swapper Not tainted 7.3.0 #1",
+            "RIP: 0010:lsm_init_single+0x6e/0x90", "Call Trace:", " <TASK>",
+            " security_init+0x1a/0x30", " </TASK>", "---[ end trace 0000000000000000 ]---",
+            "stacker failed to initialize: EINVAL"]
+
+    def test_allow_and_expect(self):
+        allow = [r"WARNING: .* at security/lsm_init\.c"]
+        expect = ["stacker failed to initialize"]
+        r = bt.check(self.WARN, [], [], [])
+        self.assertEqual(by(r, bt.FAIL), ["kernel:log-clean", "guest:done"])
+        r = bt.check(self.WARN, [bt.DONE], [], [], allow, expect)
+        self.assertEqual(by(r, bt.FAIL), [])
+        self.assertEqual(by(r, bt.PASS), ["kernel:expected-message"])
+        # A WARNING elsewhere is still a failure; a missing expected message fails.
+        other = self.WARN + ["WARNING: CPU: 0 PID: 1 at mm/slub.c:100 foo+0x1/0x2"]
+        r = bt.check(other, [bt.DONE], [], [], allow, ["never printed"])
+        self.assertEqual([(o, n) for o, n, _ in r],
+                         [(bt.FAIL, "kernel:log-clean"), (bt.FAIL, "kernel:expected-message")])
+
+    def test_debug_kernel_errors(self):
+        for line in ["BUG: sleeping function called from invalid context at mm/x.c:1",
+                     "WARNING: suspicious RCU usage", "INFO: possible recursive locking detected",
+                     "list_add corruption. prev->next should be next", "list_del corruption, ffff",
+                     "WARNING: inconsistent lock state", "WARNING: possible circular locking dependency detected",
+                     "BUG: scheduling while atomic: swapper/0/1/0x00000002",
+                     "UBSAN: array-index-out-of-bounds in security/stacker/x.c:3:4",
+                     "BUG: KASAN: slab-out-of-bounds in foo", "Kernel panic - not syncing: x",
+                     "Oops: general protection fault", "=============================",
+                     "[ BUG: Invalid wait context ]", "sleeping function called from invalid context"]:
+            if line.startswith("="):
+                continue
+            self.assertTrue(bt.KERNEL_ERROR.search(line), line)
+        for line in ["kasan: KernelAddressSanitizer initialized", "stacker: registered 7 of 38 hooks",
+                     "ok 1 stacker", "Run /init as init process"]:
+            self.assertFalse(bt.KERNEL_ERROR.search(line), line)
+
+    def test_args_and_qemu_command(self):
+        a = bt.parse_args(["--kernel", "k", "--initrd", "i", "--log", "l"])
+        self.assertEqual((a.smp, a.memory, a.allow_kernel_message, a.expect_kernel_message), (1, "512M", [], []))
+        a = bt.parse_args(["--kernel", "k", "--initrd", "i", "--log", "l", "--smp", "4", "--memory", "1G",
+                           "--allow-kernel-message", "a", "--allow-kernel-message", "b",
+                           "--expect-kernel-message", "c"])
+        self.assertEqual((a.smp, a.memory, a.allow_kernel_message, a.expect_kernel_message), (4, "1G", ["a", "b"], ["c"]))
+        cmd = bt.qemu_command("k", "i", "x=1", "g", a.smp, a.memory)
+        self.assertEqual(cmd[cmd.index("-smp") + 1], "4")
+        self.assertEqual(cmd[cmd.index("-m") + 1], "1G")
+        self.assertEqual(cmd[cmd.index("-append") + 1], "console=ttyS0 panic=-1 x=1")
+        self.assertEqual(bt.qemu_command("k", "i", "", "g")[bt.qemu_command("k", "i", "", "g").index("-smp") + 1], "1")
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
