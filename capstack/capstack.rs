@@ -13,6 +13,25 @@
 //! file capabilities bring a capability back: `capable()` is where capstack
 //! says no, whatever the capability sets say.
 //!
+//! Some kernel checks never call `capable()`: they read the cred's sets
+//! (`CAP_SYS_RAWIO` in `cap_mmap_addr`, `CAP_SYS_ADMIN` in
+//! `cap_vm_enough_memory`, `CAP_SETPCAP` in `cap_inh_is_capped` and the
+//! securebits checks, psi's `CAP_SYS_RESOURCE` on `f_cred`, the user
+//! namespace code). So at exec (`bprm_creds_from_file`, after the
+//! capability module computed the new sets) capstack also removes what is
+//! taken away from the new cred's permitted, effective, inheritable and
+//! ambient sets, and it implements `mmap_addr` and `vm_enough_memory`, so
+//! that a rule loaded after a process started holds there too. A process
+//! that started before a rule keeps the bit in its sets until its next
+//! exec: the other raw-set readers still see it until then.
+//!
+//! An exec's label (`security.capstack`) is read only when the policy has
+//! `exec` rules, and fails closed: a label that cannot be read (`EIO`,
+//! `ENOMEM`, a value longer than any label, ...) denies the exec with
+//! `EACCES` in enforcing mode. Only `ENODATA` and `EOPNOTSUPP` mean "no
+//! label". For a `#!` script, `bprm_creds_for_exec` runs once, with the
+//! script before its interpreter is opened: the script's own label counts.
+//!
 //! The policy is read under RCU and replaced whole, so a hook sees the old
 //! policy or the new one, never a mix. A malformed policy is refused with
 //! `EINVAL` and a log line naming the line; the old one stays in force.
@@ -25,9 +44,9 @@ use super::caps;
 use super::policy::{Ids, Policy};
 use crate::attribute::Attribute;
 use crate::blob::{BlobState, HasBlob};
-use crate::error::{Result, EINVAL, EPERM};
+use crate::error::{Error, Result, EACCES, EINVAL, ENODATA, ENOMEM, EOPNOTSUPP, EPERM};
 use crate::hook::{Hook, HookSet};
-use crate::objects::{Binprm, Cred, KernelCap};
+use crate::objects::{Binprm, Cred, ExecCred, File, KernelCap, MmapAddr};
 use crate::platform::{self, Dir, RcuCell, TextBuf};
 use crate::submodule::Submodule;
 use core::ffi::CStr;
@@ -42,6 +61,15 @@ unsafe impl BlobState for Policy {}
 
 /// `CAP_OPT_NOAUDIT`: the caller only probes; do not log.
 const CAP_OPT_NOAUDIT: u32 = 1 << 1;
+
+/// `CAP_SYS_RAWIO`: what mapping below `vm.mmap_min_addr` takes.
+const CAP_SYS_RAWIO: u32 = 17;
+/// `CAP_SYS_ADMIN`: what the memory reserve of `vm_enough_memory` takes.
+const CAP_SYS_ADMIN: u32 = 21;
+
+/// Room for the longest label and one byte more, to tell a value that is
+/// too long from one that fits.
+const LABEL_BUF: usize = super::policy::MAX_LABEL + 1;
 
 /// The xattr that labels an executable for `exec` rules.
 pub(crate) const LABEL_XATTR: &CStr = c"security.capstack";
@@ -137,7 +165,8 @@ fn decide(
     cap: u32,
     opts: u32,
 ) -> Result {
-    let bit = 1u64 << cap;
+    // No bit (nothing taken away) for a capability past the 64 a set holds.
+    let bit = 1u64.checked_shl(cap).unwrap_or(0);
     let inherited = state.map_or(0, |s| s.denied.load(Ordering::Relaxed));
     let (by_ids, id_line, permissive) = match policy {
         Some(p) => {
@@ -186,7 +215,8 @@ pub(crate) fn check_capset(
     }
     POLICY.read(|policy| {
         let mut first = Ok(());
-        for cap in (0..caps::NAMES.len() as u32).filter(|c| gained & (1 << c) != 0) {
+        let taken = |c: &u32| gained & 1u64.checked_shl(*c).unwrap_or(0) != 0;
+        for cap in (0..caps::NAMES.len() as u32).filter(taken) {
             // Checked like `capable`, but never silently.
             if let Err(err) = decide(policy, state, ids, cap, 0) {
                 first = first.and(Err(err));
@@ -227,20 +257,139 @@ pub(crate) fn load_policy(text: &[u8]) -> Result {
 }
 
 /// Writes the policy in force, in canonical form.
+///
+/// Formatting allocates, which may sleep: it works on a private copy of the
+/// policy, taken under RCU, never on the policy in the RCU cell itself.
 pub(crate) fn show_policy(out: &mut TextBuf) -> Result {
-    POLICY.read(|p| {
-        p.unwrap_or(&Policy::EMPTY)
-            .write_canonical(out)
-            .map_err(|_| EINVAL)
-    })
+    let copy = POLICY.copy_out()?;
+    copy.as_deref()
+        .unwrap_or(&Policy::EMPTY)
+        .write_canonical(out)
+        .map_err(|_| ENOMEM)
 }
 
-/// The label of the file being executed, if it has one.
-pub(crate) fn exec_label<'a>(bprm: &Binprm, buf: &'a mut [u8; 32]) -> Option<&'a [u8]> {
-    match bprm.file().getxattr(LABEL_XATTR, buf) {
-        Ok(n) => buf.get(..n),
-        Err(_) => None,
+/// The mode of a policy that has `exec` rules, or `None` when there is no
+/// policy or it has none: only then does an exec's label matter.
+fn exec_rules_mode() -> Option<bool> {
+    POLICY.read(|policy| policy.filter(|p| p.has_exec_rules()).map(|p| p.permissive))
+}
+
+/// Logs, rate-limited, that the label of `file` could not be read.
+fn report_label_error(file: &File, err: Error, permissive: bool) {
+    if !platform::ratelimit() {
+        return;
     }
+    let ino = file.inode().ino();
+    let errno = err.to_errno();
+    file.dentry().with_name(|name| {
+        let name = core::str::from_utf8(name).unwrap_or("?");
+        if permissive {
+            platform::pr_warn!(
+                "capstack: exec of '{name}' (inode {ino}): cannot read security.capstack \
+                 (error {errno}); would deny (permissive), treated as unlabelled\n"
+            );
+        } else {
+            platform::pr_warn!(
+                "capstack: exec of '{name}' (inode {ino}) denied: cannot read \
+                 security.capstack (error {errno})\n"
+            );
+        }
+    });
+}
+
+/// The label of the file being executed, for `exec` rules: `Ok(None)`
+/// when it has none, or when the policy has no `exec` rules (the label is
+/// then not read at all).
+///
+/// Fails closed: only `ENODATA` and `EOPNOTSUPP` mean "no label". Any other
+/// error, and a value longer than any label (`ERANGE`), is logged and, in
+/// enforcing mode, denies the exec with `EACCES`; in permissive mode the
+/// file is treated as unlabelled.
+///
+/// Reads the xattr, which may sleep: never call it under RCU.
+pub(crate) fn exec_label<'a>(
+    file: &File,
+    buf: &'a mut [u8; LABEL_BUF],
+) -> Result<Option<&'a [u8]>> {
+    let Some(permissive) = exec_rules_mode() else {
+        return Ok(None);
+    };
+    let err = match file.getxattr(LABEL_XATTR, buf) {
+        Ok(n) if n < LABEL_BUF => return Ok(buf.get(..n)),
+        // Longer than any label: as if it did not fit.
+        Ok(_) => crate::error::ERANGE,
+        Err(e) if e == ENODATA || e == EOPNOTSUPP => return Ok(None),
+        Err(e) => e,
+    };
+    report_label_error(file, err, permissive);
+    if permissive {
+        Ok(None)
+    } else {
+        Err(EACCES)
+    }
+}
+
+/// `bprm_creds_for_exec` for a new cred with capstack `state`: reads the
+/// executed file's label (outside RCU) and narrows the state.
+pub(crate) fn on_exec(state: Option<&CredState>, bprm: &Binprm) -> Result {
+    let Some(state) = state else {
+        return Ok(());
+    };
+    let mut buf = [0u8; LABEL_BUF];
+    let label = exec_label(bprm.file(), &mut buf)?;
+    narrow_on_exec(state, &ids(bprm.cred()), label);
+    Ok(())
+}
+
+/// `bprm_creds_from_file`: removes from the new cred's capability sets what
+/// capstack takes from it (its `state`, and what `uid`, `gid` and `all`
+/// rules take from its new ids), so that kernel checks that read the sets
+/// instead of calling `capable()` see the restriction too. In permissive
+/// mode only logs, naming `file`, the binary that will run.
+pub(crate) fn drop_on_exec(state: Option<&CredState>, cred: &ExecCred<'_>, file: &File) {
+    let new = cred.cred();
+    let ids = ids(new);
+    let inherited = state.map_or(0, |s| s.denied.load(Ordering::Relaxed));
+    let (mask, permissive) = POLICY.read(|policy| match policy {
+        Some(p) => (inherited | p.id_restriction(&ids).0, p.permissive),
+        None => (inherited, false),
+    });
+    let held = new.caps().iter().fold(0, |held, set| held | set.0);
+    if mask & held == 0 {
+        return;
+    }
+    if !permissive {
+        cred.drop_caps(mask);
+    } else if platform::ratelimit() {
+        let (pid, comm) = platform::current_task();
+        let len = comm.iter().position(|&b| b == 0).unwrap_or(comm.len());
+        let comm = core::str::from_utf8(&comm[..len]).unwrap_or("?");
+        let gone = mask & held;
+        file.dentry().with_name(|name| {
+            let name = core::str::from_utf8(name).unwrap_or("?");
+            platform::pr_warn!(
+                "capstack: would remove capabilities {gone:#x} at exec of '{name}' by pid {pid} \
+                 ({comm}) (permissive)\n"
+            );
+        });
+    }
+}
+
+/// `mmap_addr`: below `vm.mmap_min_addr`, the same decision as
+/// `capable(CAP_SYS_RAWIO)` (which the capability module made from the raw
+/// sets), logged.
+pub(crate) fn check_mmap_addr(state: Option<&CredState>, ids: &Ids, addr: MmapAddr) -> Result {
+    if !addr.below_min() {
+        return Ok(());
+    }
+    check_capable(state, ids, CAP_SYS_RAWIO as i32, 0)
+}
+
+/// `vm_enough_memory`: whether the `CAP_SYS_ADMIN` reserve may be used,
+/// decided as `capable(CAP_SYS_ADMIN)` without logging (as
+/// `cap_vm_enough_memory` asks with `CAP_OPT_NOAUDIT`).
+pub(crate) fn check_vm_enough_memory(state: Option<&CredState>, ids: &Ids) -> bool {
+    check_capable(state, ids, CAP_SYS_ADMIN as i32, CAP_OPT_NOAUDIT).is_ok()
 }
 
 /// The policy file: `.../capstack/policy`.
@@ -248,6 +397,8 @@ pub(crate) struct PolicyFile;
 
 impl Attribute for PolicyFile {
     const WRITABLE: bool = true;
+    // Any policy that reads back fits in one write.
+    const MAX_WRITE: usize = super::policy::MAX_CANONICAL;
 
     fn show(out: &mut TextBuf) -> Result {
         show_policy(out)
@@ -261,11 +412,14 @@ impl Attribute for PolicyFile {
 impl Submodule for Capstack {
     const NAME: &'static CStr = c"capstack";
     const HOOKS: HookSet = HookSet::of(&[
+        Hook::MmapAddr,
         Hook::CredPrepare,
         Hook::CredTransfer,
         Hook::BprmCredsForExec,
+        Hook::BprmCredsFromFile,
         Hook::Capable,
         Hook::Capset,
+        Hook::VmEnoughMemory,
     ]);
 
     crate::submodule::blob_states! { cred: CredState }
@@ -283,13 +437,21 @@ impl Submodule for Capstack {
         Self::inherit_cred(new, old);
     }
 
+    fn mmap_addr(&self, cred: &Cred, addr: MmapAddr) -> Result {
+        check_mmap_addr(cred.state::<Self>(), &ids(cred), addr)
+    }
+
     fn bprm_creds_for_exec(&self, bprm: &Binprm) -> Result {
-        let cred = bprm.cred();
-        if let Some(state) = cred.state::<Self>() {
-            let mut buf = [0u8; 32];
-            narrow_on_exec(state, &ids(cred), exec_label(bprm, &mut buf));
-        }
+        on_exec(bprm.cred().state::<Self>(), bprm)
+    }
+
+    fn bprm_creds_from_file(&self, cred: &ExecCred<'_>, file: &File) -> Result {
+        drop_on_exec(cred.cred().state::<Self>(), cred, file);
         Ok(())
+    }
+
+    fn vm_enough_memory(&self, cred: &Cred, _pages: i64) -> bool {
+        check_vm_enough_memory(cred.state::<Self>(), &ids(cred))
     }
 
     fn capable(&self, cred: &Cred, cap: i32, opts: u32) -> Result {
@@ -315,10 +477,12 @@ impl Submodule for Capstack {
 
 #[cfg(test)]
 mod tests {
-    use crate::error::{EINVAL, EPERM};
+    use super::PolicyFile;
+    use crate::attribute::{Attribute, WriterCaps};
+    use crate::error::{EACCES, EFBIG, EINVAL, EIO, ENODATA, ENOMEM, EOPNOTSUPP, EPERM};
     use crate::harness::Harness;
-    use crate::objects::KernelCap;
-    use crate::platform::{read_file, take_log, write_file};
+    use crate::objects::{Cred, KernelCap, MmapAddr};
+    use crate::platform::{read_file, take_log, write_file, write_file_at};
     use std::sync::Mutex;
 
     /// The policy is global: these tests take turns.
@@ -328,6 +492,31 @@ mod tests {
     const NET_RAW: u32 = 13;
     const NET_BIND: u32 = 10;
     const CHOWN: u32 = 0;
+    const SYS_RAWIO: u32 = 17;
+    const SYS_ADMIN: u32 = 21;
+    const ALL: u64 = (1 << 41) - 1;
+
+    /// Whether `cap` is in any of `cred`'s permitted, effective,
+    /// inheritable and ambient sets, as `[effective, permitted,
+    /// inheritable, ambient]`.
+    fn in_sets(cred: &Cred, cap: u32) -> [bool; 4] {
+        let [e, p, i] = cred.caps.get();
+        [e, p, i, cred.ambient.get()].map(|set| set.has(cap))
+    }
+
+    /// Root credentials with every capability, also ambient.
+    fn full_root(h: &Harness) -> Cred {
+        let root = h.cred(0, None).unwrap();
+        root.ambient.set(KernelCap(ALL));
+        root
+    }
+
+    /// `mmap_addr` for `cred` at `addr`, with `vm.mmap_min_addr` 4096.
+    fn mmap_at(h: &Harness, cred: &Cred, addr: u64) -> crate::error::Result {
+        h.int_hook(crate::hook::Hook::MmapAddr, || {
+            crate::registry::mmap_addr(cred, MmapAddr { addr, min: 4096 })
+        })
+    }
 
     fn boot() -> Harness {
         let h = Harness::boot("capstack").unwrap();
@@ -383,13 +572,13 @@ mod tests {
         let _s = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
         let h = boot();
         write_file(POLICY, b"deny CAP_NET_RAW all\n", true).unwrap();
-        let mut old = h.cred(0, None).unwrap();
+        let old = h.cred(0, None).unwrap();
         let all = (1u64 << 41) - 1;
-        old.caps = [
+        old.caps.set([
             KernelCap(all & !(1 << NET_RAW)),
             KernelCap(all),
             KernelCap(0),
-        ];
+        ]);
         let new = h.cred(0, Some(&old)).unwrap();
         let regain = KernelCap(all);
         assert_eq!(
@@ -435,11 +624,284 @@ mod tests {
         assert_eq!(h.capable(&user, CHOWN), Ok(()));
     }
 
+    fn caps(opener: bool, writer: bool) -> WriterCaps {
+        WriterCaps { opener, writer }
+    }
+
     #[test]
-    fn writers_need_cap_mac_admin() {
+    fn writers_and_openers_need_cap_mac_admin() {
         let _s = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
         let _h = boot();
-        assert_eq!(write_file(POLICY, b"deny all all\n", false), Err(EPERM));
+        let evil = b"deny all all\n";
+        // The writer lacks it.
+        assert_eq!(
+            write_file_at(POLICY, evil, caps(true, false), 0),
+            Err(EPERM)
+        );
+        // The writer has it, but was handed a descriptor opened without it.
+        assert_eq!(
+            write_file_at(POLICY, evil, caps(false, true), 0),
+            Err(EPERM)
+        );
+        let log = take_log().join("");
+        assert!(
+            log.contains("policy: write refused: the writer lacks CAP_MAC_ADMIN"),
+            "{log}"
+        );
+        assert!(
+            log.contains("the process that opened it lacks CAP_MAC_ADMIN"),
+            "{log}"
+        );
         assert_eq!(read_file(POLICY).unwrap(), b"mode enforcing\n");
+        assert_eq!(
+            write_file_at(POLICY, evil, caps(true, true), 0),
+            Ok(evil.len() as i64)
+        );
+    }
+
+    #[test]
+    fn a_second_write_on_one_descriptor_is_refused_and_loads_nothing() {
+        let _s = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+        let _h = boot();
+        let first = b"mode permissive\n";
+        let pos = write_file_at(POLICY, first, caps(true, true), 0).unwrap();
+        assert_eq!(pos, first.len() as i64);
+        // The same descriptor, now at the offset the first write left.
+        let second = b"deny CAP_CHOWN uid 4242\n";
+        assert_eq!(
+            write_file_at(POLICY, second, caps(true, true), pos),
+            Err(EINVAL)
+        );
+        let log = take_log().join("");
+        assert!(log.contains("policy: write at offset 16 refused"), "{log}");
+        // What is in force is the first write, whole; nothing of the second.
+        assert_eq!(read_file(POLICY).unwrap(), b"mode permissive\n");
+    }
+
+    #[test]
+    fn the_largest_policy_reads_back_and_writes_back() {
+        let _s = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+        let _h = boot();
+        // Every rule as long as a rule can be: all capabilities but the one
+        // with the shortest name (all of them would be written `all`), and
+        // the longest subject.
+        let shortest = crate::capstack::caps::NAMES
+            .iter()
+            .min_by_key(|n| n.len())
+            .unwrap();
+        let caps_list: Vec<&str> = crate::capstack::caps::NAMES
+            .iter()
+            .copied()
+            .filter(|n| n != shortest)
+            .collect();
+        let mut text = String::from("mode permissive\n");
+        for i in 0..crate::capstack::policy::MAX_RULES {
+            text += &format!("only {} exec {:A>31}\n", caps_list.join(","), i);
+        }
+        write_file(POLICY, text.as_bytes(), true).unwrap();
+        let back = read_file(POLICY).unwrap();
+        assert_eq!(back, text.as_bytes());
+        assert!(back.len() > 4096, "{}", back.len());
+        assert!(back.len() <= PolicyFile::MAX_WRITE);
+        write_file(POLICY, &back, true).unwrap();
+        // One byte more than the limit is refused as too big.
+        let mut big = back.clone();
+        big.resize(PolicyFile::MAX_WRITE + 1, b'#');
+        assert_eq!(write_file(POLICY, &big, true), Err(EFBIG));
+    }
+
+    #[test]
+    fn reading_the_policy_formats_a_copy_outside_rcu() {
+        let _s = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+        let _h = boot();
+        write_file(POLICY, b"deny CAP_CHOWN all\n", true).unwrap();
+        // The host model panics if formatting (which allocates) ran inside
+        // the RCU read section, as a debug kernel would report it.
+        assert_eq!(
+            read_file(POLICY).unwrap(),
+            b"mode enforcing\ndeny CAP_CHOWN all\n"
+        );
+    }
+
+    /// A denied capability is removed from the sets at exec, after the
+    /// capability module computed them, so that checks that read the sets
+    /// (not `capable()`) see the restriction; only in enforcing mode.
+    #[test]
+    fn exec_removes_denied_capabilities_from_every_set() {
+        let _s = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+        let h = boot();
+        let prog = h.create("prog").unwrap();
+        let root = full_root(&h);
+        // Control: no rule, every set keeps it.
+        let free = h.exec(&prog, &root, false).unwrap();
+        assert_eq!(in_sets(&free, SYS_RAWIO), [true; 4]);
+
+        write_file(POLICY, b"deny CAP_SYS_RAWIO all\n", true).unwrap();
+        let narrowed = h.exec(&prog, &root, false).unwrap();
+        assert_eq!(in_sets(&narrowed, SYS_RAWIO), [false; 4]);
+        assert_eq!(in_sets(&narrowed, CHOWN), [true; 4]);
+        // A setuid-root exec gets every capability from the capability
+        // module; capstack takes this one away again.
+        let suid = h.exec(&prog, &narrowed, true).unwrap();
+        assert_eq!(in_sets(&suid, SYS_RAWIO), [false; 4]);
+
+        // Permissive: logs, removes nothing.
+        write_file(POLICY, b"mode permissive\ndeny CAP_SYS_RAWIO all\n", true).unwrap();
+        take_log();
+        let kept = h.exec(&prog, &root, false).unwrap();
+        assert_eq!(in_sets(&kept, SYS_RAWIO), [true; 4]);
+        let log = take_log().join("");
+        assert!(
+            log.contains(
+                "would remove capabilities 0x20000 at exec of 'prog' by pid 1 (init) (permissive)"
+            ),
+            "{log}"
+        );
+    }
+
+    /// `uid` rules look at the new ids: a setuid-root exec by uid 1000 loses
+    /// what a rule on uid 1000 takes, in its sets too; an inherited
+    /// restriction is removed at every later exec.
+    #[test]
+    fn exec_removes_what_uid_rules_and_inherited_restrictions_take() {
+        let _s = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+        let h = boot();
+        let prog = h.create("prog").unwrap();
+        let user = h.cred(1000, None).unwrap();
+        user.caps.set([KernelCap(ALL); 3]);
+        write_file(POLICY, b"deny CAP_NET_RAW uid 1000\n", true).unwrap();
+        let suid = h.exec(&prog, &user, true).unwrap();
+        assert_eq!(suid.euid, 0);
+        assert_eq!(in_sets(&suid, NET_RAW)[..3], [false; 3]);
+        assert_eq!(in_sets(&suid, CHOWN)[..3], [true; 3]);
+        // A rule on the new effective uid only: the caller's ids do not
+        // match it, the new ones do.
+        write_file(POLICY, b"deny CAP_NET_RAW uid 0\n", true).unwrap();
+        let before = h.exec(&prog, &user, false).unwrap();
+        assert_eq!(in_sets(&before, NET_RAW)[..3], [true; 3]);
+        let suid = h.exec(&prog, &user, true).unwrap();
+        assert_eq!(in_sets(&suid, NET_RAW)[..3], [false; 3]);
+        assert_eq!(h.capable(&suid, NET_RAW), Err(EPERM));
+
+        write_file(POLICY, b"only CAP_NET_BIND_SERVICE exec websvc\n", true).unwrap();
+        let websvc = h.create("websvc").unwrap();
+        h.setxattr(&websvc, b"security.capstack", b"websvc")
+            .unwrap();
+        let root = full_root(&h);
+        let narrowed = h.exec(&websvc, &root, false).unwrap();
+        assert_eq!(narrowed.caps.get(), [KernelCap(1 << NET_BIND); 3]);
+        // Inherited: a later unlabelled exec, even setuid root, keeps only it.
+        let after = h.exec(&prog, &narrowed, true).unwrap();
+        assert_eq!(after.caps.get(), [KernelCap(1 << NET_BIND); 3]);
+    }
+
+    /// `mmap_addr`: below `vm.mmap_min_addr` the decision of
+    /// `capable(CAP_SYS_RAWIO)`, for a process whose sets still hold the
+    /// capability (it started before the rule).
+    #[test]
+    fn mapping_below_mmap_min_addr_follows_the_rule_loaded_later() {
+        let _s = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+        let h = boot();
+        let root = full_root(&h);
+        assert_eq!(mmap_at(&h, &root, 0), Ok(()));
+        write_file(POLICY, b"deny CAP_SYS_RAWIO all\n", true).unwrap();
+        take_log();
+        assert!(root.caps.get()[0].has(SYS_RAWIO));
+        assert_eq!(mmap_at(&h, &root, 0), Err(EPERM));
+        assert_eq!(mmap_at(&h, &root, 4095), Err(EPERM));
+        // At or above the limit no capability is needed.
+        assert_eq!(mmap_at(&h, &root, 4096), Ok(()));
+        let log = take_log().join("");
+        assert!(
+            log.contains("denied CAP_SYS_RAWIO to pid 1 (init): policy line 1"),
+            "{log}"
+        );
+        write_file(POLICY, b"mode permissive\ndeny CAP_SYS_RAWIO all\n", true).unwrap();
+        assert_eq!(mmap_at(&h, &root, 0), Ok(()));
+    }
+
+    /// `vm_enough_memory`: no `CAP_SYS_ADMIN` reserve when the capability
+    /// is taken away, decided without a log line.
+    #[test]
+    fn the_admin_memory_reserve_follows_the_rule_without_logging() {
+        let _s = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+        let h = boot();
+        let root = full_root(&h);
+        assert!(crate::registry::vm_enough_memory(&root, 1));
+        write_file(POLICY, b"deny CAP_SYS_ADMIN all\n", true).unwrap();
+        take_log();
+        assert!(!crate::registry::vm_enough_memory(&root, 1));
+        assert_eq!(take_log(), Vec::<String>::new());
+        write_file(POLICY, b"deny CAP_SYS_ADMIN uid 1000\n", true).unwrap();
+        assert!(crate::registry::vm_enough_memory(&root, 1));
+        assert_eq!(h.capable(&root, SYS_ADMIN), Ok(()));
+    }
+
+    /// A label that cannot be read fails closed when the policy has exec
+    /// rules: `EACCES` and a log line naming the file; only `ENODATA` and
+    /// `EOPNOTSUPP` mean "no label". Without exec rules the label is not
+    /// read at all; in permissive mode the file runs as unlabelled.
+    #[test]
+    fn an_unreadable_exec_label_denies_the_exec_when_exec_rules_exist() {
+        let _s = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+        let h = boot();
+        let root = full_root(&h);
+        let prog = h.create("labelled").unwrap();
+        let inode = prog.inode().unwrap();
+        let ino = inode.ino();
+        // Control: no policy at all; a broken label does not matter.
+        inode.fail_getxattr(Some(EIO));
+        assert!(h.exec(&prog, &root, false).is_ok());
+
+        write_file(POLICY, b"only CAP_NET_BIND_SERVICE exec websvc\n", true).unwrap();
+        take_log();
+        for err in [EIO, ENOMEM, crate::error::ERANGE] {
+            inode.fail_getxattr(Some(err));
+            assert_eq!(h.exec(&prog, &root, false).err(), Some(EACCES), "{err:?}");
+        }
+        let log = take_log().join("");
+        assert!(
+            log.contains(&format!(
+                "capstack: exec of 'labelled' (inode {ino}) denied: cannot read security.capstack (error -5)"
+            )),
+            "{log}"
+        );
+        // "No label": runs, unnarrowed.
+        for err in [ENODATA, EOPNOTSUPP] {
+            inode.fail_getxattr(Some(err));
+            let cred = h.exec(&prog, &root, false).unwrap();
+            assert_eq!(h.capable(&cred, NET_RAW), Ok(()));
+        }
+        // A value longer than any label (31 bytes) is refused too.
+        inode.fail_getxattr(None);
+        h.setxattr(&prog, b"security.capstack", &[b'a'; 40])
+            .unwrap();
+        assert_eq!(h.exec(&prog, &root, false).err(), Some(EACCES));
+        h.setxattr(&prog, b"security.capstack", &[b'a'; 32])
+            .unwrap();
+        assert_eq!(h.exec(&prog, &root, false).err(), Some(EACCES));
+        h.setxattr(&prog, b"security.capstack", &[b'a'; 31])
+            .unwrap();
+        assert!(h.exec(&prog, &root, false).is_ok());
+
+        // Without exec rules the label is never read.
+        write_file(POLICY, b"deny CAP_NET_RAW uid 1000\n", true).unwrap();
+        inode.fail_getxattr(Some(EIO));
+        assert!(h.exec(&prog, &root, false).is_ok());
+        // Permissive: logged, treated as unlabelled.
+        write_file(
+            POLICY,
+            b"mode permissive\nonly CAP_CHOWN exec websvc\n",
+            true,
+        )
+        .unwrap();
+        take_log();
+        let cred = h.exec(&prog, &root, false).unwrap();
+        assert_eq!(h.capable(&cred, NET_RAW), Ok(()));
+        let log = take_log().join("");
+        assert!(
+            log.contains("would deny (permissive), treated as unlabelled"),
+            "{log}"
+        );
     }
 }

@@ -7,10 +7,16 @@
 //! same policy, same functions, no dispatch in between.
 
 use super::capstack::{self, CredState, PolicyFile};
-use crate::objects::{Binprm, Cred};
-use crate::platform::Dir;
+use crate::attribute::Attribute;
+use crate::objects::{with_current_cred, Binprm, Cred, ExecCred, File, MmapAddr};
+use crate::platform::{Dir, TextBuf};
+use core::fmt::Write;
 use core::ptr::addr_of;
-use kernel::{bindings, ffi::c_int, ffi::c_uint, prelude::*};
+use kernel::{
+    bindings,
+    ffi::{c_int, c_long, c_uint, c_ulong},
+    prelude::*,
+};
 
 /// capstack's blob sizes, read by the LSM core, which then replaces them
 /// with capstack's offsets.
@@ -35,17 +41,19 @@ const _: () = assert!(core::mem::align_of::<CredState>() <= core::mem::size_of::
 /// `cred` must be a valid cred whose blob the LSM core allocated with
 /// capstack's slice, alive for `'a`.
 unsafe fn state<'a>(cred: *const bindings::cred) -> Option<&'a CredState> {
-    // SAFETY: the cred is valid; by the invariant of `capstack_blob_sizes`
-    // it holds capstack's offset, and the core allocated and zeroed the
-    // blob, a valid `CredState` (`BlobState`), aligned as asserted above.
-    unsafe {
-        let blob = (*cred).security.cast::<u8>();
-        if blob.is_null() {
-            return None;
-        }
-        let off = (*addr_of!(capstack_blob_sizes)).lbs_cred as usize;
-        Some(&*blob.add(off).cast::<CredState>())
+    // SAFETY: the cred is valid, as the caller promises.
+    let blob = unsafe { (*cred).security }.cast::<u8>();
+    if blob.is_null() {
+        return None;
     }
+    // SAFETY: by the invariant of `capstack_blob_sizes`, it holds
+    // capstack's offset once hooks run, and is no longer written.
+    let off = unsafe { (*addr_of!(capstack_blob_sizes)).lbs_cred } as usize;
+    // SAFETY: the core allocated the blob with capstack's slice at `off`.
+    let slot = unsafe { blob.add(off) }.cast::<CredState>();
+    // SAFETY: the core zeroed the blob, a valid `CredState` (`BlobState`),
+    // aligned as asserted above, alive as long as the cred.
+    Some(unsafe { &*slot })
 }
 
 /// `cred_prepare` hook.
@@ -94,17 +102,73 @@ pub(crate) unsafe extern "C" fn capstack_direct_bprm_creds_for_exec(
 ) -> c_int {
     // SAFETY: a valid binprm from the LSM core, for the whole call.
     let bprm = unsafe { Binprm::from_raw(bprm) };
-    let cred = bprm.cred();
-    // SAFETY: the binprm's new cred is valid and has a blob.
-    if let Some(st) = unsafe { state(cred.as_raw()) } {
-        let mut buf = [0u8; 32];
-        capstack::narrow_on_exec(
-            st,
-            &capstack::ids(cred),
-            capstack::exec_label(bprm, &mut buf),
-        );
+    // SAFETY: the binprm's new cred is valid for the whole call.
+    let st = unsafe { state(bprm.cred().as_raw()) };
+    match capstack::on_exec(st, bprm) {
+        Ok(()) => 0,
+        Err(e) => e.to_errno(),
     }
+}
+
+/// `bprm_creds_from_file` hook: removes what capstack takes away from the
+/// new cred's capability sets.
+///
+/// # Safety
+///
+/// Called by the LSM core with the binprm of an exec in `begin_new_exec()`,
+/// whose `cred` is set and not yet committed.
+#[no_mangle]
+pub(crate) unsafe extern "C" fn capstack_direct_bprm_creds_from_file(
+    bprm: *mut bindings::linux_binprm,
+    file: *const bindings::file,
+) -> c_int {
+    // SAFETY: as the LSM core promises, for the whole call.
+    let cred = unsafe { ExecCred::from_bprm(bprm) };
+    // SAFETY: the new cred is valid for the whole call.
+    let st = unsafe { state(cred.cred().as_raw()) };
+    // SAFETY: the binary that will run, open, for the whole call.
+    let file = unsafe { File::from_raw(file) };
+    capstack::drop_on_exec(st, &cred, file);
     0
+}
+
+/// `mmap_addr` hook.
+///
+/// # Safety
+///
+/// Called by the LSM core, in process context.
+#[no_mangle]
+pub(crate) unsafe extern "C" fn capstack_direct_mmap_addr(addr: c_ulong) -> c_int {
+    with_current_cred(|cred| {
+        // SAFETY: the current cred is valid for the closure.
+        let st = unsafe { state(cred.as_raw()) };
+        match capstack::check_mmap_addr(st, &capstack::ids(cred), MmapAddr::from_raw(addr)) {
+            Ok(()) => 0,
+            Err(e) => e.to_errno(),
+        }
+    })
+}
+
+/// `vm_enough_memory` hook: 0 when the `CAP_SYS_ADMIN` reserve may be used,
+/// `-EPERM` (the LSM core then denies it) when not.
+///
+/// # Safety
+///
+/// Called by the LSM core, in process context.
+#[no_mangle]
+pub(crate) unsafe extern "C" fn capstack_direct_vm_enough_memory(
+    _mm: *mut bindings::mm_struct,
+    _pages: c_long,
+) -> c_int {
+    with_current_cred(|cred| {
+        // SAFETY: the current cred is valid for the closure.
+        let st = unsafe { state(cred.as_raw()) };
+        if capstack::check_vm_enough_memory(st, &capstack::ids(cred)) {
+            0
+        } else {
+            EPERM.to_errno()
+        }
+    })
 }
 
 /// `capable` hook.
@@ -158,12 +222,46 @@ pub(crate) unsafe extern "C" fn capstack_direct_capset(
     }
 }
 
-/// Creates `/sys/kernel/security/capstack/policy`.
+/// The outcome of `capstack_init()` in `capstack/lsm.c`: 0, an error, or 1
+/// when it did not run.
+fn init_result() -> c_int {
+    extern "C" {
+        static capstack_direct_init_result: c_int;
+    }
+    // SAFETY: written once by `capstack_init()`, before securityfs exists;
+    // read-only afterwards.
+    unsafe { capstack_direct_init_result }
+}
+
+/// `/sys/kernel/security/capstack/status`: `ok`, or `failed: WHY`.
+struct StatusFile;
+
+impl Attribute for StatusFile {
+    fn show(out: &mut TextBuf) -> Result {
+        match init_result() {
+            0 => writeln!(out, "ok"),
+            1 => writeln!(out, "failed: init did not run"),
+            err => writeln!(
+                out,
+                "failed: layout check: Rust and C disagree on a kernel structure \
+                 (see the boot log): error {err}"
+            ),
+        }
+        .map_err(|_| ENOMEM)
+    }
+}
+
+/// Creates `/sys/kernel/security/capstack/`: `status`, and `policy` only
+/// when init succeeded.
 #[no_mangle]
 pub(crate) extern "C" fn capstack_direct_securityfs_init() -> c_int {
-    let result = Dir::root()
-        .create_dir(c"capstack")
-        .and_then(|dir| dir.create_file::<PolicyFile>(c"policy"));
+    let result = Dir::root().create_dir(c"capstack").and_then(|dir| {
+        dir.create_file::<StatusFile>(c"status")?;
+        if init_result() != 0 {
+            return Ok(());
+        }
+        dir.create_file::<PolicyFile>(c"policy")
+    });
     match result {
         Ok(()) => 0,
         Err(e) => {

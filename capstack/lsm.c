@@ -20,6 +20,10 @@
 int capstack_direct_cred_prepare(struct cred *new, const struct cred *old, gfp_t gfp);
 void capstack_direct_cred_transfer(struct cred *new, const struct cred *old);
 int capstack_direct_bprm_creds_for_exec(struct linux_binprm *bprm);
+int capstack_direct_bprm_creds_from_file(struct linux_binprm *bprm,
+					 const struct file *file);
+int capstack_direct_mmap_addr(unsigned long addr);
+int capstack_direct_vm_enough_memory(struct mm_struct *mm, long pages);
 int capstack_direct_capable(const struct cred *cred, struct user_namespace *ns,
 			    int cap, unsigned int opts);
 int capstack_direct_capset(struct cred *new, const struct cred *old,
@@ -39,16 +43,30 @@ static struct security_hook_list capstack_hooks[] __ro_after_init = {
 	LSM_HOOK_INIT(cred_prepare, capstack_direct_cred_prepare),
 	LSM_HOOK_INIT(cred_transfer, capstack_direct_cred_transfer),
 	LSM_HOOK_INIT(bprm_creds_for_exec, capstack_direct_bprm_creds_for_exec),
+	LSM_HOOK_INIT(bprm_creds_from_file, capstack_direct_bprm_creds_from_file),
 	LSM_HOOK_INIT(capable, capstack_direct_capable),
 	LSM_HOOK_INIT(capset, capstack_direct_capset),
+	LSM_HOOK_INIT(mmap_addr, capstack_direct_mmap_addr),
+	LSM_HOOK_INIT(vm_enough_memory, capstack_direct_vm_enough_memory),
 };
+
+/*
+ * The outcome of capstack_init(): 0, or the error that kept capstack from
+ * starting (no hook registered, and /sys/kernel/security/capstack/ then
+ * holds only "status"). 1 until init ran. Read by direct.rs.
+ */
+int capstack_direct_init_result __ro_after_init = 1;
 
 static int __init capstack_init(void)
 {
 	int err = stacker_layout_check();
 
-	if (err)
+	capstack_direct_init_result = err;
+	if (err) {
+		pr_err("init failed: layout check: error %d; no hook registered, nothing is enforced\n",
+		       err);
 		return err;
+	}
 	security_add_hooks(capstack_hooks, ARRAY_SIZE(capstack_hooks),
 			   &capstack_lsmid);
 	pr_info("initialized as its own LSM\n");

@@ -29,6 +29,36 @@ pub(crate) const MAX_RULES: usize = 64;
 /// Longest exec label.
 pub(crate) const MAX_LABEL: usize = 31;
 
+/// The longest canonical form of any policy, in bytes: what the policy file
+/// accepts in one write, so that whatever reads back can be written back.
+///
+/// The longest rule lists every capability name but the shortest (a rule
+/// with all of them is written `all`) and the longest subject.
+pub(crate) const MAX_CANONICAL: usize = {
+    let mut names = 0;
+    let mut shortest = usize::MAX;
+    let mut i = 0;
+    while i < caps::NAMES.len() {
+        let len = caps::NAMES[i].len();
+        names += len + 1; // and a comma, or the space after the list
+        if len < shortest {
+            shortest = len;
+        }
+        i += 1;
+    }
+    let caps_list = names - shortest - 1;
+    // " uid 4294967295-4294967295" or " exec " and a label.
+    let uid_subject = " uid ".len() + 2 * 10 + 1;
+    let exec_subject = " exec ".len() + MAX_LABEL;
+    let subject = if uid_subject > exec_subject {
+        uid_subject
+    } else {
+        exec_subject
+    };
+    let rule = "only ".len() + caps_list + subject + 1;
+    "mode permissive\n".len() + MAX_RULES * rule
+};
+
 /// What a rule applies to. (`u8` values so that all-zero is valid.)
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 #[repr(u8)]
@@ -215,6 +245,12 @@ impl Policy {
     /// The rules, in the order written.
     pub(crate) fn rules(&self) -> &[Rule] {
         &self.rules[..self.len]
+    }
+
+    /// Whether some rule is an `exec` rule: only then does the label of an
+    /// executed file matter.
+    pub(crate) fn has_exec_rules(&self) -> bool {
+        self.rules().iter().any(|r| r.kind == SubjectKind::Exec)
     }
 
     /// Parses `text` into `self`, which must be empty.

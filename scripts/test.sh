@@ -23,10 +23,15 @@ build_initramfs() {
 	"$STACKER_ROOT/scripts/mkinitramfs.sh" "$OUT" >/dev/null
 }
 
-# One boot per line: a name, the kernel command line, the guest programs.
-# KUnit suites run in every boot.
+# One boot per line: a name, the kernel command line, the guest programs
+# and, optionally, more boottest.py arguments, as shell words (quote a
+# regex that holds spaces: --allow-kernel-message 'A .* B'). The last field
+# may itself contain "|". KUnit suites run in every boot, the init-failure
+# boots included: stacker's suites must still report there.
+INIT_FAILURE_ARGS="--allow-kernel-message 'WARNING: .*security/lsm_init\.c'"
+INIT_FAILURE_ARGS+=" --expect-kernel-message 'stacker failed to initialize'"
 BOOTS=(
-	"default||denyname_test chain_test"
+	"default||denyname_test chain_test securityfs_test"
 	"two|stacker.chain=xattrlock,xattrlock_b|stack_test chain_test"
 	"two-reversed|stacker.chain=xattrlock_b,xattrlock|stack_test chain_test"
 	"three|stacker.chain=xattrlock,xattrlock_b,xattrlock_c|stack_test chain_test"
@@ -35,34 +40,64 @@ BOOTS=(
 	"single-fastpath|stacker.chain=xattrlock|stack_test chain_test"
 	"empty|stacker.chain=|chain_test"
 	"bad-names|stacker.chain=bogus,xattrlock_b,xattrlock_b|stack_test chain_test"
-	"capstack|stacker.chain=capstack|capstack_test chain_test"
-	"capstack-stacked|stacker.chain=xattrlock,capstack|capstack_test chain_test"
-	"capstack-direct|lsm=capstack|capstack_test"
+	"capstack|stacker.chain=capstack|capstack_test chain_test securityfs_test"
+	"capstack-stacked|stacker.chain=xattrlock,capstack|capstack_test chain_test securityfs_test"
+	"capstack-direct|lsm=capstack|capstack_test securityfs_test"
+	"init-failure-core|stacker.chain=capstack stacker.fail_init=core|init_failure_test|$INIT_FAILURE_ARGS"
+	"init-failure-module|stacker.chain=denyname,capstack stacker.fail_init=capstack|init_failure_test|$INIT_FAILURE_ARGS"
+	"smp-storm|stacker.chain=capstack|policy_storm|--smp 4"
 )
 
+# boot_summary FILE: prints "P F S" from the last "N passed, N failed,
+# N skipped" line of a boottest.py output; returns 1 when there is none.
+boot_summary() {
+	local line p f s _
+	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$1" | tail -n1) || true
+	[ -n "$line" ] || return 1
+	read -r p _ f _ s _ <<<"$line"
+	echo "$p $f $s"
+}
+
 boot_tests() {
-	local entry name append progs args p failed=() passed=0 fails=0 summary
-	local out
+	local entry name append progs extra args p failed=() passed=0 fails=0 skips=0
+	local out summary bp bf bs rc
 	for entry in "${BOOTS[@]}"; do
-		IFS='|' read -r name append progs <<<"$entry"
+		IFS='|' read -r name append progs extra <<<"$entry"
 		args=()
 		for p in $progs; do
 			args+=(--program "$p")
 		done
-		log "boot '$name': ${append:-(no stacker parameters)}"
+		# The extra arguments are shell words from the BOOTS table above.
+		eval "args+=($extra)"
+		log "boot '$name': ${append:-(no stacker parameters)}${extra:+ [$extra]}"
 		out="$OUT/boot-$name.result"
-		python3 "$STACKER_ROOT/tests/qemu/boottest.py" \
+		rc=0
+		python3 -B "$STACKER_ROOT/tests/qemu/boottest.py" \
 			--kernel "$(cat "$OUT/bzImage.path")" --initrd "$OUT/initramfs.cpio.gz" \
 			--log "$OUT/boot-$name.log" --timeout "${BOOT_TIMEOUT:-300}" \
 			--append "$append" --kunit stacker --kunit stacker_denyname "${args[@]}" \
-			>"$out" || failed+=("$name")
+			>"$out" || rc=$?
 		grep -v '^PASS' "$out" || true
-		summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$out" | tail -n1)
-		passed=$((passed + ${summary%% passed*}))
-		summary=${summary#* passed, }
-		fails=$((fails + ${summary%% failed*}))
+		if summary=$(boot_summary "$out"); then
+			read -r bp bf bs <<<"$summary"
+		else
+			# No summary: boottest.py itself broke. A failure of this
+			# boot, not the end of the run.
+			log "boot '$name': no summary line in $out; counted as a failure"
+			bp=0 bf=0 bs=0
+			[ "$rc" -ne 0 ] || rc=1
+		fi
+		if [ "$rc" -ne 0 ]; then
+			failed+=("$name")
+			# A failed boot counts at least one failure (nothing
+			# passed, or no summary).
+			[ "$bf" -gt 0 ] || bf=1
+		fi
+		passed=$((passed + bp))
+		fails=$((fails + bf))
+		skips=$((skips + bs))
 	done
-	echo "boot: $passed passed, $fails failed"
+	echo "boot: $passed passed, $fails failed, $skips skipped"
 	if [ "${#failed[@]}" -ne 0 ]; then
 		log "boot tests FAILED: ${failed[*]}"
 		return 1

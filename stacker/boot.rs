@@ -294,3 +294,62 @@ pub(crate) fn log_default_rejects() {
         log_rejects(DEFAULT_CHAIN.as_bytes(), &DEFAULT_SPEC, "default chain");
     }
 }
+
+/// What `stacker.fail_init=` names: nothing, the core's layout check, or a
+/// submodule by registry index.
+#[derive(Clone, Copy)]
+enum FailInit {
+    Nothing,
+    Core,
+    Submodule(u8),
+}
+
+/// The part of init that `stacker.fail_init=` makes fail.
+///
+/// # Invariants
+///
+/// Written only by the early parameter handler, before `security_init()`.
+#[link_section = ".data..ro_after_init"]
+static mut FAIL_INIT: FailInit = FailInit::Nothing;
+
+/// `stacker.fail_init=` early parameter (with
+/// `CONFIG_SECURITY_STACKER_TEST_FAIL_INIT` only): `core` makes the layout
+/// check fail, a submodule name makes that submodule's init fail with
+/// `ENODEV`. For testing what a failed init leaves behind.
+///
+/// # Safety
+///
+/// As for [`stacker_rs_set_chain`].
+#[cfg(CONFIG_SECURITY_STACKER_TEST_FAIL_INIT)]
+#[no_mangle]
+pub(crate) unsafe extern "C" fn stacker_rs_set_fail_init(value: *const c_char) -> c_int {
+    // SAFETY: the caller passes a NUL-terminated string or null.
+    let input = unsafe { param_bytes(value) };
+    let what = if input == b"core" {
+        FailInit::Core
+    } else if let Some(m) = NAMES.iter().position(|&n| n == input) {
+        FailInit::Submodule(m as u8)
+    } else {
+        pr_warn!("stacker.fail_init: expected 'core' or a submodule name; ignored\n");
+        return 0;
+    };
+    pr_warn!("stacker.fail_init: init will fail on purpose (testing)\n");
+    // SAFETY: before `security_init()` on the boot CPU (its invariant).
+    unsafe { *core::ptr::addr_of_mut!(FAIL_INIT) = what };
+    0
+}
+
+/// Whether `stacker.fail_init=core` was given.
+pub(crate) fn fail_init_core() -> bool {
+    // SAFETY: read after the early parameters, never written again.
+    matches!(unsafe { *addr_of!(FAIL_INIT) }, FailInit::Core)
+}
+
+/// The submodule that `stacker.fail_init=` names, if any.
+pub(crate) fn fail_init_submodule() -> Option<u8> {
+    // SAFETY: read after the early parameters, never written again.
+    match unsafe { *addr_of!(FAIL_INIT) } {
+        FailInit::Submodule(m) => Some(m),
+        _ => None,
+    }
+}

@@ -16,8 +16,9 @@
 //!
 //! Combining rules follow the LSM core (`security/security.c`): an `int`
 //! hook whose default is 0 stops at the first error; a `void` hook calls
-//! every submodule; `inode_init_security`, `getprocattr`, `setprocattr`
-//! and `vm_enough_memory` have their own rules, documented on each.
+//! every submodule; `inode_free_security_rcu`, `inode_init_security`,
+//! `getprocattr`, `setprocattr` and `vm_enough_memory` have their own
+//! rules, documented on each.
 //!
 //! Kernel-independent: compiled into the kernel and into the host crate.
 //! The platform provides `single_branch!` (a static branch in the kernel)
@@ -26,11 +27,22 @@
 /// Defines the registry and every dispatch function.
 ///
 /// Syntax: `index => STATIC: Type = init, key;` per submodule, where `key`
-/// names the submodule's fast-path static key.
+/// names the submodule's fast-path static key, which must be `m` followed
+/// by the index (`3 => ..., m3;`): the build fails otherwise, since a key
+/// of another index would send the fast path to the wrong submodule.
 macro_rules! define_registry {
     ($($idx:literal => $m:ident: $ty:ty = $init:expr, $key:ident;)*) => {
         $(
             static $m: $ty = $init;
+
+            const _: () = assert!(
+                $crate::dispatch::key_matches_index(stringify!($key), $idx),
+                concat!(
+                    "registry entry ", stringify!($idx), " (", stringify!($m),
+                    ") has fast-path key ", stringify!($key), "; it must be m",
+                    stringify!($idx)
+                )
+            );
 
             impl $crate::submodule::Registered for $ty {
                 const INDEX: usize = $idx;
@@ -55,14 +67,25 @@ macro_rules! define_registry {
         pub(crate) const C_NAMES: &[&core::ffi::CStr] =
             &[$(<$ty as $crate::submodule::Submodule>::NAME),*];
 
-        /// Initialises every enabled submodule, in chain order.
-        pub(crate) fn init_enabled() -> $crate::error::Result {
+        /// Initialises every enabled submodule, in chain order, and stops at
+        /// the first failure: the failing submodule's index and error.
+        ///
+        /// `fail` names a submodule whose init fails with `ENODEV` without
+        /// running (`stacker.fail_init=`, for testing).
+        pub(crate) fn init_enabled(
+            fail: Option<u8>,
+        ) -> core::result::Result<(), (u8, $crate::error::Error)> {
             use $crate::submodule::Submodule;
             for &m in $crate::platform::boot().chain.order() {
-                match m {
-                    $($idx => $m.init()?,)*
-                    _ => {}
-                }
+                let result = if fail == Some(m) {
+                    Err($crate::error::ENODEV)
+                } else {
+                    match m {
+                        $($idx => $m.init(),)*
+                        _ => Ok(()),
+                    }
+                };
+                result.map_err(|err| (m, err))?;
             }
             Ok(())
         }
@@ -87,9 +110,51 @@ macro_rules! define_registry {
 }
 pub(crate) use define_registry;
 
-use crate::blob::BlobState;
+use crate::blob::{BlobState, HasBlob};
 use crate::layout::{Request, Slot, BLOB_ALIGN, KINDS};
-use crate::submodule::Submodule;
+use crate::objects::InodeBlob;
+use crate::submodule::{Registered, Submodule};
+
+/// The registry index that fast-path key `key` belongs to: `N` for `mN`
+/// (decimal, no leading zeros), `usize::MAX` for any other name.
+pub(crate) const fn key_index(key: &str) -> usize {
+    let key = key.as_bytes();
+    if key.len() < 2 || key[0] != b'm' || (key[1] == b'0' && key.len() > 2) {
+        return usize::MAX;
+    }
+    let mut value: usize = 0;
+    let mut i = 1;
+    while i < key.len() {
+        let d = key[i];
+        if !d.is_ascii_digit() {
+            return usize::MAX;
+        }
+        value = match value.checked_mul(10) {
+            Some(v) => match v.checked_add((d - b'0') as usize) {
+                Some(v) => v,
+                None => return usize::MAX,
+            },
+            None => return usize::MAX,
+        };
+        i += 1;
+    }
+    value
+}
+
+/// Whether `key` is the fast-path key of registry entry `index`: `m`
+/// followed by `index`.
+pub(crate) const fn key_matches_index(key: &str, index: usize) -> bool {
+    index != usize::MAX && key_index(key) == index
+}
+
+/// Calls `m`'s `inode_free_security_rcu` with its state in `blob`, if it
+/// has a slot there.
+#[inline(always)]
+pub(crate) fn free_inode_rcu<M: Submodule + Registered>(m: &M, blob: &InodeBlob<'_>) {
+    if let Some(state) = blob.state::<M>() {
+        m.inode_free_security_rcu(state);
+    }
+}
 
 /// The blob request of submodule `M`, checked at compile time.
 pub(crate) const fn request<M: Submodule>() -> Request {
@@ -194,18 +259,20 @@ pub(crate) use void_hook;
 macro_rules! define_hooks {
     ($mods:tt) => {
         use $crate::objects::{
-            AccessMask, Binprm, Cred, Dentry, File, Inode, IpcPerm, KernelCap, ProcAttrValue,
-            Socket, Task, Vma, XattrSlots,
+            AccessMask, Binprm, CommittedBinprm, Cred, Dentry, ExecCred, File, FileSecurity,
+            Inode, InodeBlob, IpcPerm, KernelCap, MmapAddr, ProcAttrValue, ProcAttrWrite, Socket,
+            Task, Vma, XattrSlots,
         };
         $crate::dispatch::int_hook!($mods, FileOpen, file_open(file: &File), (file));
         $crate::dispatch::int_hook!($mods, FilePermission, file_permission(file: &File, mask: AccessMask), (file, mask));
         $crate::dispatch::int_hook!($mods, MmapFile,
             mmap_file(file: Option<&File>, reqprot: u64, prot: u64, flags: u64),
             (file, reqprot, prot, flags));
+        $crate::dispatch::int_hook!($mods, MmapAddr, mmap_addr(cred: &Cred, addr: MmapAddr), (cred, addr));
         $crate::dispatch::int_hook!($mods, FileMprotect,
             file_mprotect(vma: &Vma, reqprot: u64, prot: u64), (vma, reqprot, prot));
-        $crate::dispatch::int_hook!($mods, FileAllocSecurity, file_alloc_security(file: &File), (file));
-        $crate::dispatch::void_hook!($mods, FileFreeSecurity, file_free_security(file: &File), (file));
+        $crate::dispatch::int_hook!($mods, FileAllocSecurity, file_alloc_security(file: &FileSecurity), (file));
+        $crate::dispatch::void_hook!($mods, FileFreeSecurity, file_free_security(file: &FileSecurity), (file));
         $crate::dispatch::int_hook!($mods, InodePermission,
             inode_permission(inode: &Inode, mask: AccessMask), (inode, mask));
         $crate::dispatch::int_hook!($mods, InodeCreate,
@@ -233,8 +300,11 @@ macro_rules! define_hooks {
         $crate::dispatch::void_hook!($mods, CredTransfer, cred_transfer(new: &Cred, old: &Cred), (new, old));
         $crate::dispatch::void_hook!($mods, CredFree, cred_free(cred: &Cred), (cred));
         $crate::dispatch::int_hook!($mods, BprmCredsForExec, bprm_creds_for_exec(bprm: &Binprm), (bprm));
+        $crate::dispatch::int_hook!($mods, BprmCredsFromFile,
+            bprm_creds_from_file(cred: &ExecCred<'_>, file: &File), (cred, file));
         $crate::dispatch::int_hook!($mods, BprmCheckSecurity, bprm_check_security(bprm: &Binprm), (bprm));
-        $crate::dispatch::void_hook!($mods, BprmCommittedCreds, bprm_committed_creds(bprm: &Binprm), (bprm));
+        $crate::dispatch::void_hook!($mods, BprmCommittedCreds,
+            bprm_committed_creds(bprm: &CommittedBinprm), (bprm));
         $crate::dispatch::int_hook!($mods, Capable, capable(cred: &Cred, cap: i32, opts: u32), (cred, cap, opts));
         $crate::dispatch::int_hook!($mods, Capset,
             capset(new: &Cred, old: &Cred, effective: KernelCap, inheritable: KernelCap, permitted: KernelCap),
@@ -258,13 +328,28 @@ pub(crate) use define_hooks;
 /// The hooks with their own combining rules.
 macro_rules! special_hooks {
     ([$(($idx:literal, $m:ident, $key:ident)),*]) => {
+        /// Dispatches `inode_free_security_rcu`: every submodule that
+        /// implements it gets its own state in the blob of an inode that is
+        /// gone. Runs from an RCU callback.
+        pub(crate) fn inode_free_security_rcu(blob: &InodeBlob<'_>) {
+            use $crate::hook::Hook;
+            for &m in $crate::platform::boot().order(Hook::InodeFreeSecurityRcu) {
+                $crate::stats::count(m as usize, Hook::InodeFreeSecurityRcu, false);
+                match m {
+                    $($idx => $crate::dispatch::free_inode_rcu(&$m, blob),)*
+                    _ => {}
+                }
+            }
+        }
+
         /// Dispatches `inode_init_security`.
         ///
-        /// As in the LSM core, every submodule is asked: `Ok(None)` from one
-        /// is skipped, an error stops the walk and is returned. Each xattr
-        /// goes into the next LSM xattr slot, and a submodule gets at most
-        /// its `XATTR_COUNT` slots. Returns `EOPNOTSUPP` when nobody added
-        /// one, the LSM default.
+        /// As in the LSM core, every submodule is asked: `Ok(None)` and
+        /// `EOPNOTSUPP` from one mean "no xattr from me" and the walk goes
+        /// on; any other error stops it and is returned. Each xattr goes
+        /// into the next LSM xattr slot, and a submodule gets at most its
+        /// `XATTR_COUNT` slots. Returns `EOPNOTSUPP` when nobody added one,
+        /// the LSM default.
         pub(crate) fn inode_init_security(
             inode: &Inode,
             dir: &Inode,
@@ -281,33 +366,51 @@ macro_rules! special_hooks {
                         $m.inode_init_security(inode, dir, name)),)*
                     _ => Ok(None),
                 };
-                if let Some(xattr) = result? {
-                    if XATTR_COUNTS.get(m as usize).copied().unwrap_or(0) == 0 {
-                        return Err($crate::error::EINVAL);
-                    }
-                    slots.push(xattr)?;
-                    added = true;
+                let xattr = match result {
+                    Ok(Some(xattr)) => xattr,
+                    Ok(None) => continue,
+                    Err(err) if err == $crate::error::EOPNOTSUPP => continue,
+                    Err(err) => return Err(err),
+                };
+                if XATTR_COUNTS.get(m as usize).copied().unwrap_or(0) == 0 {
+                    return Err($crate::error::EINVAL);
                 }
+                slots.push(xattr)?;
+                added = true;
             }
             if added { Ok(()) } else { Err($crate::error::EOPNOTSUPP) }
         }
 
         /// Dispatches `getprocattr`: the first submodule whose answer is not
         /// `EINVAL` (the LSM default, "not mine") decides.
-        pub(crate) fn getprocattr(task: &Task, name: &[u8], out: &mut ProcAttrValue) -> $crate::error::Result {
+        ///
+        /// The LSM core asks only one LSM for a process attribute (the
+        /// first that implements the hook, `security_getprocattr()`). So
+        /// when no submodule claims the attribute, the LSMs registered after
+        /// stacker are asked in turn, and the first answer that is not
+        /// `EINVAL` decides: stacker must not hide SELinux, AppArmor or
+        /// Smack after it.
+        pub(crate) fn getprocattr(
+            task: &Task,
+            name: &core::ffi::CStr,
+            out: &mut ProcAttrValue,
+        ) -> $crate::error::Result {
             use $crate::hook::Hook;
             #[allow(unused_imports)]
             use $crate::submodule::Submodule;
+            // The name without its NUL (`to_bytes()` would bring an
+            // overflow check, a panic path, onto the hook path).
+            let bytes = name.to_bytes_with_nul().split_last().map_or(&[][..], |(_, b)| b);
             for &m in $crate::platform::boot().order(Hook::Getprocattr) {
                 let result = match m {
-                    $($idx => $crate::dispatch::record($idx, Hook::Getprocattr, $m.getprocattr(task, name, out)),)*
+                    $($idx => $crate::dispatch::record($idx, Hook::Getprocattr, $m.getprocattr(task, bytes, out)),)*
                     _ => Err($crate::error::EINVAL),
                 };
                 if result != Err($crate::error::EINVAL) {
                     return result;
                 }
             }
-            Err($crate::error::EINVAL)
+            $crate::objects::forward_getprocattr(task, name, out)
         }
 
         /// Dispatches `setprocattr`, routed by submodule name.
@@ -315,13 +418,16 @@ macro_rules! special_hooks {
         /// A value of the form `NAME:rest`, where `NAME` is an enabled
         /// submodule that implements the hook, goes to that submodule only,
         /// with `rest`. Any other value goes through the chain, and the
-        /// first answer that is not `EINVAL` decides. Returns the number of
-        /// bytes of `value` consumed.
-        pub(crate) fn setprocattr(name: &[u8], value: &[u8]) -> $crate::error::Result<usize> {
+        /// first answer that is not `EINVAL` decides. When none claims it,
+        /// the write goes, unchanged, to the LSMs registered after stacker,
+        /// as for [`getprocattr`]. Returns the number of bytes of the value
+        /// consumed.
+        pub(crate) fn setprocattr(write: ProcAttrWrite<'_>) -> $crate::error::Result<usize> {
             use $crate::hook::Hook;
             #[allow(unused_imports)]
             use $crate::submodule::Submodule;
             let order = $crate::platform::boot().order(Hook::Setprocattr);
+            let (name, value) = (write.name(), write.value());
             if let Some(colon) = value.iter().position(|&b| b == b':') {
                 let (target, rest) = (&value[..colon], &value[colon + 1..]);
                 for &m in order {
@@ -343,19 +449,28 @@ macro_rules! special_hooks {
                     return result;
                 }
             }
-            Err($crate::error::EINVAL)
+            write.forward()
         }
 
         /// Dispatches `vm_enough_memory`: `true` (the `CAP_SYS_ADMIN`
         /// reserve may be used) only if every submodule agrees; stops at the
-        /// first that does not, as the LSM core does.
-        pub(crate) fn vm_enough_memory(pages: i64) -> bool {
+        /// first that does not, as the LSM core does (it stops at the first
+        /// LSM that returns a negative value and then passes
+        /// `cap_sys_admin = 0` to `__vm_enough_memory()`).
+        pub(crate) fn vm_enough_memory(cred: &Cred, pages: i64) -> bool {
             use $crate::hook::Hook;
             #[allow(unused_imports)]
             use $crate::submodule::Submodule;
+            $(
+                if single_branch!($idx, $key) {
+                    let ok = $m.vm_enough_memory(cred, pages);
+                    $crate::stats::count($idx, Hook::VmEnoughMemory, !ok);
+                    return ok;
+                }
+            )*
             for &m in $crate::platform::boot().order(Hook::VmEnoughMemory) {
                 let ok = match m {
-                    $($idx => $m.vm_enough_memory(pages),)*
+                    $($idx => $m.vm_enough_memory(cred, pages),)*
                     _ => true,
                 };
                 $crate::stats::count(m as usize, Hook::VmEnoughMemory, !ok);
@@ -368,3 +483,25 @@ macro_rules! special_hooks {
     };
 }
 pub(crate) use special_hooks;
+
+#[cfg(test)]
+mod tests {
+    use super::{key_index, key_matches_index};
+
+    #[test]
+    fn fast_path_keys_must_match_their_index() {
+        assert_eq!(key_index("m12"), 12);
+        assert_eq!(key_index("x12"), usize::MAX);
+        assert!(key_matches_index("m0", 0));
+        assert!(key_matches_index("m7", 7));
+        assert!(key_matches_index("m19", 19));
+        assert!(!key_matches_index("m3", 4));
+        assert!(!key_matches_index("m1", 10));
+        assert!(!key_matches_index("m10", 1));
+        assert!(!key_matches_index("m01", 1));
+        assert!(!key_matches_index("m", 0));
+        assert!(!key_matches_index("k1", 1));
+        assert!(!key_matches_index("m1x", 1));
+        assert!(!key_matches_index("m99999999999999999999999", 0));
+    }
+}

@@ -15,8 +15,9 @@
 //! valid (or null where the hook allows it) for the whole call.
 
 use crate::objects::{
-    AccessMask, Binprm, Cred, Dentry, File, Inode, IpcPerm, ProcAttrValue, Socket, Task, Vma,
-    XattrSlots,
+    c_bytes, c_str, with_current_cred, AccessMask, Binprm, CommittedBinprm, Cred, Dentry, ExecCred,
+    File, FileSecurity, Inode, InodeBlob, IpcPerm, MmapAddr, ProcAttrValue, ProcAttrWrite, Socket,
+    Task, Vma, XattrSlots,
 };
 use crate::registry as chain;
 use kernel::{
@@ -33,16 +34,6 @@ fn ret(result: Result) -> c_int {
         Ok(()) => 0,
         Err(err) => err.to_errno(),
     }
-}
-
-/// A NUL-terminated C string as bytes, without the NUL.
-///
-/// # Safety
-///
-/// `s` must be a valid NUL-terminated string for `'a`.
-unsafe fn c_bytes<'a>(s: *const c_char) -> &'a [u8] {
-    // SAFETY: promised by the caller.
-    unsafe { CStr::from_char_ptr(s) }.to_bytes()
 }
 
 /// Declares hook entry points: `name(args) => body;` each.
@@ -72,12 +63,14 @@ entry_points! {
         ret(chain::file_permission(File::from_raw(file), AccessMask::from_raw(mask)));
     stacker_mmap_file(file: *mut bindings::file, reqprot: c_ulong, prot: c_ulong, flags: c_ulong) -> c_int =>
         ret(chain::mmap_file((!file.is_null()).then(|| File::from_raw(file)), reqprot as u64, prot as u64, flags as u64));
+    stacker_mmap_addr(addr: c_ulong) -> c_int =>
+        with_current_cred(|cred| ret(chain::mmap_addr(cred, MmapAddr::from_raw(addr))));
     stacker_file_mprotect(vma: *mut bindings::vm_area_struct, reqprot: c_ulong, prot: c_ulong) -> c_int =>
         ret(chain::file_mprotect(Vma::from_raw(vma), reqprot as u64, prot as u64));
     stacker_file_alloc_security(file: *mut bindings::file) -> c_int =>
-        ret(chain::file_alloc_security(File::from_raw(file)));
+        ret(chain::file_alloc_security(FileSecurity::from_raw(file)));
     stacker_file_free_security(file: *mut bindings::file) =>
-        chain::file_free_security(File::from_raw(file));
+        chain::file_free_security(FileSecurity::from_raw(file));
     stacker_inode_permission(inode: *mut bindings::inode, mask: c_int) -> c_int =>
         ret(chain::inode_permission(Inode::from_raw(inode), AccessMask::from_raw(mask)));
     stacker_inode_create(dir: *mut bindings::inode, dentry: *mut bindings::dentry, mode: bindings::umode_t) -> c_int =>
@@ -125,6 +118,8 @@ entry_points! {
         ret(chain::inode_alloc_security(Inode::from_raw(inode)));
     stacker_inode_free_security(inode: *mut bindings::inode) =>
         chain::inode_free_security(Inode::from_raw(inode));
+    stacker_inode_free_security_rcu(inode_security: *mut c_void) =>
+        chain::inode_free_security_rcu(&InodeBlob::from_raw(inode_security));
     stacker_d_instantiate(dentry: *mut bindings::dentry, inode: *mut bindings::inode) =>
         chain::d_instantiate(Dentry::from_raw(dentry), (!inode.is_null()).then(|| Inode::from_raw(inode)));
     stacker_cred_alloc_blank(cred: *mut bindings::cred, _gfp: bindings::gfp_t) -> c_int =>
@@ -137,10 +132,12 @@ entry_points! {
         chain::cred_free(Cred::from_raw(cred));
     stacker_bprm_creds_for_exec(bprm: *mut bindings::linux_binprm) -> c_int =>
         ret(chain::bprm_creds_for_exec(Binprm::from_raw(bprm)));
+    stacker_bprm_creds_from_file(bprm: *mut bindings::linux_binprm, file: *const bindings::file) -> c_int =>
+        ret(chain::bprm_creds_from_file(&ExecCred::from_bprm(bprm), File::from_raw(file)));
     stacker_bprm_check_security(bprm: *mut bindings::linux_binprm) -> c_int =>
         ret(chain::bprm_check_security(Binprm::from_raw(bprm)));
     stacker_bprm_committed_creds(bprm: *const bindings::linux_binprm) =>
-        chain::bprm_committed_creds(Binprm::from_raw(bprm));
+        chain::bprm_committed_creds(CommittedBinprm::from_raw(bprm));
     stacker_capable(cred: *const bindings::cred, _ns: *mut bindings::user_namespace, cap: c_int, opts: c_uint) -> c_int =>
         ret(chain::capable(Cred::from_raw(cred), cap, opts));
     stacker_capset(
@@ -174,7 +171,7 @@ entry_points! {
         ret(chain::ipc_permission(IpcPerm::from_raw(ipcp), flag));
     stacker_getprocattr(p: *mut bindings::task_struct, name: *const c_char, value: *mut *mut c_char) -> c_int => {
         let mut out = ProcAttrValue(KVec::new());
-        match chain::getprocattr(Task::from_raw(p), c_bytes(name), &mut out) {
+        match chain::getprocattr(Task::from_raw(p), c_str(name), &mut out) {
             Ok(()) => {
                 let (ptr, len, cap) = out.0.into_raw_parts();
                 // The caller `kfree`s the value: it came from `kmalloc`, or
@@ -185,17 +182,17 @@ entry_points! {
             Err(err) => err.to_errno(),
         }
     };
-    stacker_setprocattr(name: *const c_char, value: *mut c_void, size: usize) -> c_int => {
-        let value: &[u8] = if value.is_null() {
-            &[]
-        } else {
-            core::slice::from_raw_parts(value.cast::<u8>(), size)
-        };
-        match chain::setprocattr(c_bytes(name), value) {
+    stacker_setprocattr(name: *const c_char, value: *mut c_void, size: usize) -> c_int =>
+        match chain::setprocattr(ProcAttrWrite::from_raw(name, value, size)) {
             Ok(used) => c_int::try_from(used).unwrap_or(c_int::MAX),
             Err(err) => err.to_errno(),
-        }
-    };
+        };
+    // The LSM core stops at the first negative answer and then denies the
+    // `CAP_SYS_ADMIN` reserve (`security_vm_enough_memory_mm()`).
     stacker_vm_enough_memory(_mm: *mut bindings::mm_struct, pages: c_long) -> c_int =>
-        if chain::vm_enough_memory(pages as i64) { 0 } else { -1 };
+        if with_current_cred(|cred| chain::vm_enough_memory(cred, pages as i64)) {
+            0
+        } else {
+            EPERM.to_errno()
+        };
 }

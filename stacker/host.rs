@@ -47,9 +47,12 @@ mod name_rule;
 /// The single-module direct path: a static branch in the kernel, a boot
 /// state check here.
 macro_rules! single_branch {
-    ($idx:literal, $key:ident) => {
-        $crate::platform::single($idx)
-    };
+    ($idx:literal, $key:ident) => {{
+        // The branch reads the key its name says (`mN` is key N, enabled at
+        // boot for the single submodule of index N), as the kernel's does.
+        const KEY: usize = $crate::dispatch::key_index(stringify!($key));
+        $crate::platform::single(KEY)
+    }};
 }
 
 /// The compiled-in submodules of the host build.

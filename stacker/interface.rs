@@ -7,7 +7,10 @@
 //!   blob (and stacker's own offset and size in each blob);
 //! - `hooks`: the hooks stacker registered with the LSM core, one per line,
 //!   with the submodules that implement each, in call order;
-//! - `fastpath`: `1` when the single-module direct path is taken;
+//! - `status`: `ok` when init succeeded, else `failed: WHY`; after a failed
+//!   init it is the only file (`init_status.rs`);
+//! - `fastpath`: `1 NAME` when the fast-path static key of submodule NAME is
+//!   enabled, read from the keys themselves; `0` when no key is;
 //! - `stats` (with `CONFIG_SECURITY_STACKER_STATS`): per submodule and hook,
 //!   calls and denials.
 
@@ -28,7 +31,23 @@ pub(crate) fn name(index: u8) -> &'static str {
         .unwrap_or("?")
 }
 
-/// Creates the files in `dir`.
+/// Creates `status` in `dir`.
+pub(crate) fn create_status(dir: &Dir) -> Result {
+    dir.create_file::<StatusFile>(c"status")
+}
+
+/// `status`.
+struct StatusFile;
+
+impl Attribute for StatusFile {
+    fn show(out: &mut TextBuf) -> Result {
+        // The kernel's `fmt!`, whose `Display` the status implements.
+        out.write_fmt(fmt!("{}\n", crate::init_status::get()))
+            .map_err(|_| ENOMEM)
+    }
+}
+
+/// Creates the files in `dir` that exist after a successful init.
 pub(crate) fn create(dir: &Dir) -> Result {
     dir.create_file::<ChainFile>(c"chain")?;
     dir.create_file::<LayoutFile>(c"layout")?;
@@ -107,12 +126,23 @@ impl Attribute for HooksFile {
     }
 }
 
-/// `fastpath`: `1` when the single-module direct path is in use.
+/// `fastpath`: `1 NAME` when submodule NAME's fast-path static key is
+/// enabled, `0` when none is. Read from the keys, not from the boot state,
+/// so that it shows what the hooks actually branch on.
 struct FastpathFile;
 
 impl Attribute for FastpathFile {
     fn show(out: &mut TextBuf) -> Result {
-        writeln!(out, "{}", u8::from(boot().single().is_some())).map_err(|_| ENOMEM)
+        extern "C" {
+            fn stacker_single_key_enabled() -> kernel::ffi::c_int;
+        }
+        // SAFETY: only reads the static keys' state.
+        let index = unsafe { stacker_single_key_enabled() };
+        match u8::try_from(index) {
+            Ok(m) => writeln!(out, "1 {}", name(m)),
+            Err(_) => writeln!(out, "0"),
+        }
+        .map_err(|_| ENOMEM)
     }
 }
 

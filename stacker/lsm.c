@@ -33,15 +33,16 @@ struct stacker_single_keys stacker_single __ro_after_init = {
 
 /* Every hook stacker can dispatch; keep in step with stacker/hook.rs. */
 #define STACKER_HOOKS(X)                                                     \
-	X(file_open) X(file_permission) X(mmap_file) X(file_mprotect)        \
-	X(file_alloc_security) X(file_free_security) X(inode_permission)     \
-	X(inode_create) X(inode_unlink) X(inode_rename) X(inode_link)        \
-	X(inode_mkdir) X(inode_rmdir) X(inode_setxattr)                      \
-	X(inode_removexattr) X(inode_init_security)                          \
-	X(inode_alloc_security) X(inode_free_security) X(d_instantiate)      \
-	X(cred_alloc_blank) X(cred_prepare) X(cred_transfer) X(cred_free)    \
-	X(bprm_creds_for_exec) X(bprm_check_security)                        \
-	X(bprm_committed_creds) X(capable) X(capset)                         \
+	X(file_open) X(file_permission) X(mmap_file) X(mmap_addr)            \
+	X(file_mprotect) X(file_alloc_security) X(file_free_security)        \
+	X(inode_permission) X(inode_create) X(inode_unlink)                  \
+	X(inode_rename) X(inode_link) X(inode_mkdir) X(inode_rmdir)          \
+	X(inode_setxattr) X(inode_removexattr) X(inode_init_security)        \
+	X(inode_alloc_security) X(inode_free_security)                       \
+	X(inode_free_security_rcu) X(d_instantiate) X(cred_alloc_blank)      \
+	X(cred_prepare) X(cred_transfer) X(cred_free)                        \
+	X(bprm_creds_for_exec) X(bprm_creds_from_file)                       \
+	X(bprm_check_security) X(bprm_committed_creds) X(capable) X(capset)  \
 	X(ptrace_access_check) X(task_alloc) X(task_free) X(task_kill)       \
 	X(socket_create) X(socket_connect) X(ipc_permission)                 \
 	X(getprocattr) X(setprocattr) X(vm_enough_memory)
@@ -74,31 +75,51 @@ static int __init stacker_fastpath_setup(char *str)
 }
 early_param("stacker.fastpath", stacker_fastpath_setup);
 
-static void __init stacker_enable_single(int index)
+#ifdef CONFIG_SECURITY_STACKER_TEST_FAIL_INIT
+static int __init stacker_fail_init_setup(char *str)
 {
-	struct static_key_false *keys = &stacker_single.m0;
+	return stacker_rs_set_fail_init(str);
+}
+early_param("stacker.fail_init", stacker_fail_init_setup);
+#endif
 
-	/* The keys are consecutive members of one type, like an array. */
-	BUILD_BUG_ON(sizeof(stacker_single) != 8 * sizeof(*keys));
-	if (index >= 0 && index < 8)
-		static_branch_enable(&keys[index]);
+/* The keys are consecutive members of one type, used like an array. */
+static struct static_key_false *stacker_single_key(int index)
+{
+	BUILD_BUG_ON(sizeof(stacker_single) !=
+		     STACKER_SINGLE_KEYS * sizeof(stacker_single.m0));
+	if (index < 0 || index >= STACKER_SINGLE_KEYS)
+		return NULL;
+	return &stacker_single.m0 + index;
+}
+
+/* The registry index whose fast-path key is enabled, or -1 (interface.rs). */
+int stacker_single_key_enabled(void)
+{
+	int i;
+
+	for (i = 0; i < STACKER_SINGLE_KEYS; i++)
+		if (static_key_enabled(stacker_single_key(i)))
+			return i;
+	return -1;
 }
 
 static int __init stacker_init(void)
 {
+	struct static_key_false *single;
 	int i, count = 0;
-	int err = stacker_layout_check();
+	/* Checks the kernel structures, then lays out and inits the chain. */
+	int err = stacker_rs_init();
 
-	if (err)
-		return err;
-	err = stacker_rs_init();
 	if (err)
 		return err;
 	for (i = 0; i < ARRAY_SIZE(stacker_catalog); i++)
 		if (stacker_rs_hook_wanted(stacker_catalog[i].name))
 			stacker_hooks[count++] = stacker_catalog[i].hl;
 	security_add_hooks(stacker_hooks, count, &stacker_lsmid);
-	stacker_enable_single(stacker_rs_single_index());
+	single = stacker_single_key(stacker_rs_single_index());
+	if (single)
+		static_branch_enable(single);
 	pr_info("registered %d of %zu hooks\n", count,
 		ARRAY_SIZE(stacker_catalog));
 	return 0;

@@ -8,6 +8,24 @@
 //! and so on; the borrow lasts for the hook call. The host crate has an
 //! in-memory model with the same names and methods (`host/objects.rs`).
 //!
+//! # Hook views
+//!
+//! Some hooks see an object before it is fully built or after it is half
+//! torn down. Those hooks get a narrower view whose methods reach only what
+//! is valid there, so that no safe method can read a NULL or stale pointer:
+//!
+//! - [`FileSecurity`] (`file_alloc_security`, `file_free_security`): only
+//!   the file's blob. `file_alloc_security` runs before `f_path` is set, and
+//!   `file_free_security` also runs for a file whose open failed, so there
+//!   is no dentry or inode to reach;
+//! - [`CommittedBinprm`] (`bprm_committed_creds`): only the file;
+//!   `bprm->cred` is NULL by then (it was committed);
+//! - [`ExecCred`] (`bprm_creds_from_file`): the new credentials of an exec,
+//!   still private to it, and the one write allowed there:
+//!   [`ExecCred::drop_caps`];
+//! - [`InodeBlob`] (`inode_free_security_rcu`): the blob of an inode that is
+//!   gone; submodules receive only their own state in it.
+//!
 //! C headers: [`include/linux/fs.h`](srctree/include/linux/fs.h),
 //! [`include/linux/dcache.h`](srctree/include/linux/dcache.h),
 //! [`include/linux/cred.h`](srctree/include/linux/cred.h),
@@ -16,11 +34,11 @@
 use crate::blob::HasBlob;
 use crate::layout::ObjectKind;
 use crate::submodule::Submodule;
-use core::{ffi::CStr, mem::MaybeUninit};
+use core::{ffi::CStr, marker::PhantomData, mem::MaybeUninit};
 use kernel::{
     alloc::{flags::GFP_NOWAIT, KVec},
     bindings,
-    ffi::c_int,
+    ffi::{c_char, c_int, c_ulong, c_void},
     prelude::*,
     types::Opaque,
 };
@@ -59,6 +77,38 @@ macro_rules! wrapper {
     };
 }
 
+/// The C string at `ptr`, as a [`CStr`].
+///
+/// Unlike `CStr::from_char_ptr`, this has no overflow check, so no panic
+/// path on a hook path: a string's length plus its NUL cannot overflow.
+///
+/// # Safety
+///
+/// `ptr` must point to a NUL-terminated string that stays valid and
+/// unchanged for `'a`.
+pub(crate) unsafe fn c_str<'a>(ptr: *const c_char) -> &'a CStr {
+    // SAFETY: `ptr` is a NUL-terminated string, as the caller promises.
+    let len = unsafe { bindings::strlen(ptr) };
+    // SAFETY: the `len` bytes of the string and its NUL are readable for
+    // `'a`.
+    let bytes = unsafe { core::slice::from_raw_parts(ptr.cast::<u8>(), len.wrapping_add(1)) };
+    // SAFETY: `bytes` ends with the string's NUL and has no other.
+    unsafe { CStr::from_bytes_with_nul_unchecked(bytes) }
+}
+
+/// The C string at `ptr` as bytes, without its NUL (and without a panic
+/// path, unlike `CStr::to_bytes`).
+///
+/// # Safety
+///
+/// As for [`c_str`].
+pub(crate) unsafe fn c_bytes<'a>(ptr: *const c_char) -> &'a [u8] {
+    // SAFETY: `ptr` is a NUL-terminated string, as the caller promises.
+    let len = unsafe { bindings::strlen(ptr) };
+    // SAFETY: the `len` bytes of the string are readable for `'a`.
+    unsafe { core::slice::from_raw_parts(ptr.cast::<u8>(), len) }
+}
+
 /// Implements [`HasBlob`] for a wrapper whose blob is `(*ptr).$field`.
 macro_rules! has_blob {
     ($name:ident, $kind:ident, $state:ident, |$p:ident| $blob:expr) => {
@@ -78,10 +128,26 @@ macro_rules! has_blob {
 }
 
 wrapper!(
-    /// A `struct file`.
+    /// A `struct file` that is open: its path, dentry and inode are set.
+    ///
+    /// Not for `file_alloc_security` and `file_free_security`, which get a
+    /// [`FileSecurity`].
     File => bindings::file
 );
 has_blob!(File, File, FileState, |p| (*p).f_security);
+
+wrapper!(
+    /// A `struct file` in `file_alloc_security` or `file_free_security`:
+    /// only its security blob.
+    ///
+    /// `file_alloc_security` runs before the file's path is set, and
+    /// `file_free_security` also runs for a file whose open failed, so this
+    /// view has no `dentry()`, `inode()` or `getxattr()`: there may be no
+    /// dentry or inode to reach. A submodule sets up or releases its file
+    /// state here, which [`File`] shows in the other file hooks.
+    FileSecurity => bindings::file
+);
+has_blob!(FileSecurity, File, FileState, |p| (*p).f_security);
 
 impl File {
     /// The dentry the file was opened through.
@@ -146,10 +212,11 @@ impl Dentry {
         // is storage that does not move until it is released below (the
         // snapshot may point into itself).
         unsafe { bindings::take_dentry_name_snapshot(snapshot, self.as_raw()) };
-        // SAFETY: the snapshot was initialised just above; its `name` points
-        // to `len` readable bytes until it is released.
+        // SAFETY: the snapshot was initialised just above.
+        let qstr = unsafe { &(*snapshot).name };
+        // SAFETY: the snapshot's `name` points to `len` readable bytes until
+        // it is released below.
         let name = unsafe {
-            let qstr = &(*snapshot).name;
             core::slice::from_raw_parts(
                 qstr.name,
                 qstr.__bindgen_anon_1.__bindgen_anon_1.len as usize,
@@ -248,85 +315,52 @@ impl Cred {
 wrapper!(
     /// A `struct task_struct`.
     ///
-    /// bindgen's layout of `task_struct` does not match the compiler's in
-    /// this kernel (see `layout_check.c`), so its fields are read in C.
+    /// Its fields are read through bindgen's layout, which the layout check
+    /// (`layout_check.c`) compares with the compiler's at init: with
+    /// `--opaque-type sched_statistics` (linux/patches/0006) they agree.
     Task => bindings::task_struct
 );
-has_blob!(Task, Task, TaskState, |p| {
-    task_c::stacker_task_security(p)
-});
+has_blob!(Task, Task, TaskState, |p| (*p).security);
 
 impl Task {
     /// The task's pid.
     pub(crate) fn pid(&self) -> i32 {
         // SAFETY: the task is valid; `pid` is fixed for its life.
-        unsafe { task_c::stacker_task_pid(self.as_raw()) }
+        unsafe { (*self.as_raw()).pid }
     }
 
-    /// The task's command name.
+    /// The task's command name, NUL-padded, always NUL-terminated.
+    ///
+    /// The name may be changed while it is read (`set_task_comm`); each
+    /// byte is read once, as C's `strscpy_pad` does, so the copy is some
+    /// mix of old and new, never an unterminated string.
     pub(crate) fn comm(&self) -> [u8; 16] {
         let mut buf = [0u8; 16];
-        // SAFETY: the task is valid and `buf` has room for TASK_COMM_LEN.
-        unsafe { task_c::stacker_task_comm(self.as_raw(), buf.as_mut_ptr()) };
+        // SAFETY: the task is valid; `comm` is an array inside it.
+        let comm = unsafe { core::ptr::addr_of!((*self.as_raw()).comm) }.cast::<c_char>();
+        for (i, byte) in buf.iter_mut().enumerate().take(15) {
+            // SAFETY: `i < 15 < TASK_COMM_LEN`, inside the array of a valid
+            // task; a volatile read of a byte that may change concurrently.
+            let b: u8 = unsafe { comm.wrapping_add(i).read_volatile() };
+            if b == 0 {
+                break;
+            }
+            *byte = b;
+        }
         buf
     }
 }
 
-/// The `task_struct` accessors of `layout_check.c`.
-///
-/// They take the task as `*const c_void`: bindgen's `task_struct` is not
-/// FFI-safe (its `sched_statistics` member could not be laid out).
-pub(crate) mod task_c {
-    use kernel::{bindings::task_struct, ffi::c_void};
-
-    mod raw {
-        use kernel::ffi::c_void;
-
-        extern "C" {
-            pub(super) fn stacker_task_security(task: *const c_void) -> *mut c_void;
-            pub(super) fn stacker_task_pid(task: *const c_void) -> i32;
-            pub(super) fn stacker_task_comm(task: *const c_void, buf: *mut u8);
-        }
-    }
-
-    /// `task->security`.
-    ///
-    /// # Safety
-    ///
-    /// `task` must be a valid task.
-    pub(crate) unsafe fn stacker_task_security(task: *const task_struct) -> *mut c_void {
-        // SAFETY: promised by the caller.
-        unsafe { raw::stacker_task_security(task.cast()) }
-    }
-
-    /// `task->pid`.
-    ///
-    /// # Safety
-    ///
-    /// `task` must be a valid task.
-    pub(crate) unsafe fn stacker_task_pid(task: *const task_struct) -> i32 {
-        // SAFETY: promised by the caller.
-        unsafe { raw::stacker_task_pid(task.cast()) }
-    }
-
-    /// Copies `task->comm` into `buf` (16 bytes, NUL-padded).
-    ///
-    /// # Safety
-    ///
-    /// `task` must be a valid task and `buf` writable for 16 bytes.
-    pub(crate) unsafe fn stacker_task_comm(task: *const task_struct, buf: *mut u8) {
-        // SAFETY: promised by the caller.
-        unsafe { raw::stacker_task_comm(task.cast(), buf) }
-    }
-}
-
-/// Rust's offsets of the kernel fields it reads, checked against C's by
-/// `stacker_layout_check()` (`layout_check.c`, same list, same order).
+/// Rust's offsets of the kernel fields it reads, then the sizes of the
+/// kernel structures it builds, indexes or lets C write into, checked
+/// against C's by `stacker_layout_check()` (`layout_check.c`: the same
+/// entries, in the same order, each named in its error message).
 #[no_mangle]
 static stacker_rust_offsets: [usize; CHECKED_FIELDS] = {
     use core::mem::{offset_of, size_of};
     use kernel::bindings as b;
     [
+        // Offsets (`STACKER_FIELDS` in C).
         offset_of!(b::file, __bindgen_anon_1.f_path.dentry),
         offset_of!(b::file, f_inode),
         offset_of!(b::file, f_security),
@@ -341,6 +375,7 @@ static stacker_rust_offsets: [usize; CHECKED_FIELDS] = {
         offset_of!(b::cred, cap_inheritable),
         offset_of!(b::cred, cap_permitted),
         offset_of!(b::cred, cap_effective),
+        offset_of!(b::cred, cap_ambient),
         offset_of!(b::cred, security),
         offset_of!(b::linux_binprm, file),
         offset_of!(b::linux_binprm, cred),
@@ -363,27 +398,48 @@ static stacker_rust_offsets: [usize; CHECKED_FIELDS] = {
         offset_of!(b::lsm_blob_sizes, lbs_task),
         offset_of!(b::lsm_blob_sizes, lbs_xattr_count),
         offset_of!(b::lsm_blob_sizes, lbs_bpf_token),
+        offset_of!(b::task_struct, pid),
+        offset_of!(b::task_struct, tgid),
+        offset_of!(b::task_struct, mm),
+        offset_of!(b::task_struct, group_leader),
+        offset_of!(b::task_struct, cred),
+        offset_of!(b::task_struct, comm),
+        offset_of!(b::task_struct, security),
+        // Sizes (`STACKER_SIZES` in C).
+        size_of::<b::xattr>(),
+        size_of::<b::name_snapshot>(),
+        size_of::<b::static_key_false>(),
+        size_of::<crate::platform::SingleKeys>(),
+        size_of::<b::file_operations>(),
         size_of::<b::lsm_blob_sizes>(),
+        size_of::<b::task_struct>(),
+        size_of::<b::cred>(),
+        size_of::<b::kernel_cap_t>(),
     ]
 };
 
-/// Number of fields (and sizes) checked.
-const CHECKED_FIELDS: usize = 37;
+/// Number of fields and sizes checked.
+const CHECKED_FIELDS: usize = 53;
 
 /// Number of entries in [`stacker_rust_offsets`] (C reads it).
 #[no_mangle]
 static stacker_rust_offsets_len: usize = CHECKED_FIELDS;
 
 wrapper!(
-    /// A `struct linux_binprm`: a program being executed.
+    /// A `struct linux_binprm` whose new credentials are being prepared:
+    /// in `bprm_creds_for_exec` and `bprm_check_security`.
+    ///
+    /// Not for `bprm_committed_creds`, where the credentials are gone from
+    /// the binprm (see [`CommittedBinprm`]).
     Binprm => bindings::linux_binprm
 );
 
 impl Binprm {
     /// The credentials the program will run with (being prepared).
     pub(crate) fn cred(&self) -> &Cred {
-        // SAFETY: `cred` is set before any bprm hook runs and owned by the
-        // binprm until it is committed.
+        // SAFETY: `cred` is set before `bprm_creds_for_exec` and stays
+        // owned by the binprm until it is committed, after the hooks that
+        // get a `Binprm`.
         unsafe { Cred::from_raw((*self.as_raw()).cred) }
     }
 
@@ -392,6 +448,171 @@ impl Binprm {
         // SAFETY: `file` is set before any bprm hook runs and pinned by the
         // binprm.
         unsafe { File::from_raw((*self.as_raw()).file) }
+    }
+}
+
+wrapper!(
+    /// A `struct linux_binprm` after its credentials were committed
+    /// (`bprm_committed_creds`): only the file.
+    ///
+    /// `commit_creds()` took `bprm->cred`, which is NULL from then on, so
+    /// this view has no `cred()`; the new credentials are the current
+    /// task's.
+    CommittedBinprm => bindings::linux_binprm
+);
+
+impl CommittedBinprm {
+    /// The file being executed.
+    pub(crate) fn file(&self) -> &File {
+        // SAFETY: `file` stays set and pinned by the binprm until it is
+        // freed, after this hook.
+        unsafe { File::from_raw((*self.as_raw()).file) }
+    }
+}
+
+/// The new credentials of an exec in `bprm_creds_from_file`, after the
+/// capability module computed their capability sets.
+///
+/// # Invariants
+///
+/// `cred` is `bprm->cred` of an exec in `begin_new_exec()`: prepared by
+/// `prepare_exec_creds()` and not yet committed, so no other task and no
+/// other reference can see it, and it stays valid for `'a`.
+pub(crate) struct ExecCred<'a> {
+    cred: *mut bindings::cred,
+    _borrow: PhantomData<&'a Cred>,
+}
+
+impl<'a> ExecCred<'a> {
+    /// The new credentials of `bprm`.
+    ///
+    /// # Safety
+    ///
+    /// `bprm` must be the binprm passed to `bprm_creds_from_file`, valid
+    /// for `'a`.
+    pub(crate) unsafe fn from_bprm(bprm: *mut bindings::linux_binprm) -> Self {
+        // INVARIANT: the binprm of `bprm_creds_from_file` owns its new,
+        // unshared cred until `commit_creds()`, after this hook.
+        ExecCred {
+            // SAFETY: the caller passes a valid binprm.
+            cred: unsafe { (*bprm).cred },
+            _borrow: PhantomData,
+        }
+    }
+
+    /// The new credentials, to read (ids, sets, blob state).
+    pub(crate) fn cred(&self) -> &'a Cred {
+        // SAFETY: valid for `'a` by the type invariant.
+        unsafe { Cred::from_raw(self.cred) }
+    }
+
+    /// Removes the capabilities in `mask` from the new credentials'
+    /// permitted, effective, inheritable and ambient sets.
+    ///
+    /// Sound because the credentials are not shared yet (type invariant):
+    /// nothing else reads them while they change, and once committed they
+    /// never change again. Only ever removes, so the kernel's rules between
+    /// the sets (ambient within permitted and inheritable, effective within
+    /// permitted) still hold.
+    pub(crate) fn drop_caps(&self, mask: u64) {
+        let keep = !mask;
+        let c = self.cred;
+        // SAFETY: by the type invariant the cred is valid and private to
+        // this exec; the `Cred` views of it read through `Opaque`, which
+        // allows the change.
+        unsafe { (*c).cap_permitted.val &= keep };
+        // SAFETY: as above.
+        unsafe { (*c).cap_effective.val &= keep };
+        // SAFETY: as above.
+        unsafe { (*c).cap_inheritable.val &= keep };
+        // SAFETY: as above.
+        unsafe { (*c).cap_ambient.val &= keep };
+    }
+}
+
+/// The security blob of an inode that is gone (`inode_free_security_rcu`),
+/// passed an RCU grace period after the inode was freed: submodules get
+/// only their own state in it, never the inode.
+///
+/// # Invariants
+///
+/// `blob` is null or the start of an inode security blob allocated by the
+/// LSM core, valid for `'a`.
+pub(crate) struct InodeBlob<'a> {
+    blob: *mut u8,
+    _borrow: PhantomData<&'a u8>,
+}
+
+impl InodeBlob<'_> {
+    /// Wraps the `inode_security` argument of `inode_free_security_rcu`.
+    ///
+    /// # Safety
+    ///
+    /// `blob` must be null or an inode security blob that stays valid for
+    /// the life of the returned value.
+    pub(crate) unsafe fn from_raw(blob: *mut c_void) -> Self {
+        // INVARIANT: as promised by the caller.
+        InodeBlob {
+            blob: blob.cast(),
+            _borrow: PhantomData,
+        }
+    }
+}
+
+impl HasBlob for InodeBlob<'_> {
+    const KIND: ObjectKind = ObjectKind::Inode;
+    type State<M: Submodule> = M::InodeState;
+
+    #[inline(always)]
+    fn blob(&self) -> *mut u8 {
+        self.blob
+    }
+}
+
+/// Calls `f` with the current task's subjective credentials
+/// (`current_cred()`), for hooks that check the current task without
+/// being passed a cred (`mmap_addr`, `vm_enough_memory`).
+pub(crate) fn with_current_cred<R>(f: impl FnOnce(&Cred) -> R) -> R {
+    // SAFETY: hooks run in process context, where `current` is valid.
+    let task = unsafe { bindings::get_current() };
+    // SAFETY: the current task is valid; `current_cred()` reads its `cred`
+    // without RCU because only the task itself replaces it.
+    let cred = unsafe { (*task).cred };
+    // SAFETY: the task holds a reference on its own cred, and only the task
+    // itself (`commit_creds`, `override_creds`) replaces it, which no code
+    // reachable from a hook does: the cred outlives the borrow in `f`.
+    f(unsafe { Cred::from_raw(cred) })
+}
+
+/// The address an `mmap_addr` hook is asked about.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct MmapAddr {
+    addr: u64,
+    min: u64,
+}
+
+impl MmapAddr {
+    /// Wraps the `addr` argument of `mmap_addr`, with the current
+    /// `vm.mmap_min_addr` (`dac_mmap_min_addr`).
+    pub(crate) fn from_raw(addr: c_ulong) -> Self {
+        // SAFETY: a plain global, written by the sysctl handler; one
+        // volatile read of a machine word, as C's plain read.
+        let min = unsafe { core::ptr::addr_of!(bindings::dac_mmap_min_addr).read_volatile() };
+        MmapAddr {
+            addr: addr as u64,
+            min: min as u64,
+        }
+    }
+
+    /// The address.
+    pub(crate) fn addr(self) -> u64 {
+        self.addr
+    }
+
+    /// Whether the address is below `vm.mmap_min_addr`: where the
+    /// capability module asks for `CAP_SYS_RAWIO`.
+    pub(crate) fn below_min(self) -> bool {
+        self.addr < self.min
     }
 }
 
@@ -452,6 +673,127 @@ impl ProcAttrValue {
     pub(crate) fn push_bytes(&mut self, bytes: &[u8]) -> Result {
         self.0.extend_from_slice(bytes, GFP_KERNEL)?;
         Ok(())
+    }
+}
+
+/// The C side of forwarding (`stacker/procattr.c`).
+///
+/// The task is passed as `*mut c_void`: bindgen's `task_struct` holds
+/// empty structs, which the `improper_ctypes` lint refuses in an `extern`
+/// block of this crate.
+mod procattr_c {
+    use kernel::ffi::{c_char, c_int, c_void};
+
+    extern "C" {
+        pub(super) fn stacker_forward_getprocattr(
+            p: *mut c_void,
+            name: *const c_char,
+            value: *mut *mut c_char,
+        ) -> c_int;
+        pub(super) fn stacker_forward_setprocattr(
+            name: *const c_char,
+            value: *mut c_void,
+            size: usize,
+        ) -> c_int;
+    }
+}
+
+/// Asks the LSMs registered after stacker, in the LSM core's order, for
+/// `/proc/PID/attr/NAME` of `task`; the first answer that is not `EINVAL`
+/// is copied into `out`. `EINVAL` when none answers.
+///
+/// The LSM core asks only the first LSM that implements `getprocattr`
+/// (`security_getprocattr()`): when stacker is that LSM and no submodule
+/// claims the attribute, this keeps SELinux, AppArmor or Smack after it
+/// reachable.
+pub(crate) fn forward_getprocattr(task: &Task, name: &CStr, out: &mut ProcAttrValue) -> Result {
+    let mut value: *mut c_char = core::ptr::null_mut();
+    // SAFETY: the task is valid, `name` is a C string, and `value` is a
+    // writable pointer that the callee sets to a `kmalloc`ed value or
+    // leaves null.
+    let rc = unsafe {
+        procattr_c::stacker_forward_getprocattr(
+            task.as_raw().cast(),
+            name.as_char_ptr(),
+            &mut value,
+        )
+    };
+    let result = match usize::try_from(rc) {
+        Err(_) => Err(Error::from_errno(rc)),
+        Ok(0) => Ok(()),
+        Ok(_) if value.is_null() => Ok(()),
+        Ok(len) => {
+            // SAFETY: the answering LSM returned `len` bytes at `value`.
+            let bytes = unsafe { core::slice::from_raw_parts(value.cast::<u8>(), len) };
+            out.push_bytes(bytes)
+        }
+    };
+    // SAFETY: `value` is null or was `kmalloc`ed for the caller, which
+    // frees it; it is not used after this.
+    unsafe { bindings::kfree(value.cast::<c_void>()) };
+    result
+}
+
+/// A write to `/proc/self/attr/NAME` (`setprocattr`).
+///
+/// # Invariants
+///
+/// `name` is a NUL-terminated string, and `value` is null with `size` 0 or
+/// valid for reads and writes of `size` bytes, both for `'a`.
+pub(crate) struct ProcAttrWrite<'a> {
+    name: *const c_char,
+    value: *mut c_void,
+    size: usize,
+    _borrow: PhantomData<&'a mut [u8]>,
+}
+
+impl ProcAttrWrite<'_> {
+    /// Wraps the arguments of `setprocattr`.
+    ///
+    /// # Safety
+    ///
+    /// `name` must be a NUL-terminated string, and `value` null with `size`
+    /// 0 or valid for reads and writes of `size` bytes, for the life of the
+    /// returned value.
+    pub(crate) unsafe fn from_raw(name: *const c_char, value: *mut c_void, size: usize) -> Self {
+        let size = if value.is_null() { 0 } else { size };
+        // INVARIANT: as promised by the caller.
+        ProcAttrWrite {
+            name,
+            value,
+            size,
+            _borrow: PhantomData,
+        }
+    }
+
+    /// The attribute's name (`NAME`).
+    pub(crate) fn name(&self) -> &[u8] {
+        // SAFETY: a C string, valid for the borrow, by the type invariant.
+        unsafe { c_bytes(self.name) }
+    }
+
+    /// The value written.
+    pub(crate) fn value(&self) -> &[u8] {
+        if self.size == 0 {
+            return &[];
+        }
+        // SAFETY: `size` readable bytes by the type invariant.
+        unsafe { core::slice::from_raw_parts(self.value.cast::<u8>(), self.size) }
+    }
+
+    /// Hands the write, unchanged, to the LSMs registered after stacker, in
+    /// the LSM core's order; the first answer that is not `EINVAL` decides.
+    /// `EINVAL` when none answers.
+    ///
+    /// Takes the write by value: an LSM may change the buffer in place
+    /// (SELinux strips a trailing newline), so no borrow of
+    /// [`ProcAttrWrite::value`] may live across this call.
+    pub(crate) fn forward(self) -> Result<usize> {
+        // SAFETY: `name` and `value` are valid for this call by the type
+        // invariant, and nothing borrows `value` any more (`self` is moved).
+        let rc =
+            unsafe { procattr_c::stacker_forward_setprocattr(self.name, self.value, self.size) };
+        usize::try_from(rc).map_err(|_| Error::from_errno(rc))
     }
 }
 
@@ -522,17 +864,26 @@ impl XattrSlots {
         if self.used >= self.limit {
             return Err(ENOSPC);
         }
+        // SAFETY: `count` is valid by the type invariant.
+        let next = unsafe { *self.count };
+        let Ok(index) = usize::try_from(next) else {
+            return Err(EINVAL);
+        };
         let (ptr, len, _cap) = xattr.value.into_raw_parts();
         // SAFETY: by the type invariant there is room for one more of
-        // stacker's slots at `*count`. The core `kfree`s `value`, which
-        // came from `kmalloc` (KVec), and `name` is static.
+        // stacker's slots at `*count`, inside the core's array.
+        let slot = unsafe { self.xattrs.add(index) };
+        // SAFETY: `slot` is a valid, unused slot (above). The core `kfree`s
+        // `value`, which came from `kmalloc` (KVec), and `name` is static.
         unsafe {
-            let slot = self.xattrs.add(*self.count as usize);
-            *self.count += 1;
-            (*slot).name = xattr.name.as_char_ptr();
-            (*slot).value = ptr.cast();
-            (*slot).value_len = len;
-        }
+            slot.write(bindings::xattr {
+                name: xattr.name.as_char_ptr(),
+                value: ptr.cast(),
+                value_len: len,
+            })
+        };
+        // SAFETY: as above.
+        unsafe { *self.count = next + 1 };
         self.used += 1;
         Ok(())
     }

@@ -94,7 +94,13 @@ impl<T: BlobState> RcuCell<T> {
     }
 
     /// Calls `f` with the current value (`None` before the first one).
-    /// `f` must not sleep: it runs in an RCU read-side critical section.
+    ///
+    /// `f` runs inside an RCU read-side critical section, which on this
+    /// kernel is atomic context: it must not sleep, so no `GFP_KERNEL`
+    /// allocation, no mutex, no user copy. For anything that may sleep, such
+    /// as formatting the value for userspace, take a private copy with
+    /// [`RcuCell::copy_out`] and work on that. (`CONFIG_DEBUG_ATOMIC_SLEEP`
+    /// catches a sleep in `f` in the kernel; the host model panics.)
     #[inline(always)]
     pub(crate) fn read<R>(&self, f: impl FnOnce(Option<&T>) -> R) -> R {
         let _guard = kernel::sync::rcu::read_lock();
@@ -104,18 +110,45 @@ impl<T: BlobState> RcuCell<T> {
         f(unsafe { p.as_ref() })
     }
 
+    /// A private copy of the current value (`None` before the first one),
+    /// for work that may sleep.
+    ///
+    /// Allocates first, outside RCU (may sleep), then copies the value under
+    /// RCU: the copy is one whole value, old or new, and stays valid however
+    /// long the caller keeps it.
+    pub(crate) fn copy_out(&self) -> Result<Option<KBox<T>>>
+    where
+        T: Copy,
+    {
+        let mut copy = KBox::<T>::new_uninit(GFP_KERNEL)?;
+        let dst: *mut T = copy.as_mut_ptr();
+        let found = self.read(|value| {
+            value.is_some_and(|v| {
+                // SAFETY: `dst` is a fresh allocation for one `T`, so it is
+                // valid for writes and does not overlap `v`. `T: Copy`, so
+                // a bitwise copy is a valid value.
+                unsafe { core::ptr::copy_nonoverlapping(v, dst, 1) };
+                true
+            })
+        });
+        if !found {
+            return Ok(None);
+        }
+        // SAFETY: the copy above initialised the storage.
+        Ok(Some(unsafe { copy.assume_init() }))
+    }
+
     /// Builds a new value in place, starting from all zeroes, and makes it
     /// the current one if `build` succeeds. On error nothing changes.
     ///
     /// Sleeps (allocation, `synchronize_rcu`).
     pub(crate) fn replace_with(&self, build: impl FnOnce(&mut T) -> Result) -> Result {
         let mut new = KBox::<T>::new_uninit(GFP_KERNEL)?;
+        // SAFETY: `new` is a fresh allocation for one `T`, valid for writes.
+        unsafe { new.as_mut_ptr().write_bytes(0, 1) };
         // SAFETY: zero is a valid `T` (`BlobState`), so after zeroing the
         // storage it is initialised.
-        let mut new = unsafe {
-            new.as_mut_ptr().write_bytes(0, 1);
-            new.assume_init()
-        };
+        let mut new = unsafe { new.assume_init() };
         build(&mut new)?;
         // INVARIANT: a fully built value from `KBox::into_raw`.
         let old = self.ptr.swap(KBox::into_raw(new), Ordering::AcqRel);

@@ -8,25 +8,28 @@
 //!
 //! C header: [`include/linux/security.h`](srctree/include/linux/security.h)
 
-use core::{fmt, marker::PhantomData};
+use core::{
+    fmt,
+    marker::PhantomData,
+    sync::atomic::{AtomicPtr, Ordering},
+};
 use kernel::{
-    alloc::KVec,
+    alloc::{KBox, KVVec},
     bindings,
     error::from_err_ptr,
-    ffi::{c_char, c_void},
+    ffi::{c_char, c_int, c_void},
     prelude::*,
     uaccess::{UserPtr, UserSlice},
 };
 
-/// Largest write a securityfs file accepts, in bytes.
-pub(crate) const MAX_WRITE: usize = 4096;
-
 /// The contents of a securityfs file as it is being formatted.
-pub(crate) struct TextBuf(KVec<u8>);
+///
+/// A policy can be tens of KiB: the buffer may be `vmalloc`ed.
+pub(crate) struct TextBuf(KVVec<u8>);
 
 impl TextBuf {
     fn new() -> Self {
-        TextBuf(KVec::new())
+        TextBuf(KVVec::new())
     }
 
     /// Appends raw bytes.
@@ -43,6 +46,8 @@ impl fmt::Write for TextBuf {
 }
 
 pub(crate) use crate::attribute::Attribute;
+use crate::attribute::{check_write, WriterCaps};
+use crate::objects::File;
 
 /// A securityfs directory.
 ///
@@ -101,72 +106,162 @@ impl<T: Attribute> FileOps<T> {
     const VTABLE: bindings::file_operations = bindings::file_operations {
         read: Some(read::<T>),
         write: if T::WRITABLE { Some(write::<T>) } else { None },
+        release: Some(release),
+        // The offset is what tells a second write on one descriptor apart
+        // from a new value: let userspace see it (and seek back to 0).
+        llseek: Some(bindings::generic_file_llseek),
         ..pin_init::zeroed()
     };
     const TABLE: &'static bindings::file_operations = &Self::VTABLE;
 }
 
-/// `read` for an [`Attribute`] file.
+/// The value an open file's reads are served from.
+///
+/// Formatted once, at the first read of the open file, and kept in the
+/// file's `private_data` until it is closed: however small the reads, one
+/// open file shows one whole value, never the start of an old value and
+/// the end of a new one that was loaded in between.
 ///
 /// # Safety
 ///
-/// Called by the VFS with a user buffer of `count` bytes and a valid `ppos`.
+/// `file` must be an open file of an [`Attribute`] type, alive for `'a`,
+/// whose `private_data` is only ever used through this function and
+/// [`release`] (it starts out null).
+unsafe fn snapshot<'a, T: Attribute>(file: *mut bindings::file) -> Result<&'a TextBuf> {
+    // SAFETY: `private_data` is a pointer-sized, aligned field of the live
+    // file, only accessed atomically while the file is open (see above).
+    let slot = unsafe {
+        AtomicPtr::<TextBuf>::from_ptr(core::ptr::addr_of_mut!((*file).private_data).cast())
+    };
+    let mut current = slot.load(Ordering::Acquire);
+    if current.is_null() {
+        let mut out = TextBuf::new();
+        T::show(&mut out)?;
+        let new = KBox::into_raw(KBox::new(out, GFP_KERNEL)?);
+        current = match slot.compare_exchange(
+            core::ptr::null_mut(),
+            new,
+            Ordering::AcqRel,
+            Ordering::Acquire,
+        ) {
+            Ok(_) => new,
+            Err(first) => {
+                // Another read of the same open file got there first.
+                // SAFETY: `new` came from `KBox::into_raw` just above and
+                // was never shared.
+                drop(unsafe { KBox::from_raw(new) });
+                first
+            }
+        };
+    }
+    // SAFETY: a non-null `private_data` is a `KBox<TextBuf>` that lives
+    // until `release`, which runs only after every read of the file ended.
+    Ok(unsafe { &*current })
+}
+
+/// `read` for an [`Attribute`] file, from the open file's snapshot.
+///
+/// # Safety
+///
+/// Called by the VFS with an open `file`, a user buffer of `count` bytes
+/// and a valid `ppos`.
 unsafe extern "C" fn read<T: Attribute>(
-    _file: *mut bindings::file,
+    file: *mut bindings::file,
     buf: *mut c_char,
     count: usize,
     ppos: *mut bindings::loff_t,
 ) -> isize {
-    let mut out = TextBuf::new();
-    if let Err(err) = T::show(&mut out) {
-        return err.to_errno() as isize;
-    }
+    // SAFETY: the VFS passes an open file of this attribute type.
+    let value = match unsafe { snapshot::<T>(file) } {
+        Ok(value) => value,
+        Err(err) => return err.to_errno() as isize,
+    };
     // SAFETY: `buf` is a user buffer of `count` bytes and `ppos` is valid, as
-    // the VFS promises; the source is `out.0.len()` initialised bytes.
+    // the VFS promises; the source is `value.0.len()` initialised bytes.
     unsafe {
         bindings::simple_read_from_buffer(
             buf.cast::<c_void>(),
             count,
             ppos,
-            out.0.as_ptr().cast::<c_void>(),
-            out.0.len(),
+            value.0.as_ptr().cast::<c_void>(),
+            value.0.len(),
         )
     }
 }
 
-/// `write` for an [`Attribute`] file: the whole value in one write.
+/// `release` for every [`Attribute`] file: frees the read snapshot.
 ///
 /// # Safety
 ///
-/// Called by the VFS with a user buffer of `count` bytes and a valid `ppos`.
+/// Called by the VFS once, when the last reference to `file` is gone.
+unsafe extern "C" fn release(_inode: *mut bindings::inode, file: *mut bindings::file) -> c_int {
+    // SAFETY: the file is alive for this call and no read can run any more.
+    let value = unsafe { (*file).private_data }.cast::<TextBuf>();
+    if !value.is_null() {
+        // SAFETY: a non-null `private_data` came from `KBox::into_raw` in
+        // `snapshot`, and nothing uses it after this.
+        drop(unsafe { KBox::from_raw(value) });
+    }
+    0
+}
+
+/// `write` for an [`Attribute`] file: the whole value in one `write()` at
+/// offset 0, under the rules of [`check_write`]. On success the file offset
+/// moves past the value, so that a second `write()` on the same descriptor
+/// is refused rather than taken as a value of its own.
+///
+/// # Safety
+///
+/// Called by the VFS with an open `file`, a user buffer of `count` bytes and
+/// a valid `ppos`.
 unsafe extern "C" fn write<T: Attribute>(
-    _file: *mut bindings::file,
+    file: *mut bindings::file,
     buf: *const c_char,
     count: usize,
     ppos: *mut bindings::loff_t,
 ) -> isize {
-    // SAFETY: the VFS passes a valid `ppos`.
+    // SAFETY: the VFS passes a valid `ppos`, not shared during the call.
     let pos = unsafe { *ppos };
-    match write_all::<T>(buf, count, pos) {
-        Ok(()) => count as isize,
+    // SAFETY: the VFS passes the open file, alive for the whole call.
+    let file = unsafe { File::from_raw(file) };
+    let Ok(written) = isize::try_from(count) else {
+        return EFBIG.to_errno() as isize;
+    };
+    match write_value::<T>(file, buf, count, pos) {
+        Ok(()) => {
+            // SAFETY: as above; the VFS copies `*ppos` back into `f_pos`.
+            unsafe { *ppos = pos + written as bindings::loff_t };
+            written
+        }
         Err(err) => err.to_errno() as isize,
     }
 }
 
-fn write_all<T: Attribute>(buf: *const c_char, count: usize, pos: bindings::loff_t) -> Result {
-    // SAFETY: `capable` may be called from any process context.
-    if !unsafe { bindings::capable(bindings::CAP_MAC_ADMIN as i32) } {
-        return Err(EPERM);
-    }
-    if pos != 0 {
-        pr_warn!("securityfs: a value must be written at once, at offset 0\n");
-        return Err(EINVAL);
-    }
-    if count > MAX_WRITE {
-        pr_warn!("securityfs: write of {count} bytes is over the {MAX_WRITE}-byte limit\n");
-        return Err(EINVAL);
-    }
-    let mut data = KVec::new();
+/// Checks a write, copies the value in and stores it.
+fn write_value<T: Attribute>(
+    file: &File,
+    buf: *const c_char,
+    count: usize,
+    pos: bindings::loff_t,
+) -> Result {
+    let caps = WriterCaps {
+        // SAFETY: the file is open, so its `f_cred` is valid; `init_user_ns`
+        // is a static object.
+        opener: unsafe {
+            bindings::file_ns_capable(
+                file.as_raw(),
+                core::ptr::addr_of_mut!(bindings::init_user_ns),
+                bindings::CAP_MAC_ADMIN as i32,
+            )
+        },
+        // SAFETY: `capable` may be called from any process context.
+        writer: unsafe { bindings::capable(bindings::CAP_MAC_ADMIN as i32) },
+    };
+    file.dentry().with_name(|name| {
+        let name = core::str::from_utf8(name).unwrap_or("?");
+        check_write(name, caps, pos, count, T::MAX_WRITE)
+    })?;
+    let mut data = KVVec::new();
     UserSlice::new(UserPtr::from_ptr(buf.cast_mut().cast::<c_void>()), count)
         .read_all(&mut data, GFP_KERNEL)?;
     T::store(&data)

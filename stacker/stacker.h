@@ -30,24 +30,40 @@ bool stacker_rs_hook_wanted(const char *name);
 /* Registry index of the only submodule on the fast path, or -1 (boot.rs). */
 int stacker_rs_single_index(void);
 
-/* Once from security_init(), before any hook is registered. */
+/* stacker.fail_init= (CONFIG_SECURITY_STACKER_TEST_FAIL_INIT; boot.rs). */
+int stacker_rs_set_fail_init(const char *value);
+
+/*
+ * Once from security_init(), before any hook is registered: checks the
+ * kernel structures Rust reads, lays out and initialises the chain, and
+ * records the outcome for the status file. Non-zero: nothing may be
+ * registered.
+ */
 int stacker_rs_init(void);
 /* Once at fs_initcall time, after securityfs is up. */
 int stacker_rs_securityfs_init(void);
 
 /* C's view of the structures Rust reads (layout_check.c). */
 int stacker_layout_check(void);
-void *stacker_task_security(const struct task_struct *task);
-int stacker_task_pid(const struct task_struct *task);
-void stacker_task_comm(const struct task_struct *task, char *buf);
+
+/*
+ * Process attributes for the LSMs after stacker, when no submodule claims
+ * them (procattr.c; called from Rust).
+ */
+int stacker_forward_getprocattr(struct task_struct *p, const char *name,
+				char **value);
+int stacker_forward_setprocattr(const char *name, void *value, size_t size);
 
 /* Blob sizes, then offsets; defined in Rust (boot.rs). */
 extern struct lsm_blob_sizes stacker_blob_sizes;
 
 /* Fast-path keys, one per registry index (platform.rs mirrors this). */
+#define STACKER_SINGLE_KEYS 8
 struct stacker_single_keys {
 	struct static_key_false m0, m1, m2, m3, m4, m5, m6, m7;
 };
 extern struct stacker_single_keys stacker_single;
+/* The registry index whose fast-path key is enabled, or -1 (lsm.c). */
+int stacker_single_key_enabled(void);
 
 #endif /* _SECURITY_STACKER_H */

@@ -9,7 +9,28 @@
 //!
 //! The argument types come from `crate::objects`: thin wrappers of the
 //! kernel's objects in the kernel, an in-memory model on the host. The same
-//! submodule source compiles against both.
+//! submodule source compiles against both. Hooks that see an object half
+//! built or half torn down get a narrower view with only what is valid
+//! there (`FileSecurity`, `CommittedBinprm`, `ExecCred`, and the bare
+//! inode state of `inode_free_security_rcu`).
+//!
+//! # Freeing state
+//!
+//! Blob state is never dropped. State that owns something is released in
+//! the matching free hook:
+//!
+//! - `inode_free_security`: the inode is being evicted. RCU-walk path
+//!   lookups (`inode_permission` with `MAY_NOT_BLOCK`) may still reach the
+//!   inode, and its state, during and after this hook; release here only
+//!   what they never read;
+//! - `inode_free_security_rcu`: a grace period later, from an RCU callback
+//!   (atomic context: no sleeping), with only the submodule's own inode
+//!   state; no path walk can see the inode any more. Release here what
+//!   RCU-walk readers may read;
+//! - `file_free_security`, `cred_free`, `task_free`: also called after a
+//!   failed allocation, for objects whose `*_alloc_security` never ran
+//!   (their state is then all zero). `cred_free` and `task_free` may run
+//!   from RCU callbacks: no sleeping.
 //!
 //! Kernel-independent: compiled into the kernel and into the host crate.
 
@@ -17,8 +38,8 @@ use crate::blob::BlobState;
 use crate::error::{Result, EINVAL};
 use crate::hook::HookSet;
 use crate::objects::{
-    AccessMask, Binprm, Cred, Dentry, File, Inode, IpcPerm, KernelCap, ProcAttrValue, Socket, Task,
-    Vma, XattrValue,
+    AccessMask, Binprm, CommittedBinprm, Cred, Dentry, ExecCred, File, FileSecurity, Inode,
+    IpcPerm, KernelCap, MmapAddr, ProcAttrValue, Socket, Task, Vma, XattrValue,
 };
 use crate::platform::Dir;
 use core::ffi::CStr;
@@ -76,16 +97,25 @@ pub(crate) trait Submodule: Sync + 'static {
     fn mmap_file(&self, _file: Option<&File>, _reqprot: u64, _prot: u64, _flags: u64) -> Result {
         Ok(())
     }
+    /// `mmap_addr`: may the current task, with credentials `cred`, map
+    /// memory at `addr`? The capability module asks for `CAP_SYS_RAWIO`
+    /// below `vm.mmap_min_addr` ([`MmapAddr::below_min`]) from the raw sets.
+    fn mmap_addr(&self, _cred: &Cred, _addr: MmapAddr) -> Result {
+        Ok(())
+    }
     /// `file_mprotect`: may `vma` change to `prot`?
     fn file_mprotect(&self, _vma: &Vma, _reqprot: u64, _prot: u64) -> Result {
         Ok(())
     }
-    /// `file_alloc_security`: a file is being set up.
-    fn file_alloc_security(&self, _file: &File) -> Result {
+    /// `file_alloc_security`: a file is being set up; its path is not set
+    /// yet, so only its blob is reachable.
+    fn file_alloc_security(&self, _file: &FileSecurity) -> Result {
         Ok(())
     }
-    /// `file_free_security`: a file is being freed.
-    fn file_free_security(&self, _file: &File) {}
+    /// `file_free_security`: a file is being freed, possibly after a failed
+    /// open (or a failed `file_alloc_security`); only its blob is
+    /// reachable.
+    fn file_free_security(&self, _file: &FileSecurity) {}
 
     /// `inode_permission`: may `mask` access be made to `inode`?
     fn inode_permission(&self, _inode: &Inode, _mask: AccessMask) -> Result {
@@ -145,8 +175,13 @@ pub(crate) trait Submodule: Sync + 'static {
     fn inode_alloc_security(&self, _inode: &Inode) -> Result {
         Ok(())
     }
-    /// `inode_free_security`: an inode is being freed.
+    /// `inode_free_security`: an inode is being freed. RCU-walk lookups
+    /// may still read its state (see the module documentation).
     fn inode_free_security(&self, _inode: &Inode) {}
+    /// `inode_free_security_rcu`: an RCU grace period after the inode was
+    /// freed, with this submodule's `state` in its blob, right before the
+    /// blob is freed. Runs from an RCU callback: must not sleep.
+    fn inode_free_security_rcu(&self, _state: &Self::InodeState) {}
     /// `d_instantiate`: `dentry` now refers to `inode`.
     fn d_instantiate(&self, _dentry: &Dentry, _inode: Option<&Inode>) {}
 
@@ -164,15 +199,25 @@ pub(crate) trait Submodule: Sync + 'static {
     fn cred_free(&self, _cred: &Cred) {}
 
     /// `bprm_creds_for_exec`: set up the creds of the program being run.
+    /// Runs once per exec, with the file named to `execve` (a script, not
+    /// its interpreter).
     fn bprm_creds_for_exec(&self, _bprm: &Binprm) -> Result {
+        Ok(())
+    }
+    /// `bprm_creds_from_file`: the new credentials after the capability
+    /// module computed their sets from `file`, the binary that will run
+    /// (for a script, its interpreter). The sets can only shrink here
+    /// ([`ExecCred::drop_caps`]).
+    fn bprm_creds_from_file(&self, _cred: &ExecCred<'_>, _file: &File) -> Result {
         Ok(())
     }
     /// `bprm_check_security`: may the program be run?
     fn bprm_check_security(&self, _bprm: &Binprm) -> Result {
         Ok(())
     }
-    /// `bprm_committed_creds`: the new program's creds are in place.
-    fn bprm_committed_creds(&self, _bprm: &Binprm) {}
+    /// `bprm_committed_creds`: the new program's creds are in place (they
+    /// are the current task's; the binprm no longer holds them).
+    fn bprm_committed_creds(&self, _bprm: &CommittedBinprm) {}
     /// `capable`: does `cred` have capability `cap` (`opts` as `CAP_OPT_*`)?
     fn capable(&self, _cred: &Cred, _cap: i32, _opts: u32) -> Result {
         Ok(())
@@ -229,9 +274,11 @@ pub(crate) trait Submodule: Sync + 'static {
     fn setprocattr(&self, _name: &[u8], _value: &[u8]) -> Result<usize> {
         Err(EINVAL)
     }
-    /// `vm_enough_memory`: `true` if the allocation of `pages` may use the
-    /// reserve kept for `CAP_SYS_ADMIN`.
-    fn vm_enough_memory(&self, _pages: i64) -> bool {
+    /// `vm_enough_memory`: `true` if the current task, with credentials
+    /// `cred`, may use the reserve kept for `CAP_SYS_ADMIN` for an
+    /// allocation of `pages`. Do not log: the kernel asks this on every
+    /// allocation of address space.
+    fn vm_enough_memory(&self, _cred: &Cred, _pages: i64) -> bool {
         true
     }
 }

@@ -20,7 +20,7 @@ use crate::chain::{BootState, ChainSpec};
 use crate::error::Result;
 use crate::hook::Hook;
 use crate::layout::LayoutError;
-use crate::objects::{Binprm, Cred, Dentry, File, Inode};
+use crate::objects::{Binprm, CommittedBinprm, Cred, Dentry, ExecCred, File, Inode, InodeBlob};
 use crate::registry::{self, HOOK_SETS, NAMES, REQUESTS};
 use std::cell::Cell;
 use std::rc::Rc;
@@ -45,7 +45,7 @@ impl Harness {
         let spec = ChainSpec::parse(chain.as_bytes(), NAMES);
         let state = BootState::new(spec, REQUESTS, HOOK_SETS, fast_path)?;
         crate::platform::set_boot(state);
-        registry::init_enabled().map_err(|_| LayoutError::BadChain)?;
+        registry::init_enabled(None).map_err(|_| LayoutError::BadChain)?;
         registry::securityfs_init_enabled(&crate::platform::Dir::stacker_root())
             .map_err(|_| LayoutError::BadChain)?;
         Ok(Harness {
@@ -105,18 +105,49 @@ impl Harness {
     }
 
     /// Opens `dentry` for reading: `inode_permission`, `file_alloc_security`
-    /// and `file_open`, as `do_dentry_open()` does.
+    /// and `file_open`, as `do_dentry_open()` does. When the open fails
+    /// after the file was allocated, the file is freed again
+    /// (`file_free_security`), as the kernel does.
     pub(crate) fn open(&self, dentry: &Rc<Dentry>) -> Result<Rc<File>> {
         let inode = dentry.inode.clone().ok_or(crate::error::ENOENT)?;
         self.int_hook(Hook::InodePermission, || {
             registry::inode_permission(&inode, AccessMask(may::READ))
         })?;
         let file = Rc::new(File::new(dentry.clone(), inode));
-        self.int_hook(Hook::FileAllocSecurity, || {
-            registry::file_alloc_security(&file)
-        })?;
-        self.int_hook(Hook::FileOpen, || registry::file_open(&file))?;
+        let opened = self
+            .int_hook(Hook::FileAllocSecurity, || {
+                registry::file_alloc_security(file.security())
+            })
+            .and_then(|()| self.int_hook(Hook::FileOpen, || registry::file_open(&file)));
+        if let Err(err) = opened {
+            self.close(file);
+            return Err(err);
+        }
         Ok(file)
+    }
+
+    /// Closes `file`: `file_free_security`, with only the file's blob.
+    pub(crate) fn close(&self, file: Rc<File>) {
+        if self.registered(Hook::FileFreeSecurity) {
+            registry::file_free_security(file.security());
+        }
+        drop(file);
+    }
+
+    /// Frees `inode`: `inode_free_security` with the inode, then, as after
+    /// an RCU grace period, `inode_free_security_rcu` with only its blob.
+    /// Returns `ENOENT` (and frees nothing) while the inode is still in use.
+    pub(crate) fn free_inode(&self, inode: Rc<Inode>) -> Result {
+        if self.registered(Hook::InodeFreeSecurity) {
+            registry::inode_free_security(&inode);
+        }
+        let blob = Rc::try_unwrap(inode)
+            .map_err(|_| crate::error::ENOENT)?
+            .into_blob();
+        if self.registered(Hook::InodeFreeSecurityRcu) {
+            registry::inode_free_security_rcu(&InodeBlob { blob: &blob });
+        }
+        Ok(())
     }
 
     /// Sets xattr `name` of `dentry` to `value`, if `inode_setxattr` allows.
@@ -151,11 +182,14 @@ impl Harness {
         })
     }
 
-    /// Executes `dentry` from a process with credentials `parent`:
-    /// prepares the new credentials (`cred_prepare`), runs
-    /// `bprm_creds_for_exec` with them, then, for a setuid-root file, makes
-    /// the effective uid 0 and grants every capability, as the kernel does
-    /// after the LSM hook. Returns the new credentials.
+    /// Executes `dentry` from a process with credentials `parent`, in the
+    /// kernel's order: prepares the new credentials (`cred_prepare`), runs
+    /// `bprm_creds_for_exec` with them; then, as the capability module does
+    /// in `bprm_creds_from_file`, computes the new sets (kept from `parent`;
+    /// for a setuid-root file, effective uid 0 and every capability) and
+    /// runs the LSM `bprm_creds_from_file` hook after it; commits the
+    /// credentials and runs `bprm_committed_creds`. Returns the new
+    /// credentials.
     pub(crate) fn exec(
         &self,
         dentry: &Rc<Dentry>,
@@ -167,7 +201,8 @@ impl Harness {
         let mut cred = Cred::new(parent.uid);
         cred.euid = parent.euid;
         cred.gid = parent.gid;
-        cred.caps = parent.caps;
+        cred.caps.set(parent.caps.get());
+        cred.ambient.set(parent.ambient.get());
         self.int_hook(Hook::CredPrepare, || registry::cred_prepare(&cred, parent))?;
         let bprm = Binprm {
             file,
@@ -176,10 +211,17 @@ impl Harness {
         self.int_hook(Hook::BprmCredsForExec, || {
             registry::bprm_creds_for_exec(&bprm)
         })?;
-        let mut cred = Rc::try_unwrap(bprm.cred).map_err(|_| crate::error::EINVAL)?;
+        let Binprm { file, cred } = bprm;
+        let mut cred = Rc::try_unwrap(cred).map_err(|_| crate::error::EINVAL)?;
         if setuid_root {
             cred.euid = 0;
-            cred.caps = [crate::objects::KernelCap((1 << 41) - 1); 3];
+            cred.caps.set([crate::objects::KernelCap((1 << 41) - 1); 3]);
+        }
+        self.int_hook(Hook::BprmCredsFromFile, || {
+            registry::bprm_creds_from_file(&ExecCred { cred: &cred }, &file)
+        })?;
+        if self.registered(Hook::BprmCommittedCreds) {
+            registry::bprm_committed_creds(&CommittedBinprm { file });
         }
         Ok(cred)
     }

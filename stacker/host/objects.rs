@@ -10,10 +10,10 @@
 //! a substitute for it.
 
 use crate::blob::HasBlob;
-use crate::error::{Result, ENOSPC};
+use crate::error::{Error, Result, EINVAL, ENOSPC};
 use crate::layout::ObjectKind;
 use crate::submodule::Submodule;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::ffi::CStr;
 use std::rc::Rc;
@@ -58,19 +58,34 @@ pub(crate) struct Inode {
     pub(crate) dir: bool,
     /// Its extended attributes.
     pub(crate) xattrs: RefCell<BTreeMap<Vec<u8>, Vec<u8>>>,
+    /// An error every `getxattr` fails with, to model `EIO` and the like.
+    getxattr_error: Cell<Option<Error>>,
     blob: Blob,
 }
 has_blob!(Inode, Inode, InodeState);
 
 impl Inode {
+    /// The inode's blob once the inode is gone, for
+    /// `inode_free_security_rcu`.
+    pub(crate) fn into_blob(self) -> Blob {
+        self.blob
+    }
+
     /// A new inode with a zeroed blob.
     pub(crate) fn new(ino: u64, dir: bool) -> Inode {
         Inode {
             ino,
             dir,
             xattrs: RefCell::default(),
+            getxattr_error: Cell::new(None),
             blob: Blob::new(ObjectKind::Inode),
         }
+    }
+
+    /// Makes every later `getxattr` of this inode fail with `err` (`None`:
+    /// work again), as a failing disk or filesystem would.
+    pub(crate) fn fail_getxattr(&self, err: Option<Error>) {
+        self.getxattr_error.set(err);
     }
 
     /// Whether this inode is a directory.
@@ -109,9 +124,17 @@ pub(crate) struct File {
     /// The dentry it was opened through.
     pub(crate) dentry: Rc<Dentry>,
     inode: Rc<Inode>,
-    blob: Blob,
+    security: FileSecurity,
 }
-has_blob!(File, File, FileState);
+
+impl HasBlob for File {
+    const KIND: ObjectKind = ObjectKind::File;
+    type State<M: Submodule> = M::FileState;
+
+    fn blob(&self) -> *mut u8 {
+        self.security.blob.ptr()
+    }
+}
 
 impl File {
     /// A new open file of `dentry`, which must be positive.
@@ -119,8 +142,16 @@ impl File {
         File {
             dentry,
             inode,
-            blob: Blob::new(ObjectKind::File),
+            security: FileSecurity {
+                blob: Blob::new(ObjectKind::File),
+            },
         }
+    }
+
+    /// The view that `file_alloc_security` and `file_free_security` get:
+    /// the same blob, nothing else.
+    pub(crate) fn security(&self) -> &FileSecurity {
+        &self.security
     }
 
     /// The dentry it was opened through.
@@ -134,12 +165,36 @@ impl File {
     }
 
     /// Reads extended attribute `name` into `buf`; returns its length.
+    ///
+    /// An error set with [`Inode::fail_getxattr`] comes first.
     pub(crate) fn getxattr(&self, name: &CStr, buf: &mut [u8]) -> Result<usize> {
+        if let Some(err) = self.inode.getxattr_error.get() {
+            return Err(err);
+        }
         let xattrs = self.inode.xattrs.borrow();
         let value = xattrs.get(name.to_bytes()).ok_or(crate::error::ENODATA)?;
         let dst = buf.get_mut(..value.len()).ok_or(crate::error::ERANGE)?;
         dst.copy_from_slice(value);
         Ok(value.len())
+    }
+}
+
+/// A file in `file_alloc_security` or `file_free_security`: only its blob.
+///
+/// As in the kernel (`objects.rs`), this view has no `dentry()`, `inode()`
+/// or `getxattr()`: `file_alloc_security` runs before the file's path is
+/// set and `file_free_security` also runs after a failed open, so a
+/// submodule that tried to reach them does not compile.
+pub(crate) struct FileSecurity {
+    blob: Blob,
+}
+
+impl HasBlob for FileSecurity {
+    const KIND: ObjectKind = ObjectKind::File;
+    type State<M: Submodule> = M::FileState;
+
+    fn blob(&self) -> *mut u8 {
+        self.blob.ptr()
     }
 }
 
@@ -152,7 +207,9 @@ pub(crate) struct Cred {
     /// The real and effective group id.
     pub(crate) gid: u32,
     /// Effective, permitted and inheritable capabilities.
-    pub(crate) caps: [KernelCap; 3],
+    pub(crate) caps: Cell<[KernelCap; 3]>,
+    /// Ambient capabilities.
+    pub(crate) ambient: Cell<KernelCap>,
     blob: Blob,
 }
 has_blob!(Cred, Cred, CredState);
@@ -165,7 +222,8 @@ impl Cred {
             uid,
             euid: uid,
             gid: uid,
-            caps: [all; 3],
+            caps: Cell::new([all; 3]),
+            ambient: Cell::new(KernelCap(0)),
             blob: Blob::new(ObjectKind::Cred),
         }
     }
@@ -192,7 +250,7 @@ impl Cred {
 
     /// The effective, permitted and inheritable capability sets.
     pub(crate) fn caps(&self) -> [KernelCap; 3] {
-        self.caps
+        self.caps.get()
     }
 }
 
@@ -219,7 +277,8 @@ impl Task {
     }
 }
 
-/// A program being executed.
+/// A program being executed, its new credentials being prepared
+/// (`bprm_creds_for_exec`, `bprm_check_security`).
 pub(crate) struct Binprm {
     /// The file being executed.
     pub(crate) file: Rc<File>,
@@ -236,6 +295,78 @@ impl Binprm {
     /// The file being executed.
     pub(crate) fn file(&self) -> &File {
         &self.file
+    }
+}
+
+/// A program whose credentials were committed (`bprm_committed_creds`):
+/// only the file, as in the kernel, where `bprm->cred` is NULL by then.
+pub(crate) struct CommittedBinprm {
+    /// The file being executed.
+    pub(crate) file: Rc<File>,
+}
+
+impl CommittedBinprm {
+    /// The file being executed.
+    pub(crate) fn file(&self) -> &File {
+        &self.file
+    }
+}
+
+/// The new credentials of an exec in `bprm_creds_from_file`, not yet
+/// shared: readable, and their capability sets can only shrink.
+pub(crate) struct ExecCred<'a> {
+    /// The credentials.
+    pub(crate) cred: &'a Cred,
+}
+
+impl<'a> ExecCred<'a> {
+    /// The new credentials, to read.
+    pub(crate) fn cred(&self) -> &'a Cred {
+        self.cred
+    }
+
+    /// Removes `mask` from the permitted, effective, inheritable and
+    /// ambient sets.
+    pub(crate) fn drop_caps(&self, mask: u64) {
+        let keep = |c: KernelCap| KernelCap(c.0 & !mask);
+        self.cred.caps.set(self.cred.caps.get().map(keep));
+        self.cred.ambient.set(keep(self.cred.ambient.get()));
+    }
+}
+
+/// The blob of an inode that is gone (`inode_free_security_rcu`).
+pub(crate) struct InodeBlob<'a> {
+    /// The blob.
+    pub(crate) blob: &'a Blob,
+}
+
+impl HasBlob for InodeBlob<'_> {
+    const KIND: ObjectKind = ObjectKind::Inode;
+    type State<M: Submodule> = M::InodeState;
+
+    fn blob(&self) -> *mut u8 {
+        self.blob.ptr()
+    }
+}
+
+/// The address an `mmap_addr` hook is asked about.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct MmapAddr {
+    /// The address.
+    pub(crate) addr: u64,
+    /// `vm.mmap_min_addr`.
+    pub(crate) min: u64,
+}
+
+impl MmapAddr {
+    /// The address.
+    pub(crate) fn addr(self) -> u64 {
+        self.addr
+    }
+
+    /// Whether the address is below `vm.mmap_min_addr`.
+    pub(crate) fn below_min(self) -> bool {
+        self.addr < self.min
     }
 }
 
@@ -285,6 +416,89 @@ impl ProcAttrValue {
         self.0.extend_from_slice(bytes);
         Ok(())
     }
+}
+
+/// A write to `/proc/self/attr/NAME` (`setprocattr`).
+pub(crate) struct ProcAttrWrite<'a> {
+    name: &'a [u8],
+    value: &'a [u8],
+}
+
+impl<'a> ProcAttrWrite<'a> {
+    /// A write of `value` to attribute `name`.
+    pub(crate) fn new(name: &'a CStr, value: &'a [u8]) -> Self {
+        ProcAttrWrite {
+            name: name.to_bytes(),
+            value,
+        }
+    }
+
+    /// The attribute's name.
+    pub(crate) fn name(&self) -> &[u8] {
+        self.name
+    }
+
+    /// The value written.
+    pub(crate) fn value(&self) -> &[u8] {
+        self.value
+    }
+
+    /// Hands the write to the modelled LSMs after stacker (see
+    /// [`set_later_lsms`]); the first answer that is not `EINVAL` decides.
+    pub(crate) fn forward(self) -> Result<usize> {
+        LATER_LSMS.with(|l| {
+            for lsm in l.borrow().iter() {
+                FORWARDED.with(|f| f.borrow_mut().push((lsm.name, "setprocattr")));
+                if lsm.set != Err(EINVAL) {
+                    return lsm.set;
+                }
+            }
+            Err(EINVAL)
+        })
+    }
+}
+
+/// An LSM registered after stacker, as the host models it for the hooks
+/// that the LSM core asks of one LSM only (`getprocattr`, `setprocattr`).
+pub(crate) struct LaterLsm {
+    /// Its name, for [`take_forwarded`].
+    pub(crate) name: &'static str,
+    /// What its `getprocattr` answers.
+    pub(crate) get: Result<Vec<u8>>,
+    /// What its `setprocattr` answers.
+    pub(crate) set: Result<usize>,
+}
+
+thread_local! {
+    static LATER_LSMS: RefCell<Vec<LaterLsm>> = const { RefCell::new(Vec::new()) };
+    static FORWARDED: RefCell<Vec<(&'static str, &'static str)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Makes `lsms` the LSMs after stacker, in order, on this thread.
+pub(crate) fn set_later_lsms(lsms: Vec<LaterLsm>) {
+    LATER_LSMS.with(|l| *l.borrow_mut() = lsms);
+    FORWARDED.with(|f| f.borrow_mut().clear());
+}
+
+/// The (LSM, hook) pairs forwarded to since the last call, in order.
+pub(crate) fn take_forwarded() -> Vec<(&'static str, &'static str)> {
+    FORWARDED.with(|f| std::mem::take(&mut *f.borrow_mut()))
+}
+
+/// Asks the modelled LSMs after stacker for attribute `name`: the first
+/// answer that is not `EINVAL` goes into `out`.
+pub(crate) fn forward_getprocattr(_task: &Task, _name: &CStr, out: &mut ProcAttrValue) -> Result {
+    LATER_LSMS.with(|l| {
+        for lsm in l.borrow().iter() {
+            FORWARDED.with(|f| f.borrow_mut().push((lsm.name, "getprocattr")));
+            match &lsm.get {
+                Err(err) if *err == EINVAL => continue,
+                Err(err) => return Err(*err),
+                Ok(value) => return out.push_bytes(value),
+            }
+        }
+        Err(EINVAL)
+    })
 }
 
 /// A security xattr for a new inode.

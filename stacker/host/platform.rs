@@ -6,17 +6,20 @@
 //! The boot state is per thread, so that parallel tests can boot different
 //! chains.
 
-use crate::attribute::Attribute;
+use crate::attribute::{check_write, Attribute, WriterCaps};
 use crate::blob::BlobState;
 use crate::chain::{BootState, ChainSpec};
-use crate::error::{Result, EACCES, ENOENT, EPERM};
+use crate::error::{Result, EACCES, ENOENT};
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::sync::RwLock;
 
 /// How the host serves a securityfs file: its `show` and, if writable,
 /// its `store`.
-type FileOps = (fn(&mut TextBuf) -> Result, Option<fn(&[u8]) -> Result>);
+type FileOps = (
+    fn(&mut TextBuf) -> Result,
+    Option<(fn(&[u8]) -> Result, usize)>,
+);
 
 thread_local! {
     static BOOT: Cell<Option<&'static BootState>> = const { Cell::new(None) };
@@ -27,6 +30,21 @@ thread_local! {
     static FILES: RefCell<BTreeMap<String, FileOps>> = const { RefCell::new(BTreeMap::new()) };
     static LOG: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
     static CURRENT: Cell<(i32, [u8; 16])> = const { Cell::new((1, *b"init\0\0\0\0\0\0\0\0\0\0\0\0")) };
+    /// Depth of RCU read-side critical sections on this thread.
+    static RCU_DEPTH: Cell<u32> = const { Cell::new(0) };
+}
+
+/// The host's `might_sleep()`: an operation that may sleep in the kernel (a
+/// `GFP_KERNEL` allocation, `synchronize_rcu`, a user copy) panics inside an
+/// RCU read-side critical section, as `CONFIG_DEBUG_ATOMIC_SLEEP` reports
+/// "sleeping function called from invalid context" in the kernel.
+#[track_caller]
+pub(crate) fn might_sleep() {
+    assert_eq!(
+        RCU_DEPTH.with(|d| d.get()),
+        0,
+        "might sleep inside an RCU read-side critical section"
+    );
 }
 
 static EMPTY: BootState = match BootState::new(ChainSpec::EMPTY, &[], &[], true) {
@@ -89,7 +107,11 @@ impl Dir {
     /// Creates a file whose behaviour is given by `T`.
     pub(crate) fn create_file<T: Attribute>(&self, name: &core::ffi::CStr) -> Result {
         let path = format!("{}/{}", self.path, name.to_string_lossy());
-        let store: Option<fn(&[u8]) -> Result> = if T::WRITABLE { Some(T::store) } else { None };
+        let store: Option<(fn(&[u8]) -> Result, usize)> = if T::WRITABLE {
+            Some((T::store, T::MAX_WRITE))
+        } else {
+            None
+        };
         FILES.with(|f| f.borrow_mut().insert(path, (T::show, store)));
         Ok(())
     }
@@ -105,17 +127,30 @@ pub(crate) fn read_file(path: &str) -> Result<Vec<u8>> {
     Ok(out.0)
 }
 
-/// Writes `data` to securityfs file `path` as a writer with
-/// (`mac_admin`) or without `CAP_MAC_ADMIN`.
+/// Writes `data` to securityfs file `path` in one `write()` at offset 0, as
+/// a process that opened the file and writes with (`mac_admin`) or without
+/// `CAP_MAC_ADMIN`.
 pub(crate) fn write_file(path: &str, data: &[u8], mac_admin: bool) -> Result {
+    let caps = WriterCaps {
+        opener: mac_admin,
+        writer: mac_admin,
+    };
+    write_file_at(path, data, caps, 0).map(|_| ())
+}
+
+/// Writes `data` to securityfs file `path` at offset `pos`, as the kernel's
+/// `write()` does: the same checks (`attribute::check_write`), then the
+/// file's `store`. Returns the new file offset.
+pub(crate) fn write_file_at(path: &str, data: &[u8], caps: WriterCaps, pos: i64) -> Result<i64> {
     let ops = FILES
         .with(|f| f.borrow().get(path).copied())
         .ok_or(ENOENT)?;
-    let store = ops.1.ok_or(EACCES)?;
-    if !mac_admin {
-        return Err(EPERM);
-    }
-    store(data)
+    let (store, max_write) = ops.1.ok_or(EACCES)?;
+    let name = path.rsplit('/').next().unwrap_or(path);
+    check_write(name, caps, pos, data.len(), max_write)?;
+    might_sleep(); // the copy from userspace
+    store(data)?;
+    Ok(pos + data.len() as i64)
 }
 
 /// The contents of a securityfs file as it is being formatted.
@@ -124,6 +159,7 @@ pub(crate) struct TextBuf(pub(crate) Vec<u8>);
 impl TextBuf {
     /// Appends raw bytes.
     pub(crate) fn push_bytes(&mut self, bytes: &[u8]) -> Result {
+        might_sleep();
         self.0.extend_from_slice(bytes);
         Ok(())
     }
@@ -131,8 +167,7 @@ impl TextBuf {
 
 impl core::fmt::Write for TextBuf {
     fn write_str(&mut self, s: &str) -> core::fmt::Result {
-        self.0.extend_from_slice(s.as_bytes());
-        Ok(())
+        self.push_bytes(s.as_bytes()).map_err(|_| core::fmt::Error)
     }
 }
 
@@ -187,14 +222,28 @@ impl<T: BlobState> RcuCell<T> {
         }
     }
 
-    /// Calls `f` with the current value (`None` before the first one).
+    /// Calls `f` with the current value (`None` before the first one), in a
+    /// modelled RCU read-side critical section: `f` must not sleep.
     pub(crate) fn read<R>(&self, f: impl FnOnce(Option<&T>) -> R) -> R {
         let guard = self.value.read().unwrap_or_else(|e| e.into_inner());
-        f(guard.as_deref())
+        RCU_DEPTH.with(|d| d.set(d.get() + 1));
+        let result = f(guard.as_deref());
+        RCU_DEPTH.with(|d| d.set(d.get() - 1));
+        result
+    }
+
+    /// A private copy of the current value, for work that may sleep.
+    pub(crate) fn copy_out(&self) -> Result<Option<Box<T>>>
+    where
+        T: Copy,
+    {
+        might_sleep();
+        Ok(self.read(|value| value.map(|v| Box::new(*v))))
     }
 
     /// Builds a new value from all zeroes; installs it if `build` succeeds.
     pub(crate) fn replace_with(&self, build: impl FnOnce(&mut T) -> Result) -> Result {
+        might_sleep();
         let layout = std::alloc::Layout::new::<T>();
         // SAFETY: `T` is not zero-sized here (a policy), zero is a valid
         // `T` (`BlobState`), and the pointer is owned by the new box.

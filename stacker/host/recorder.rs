@@ -7,8 +7,8 @@ use crate::blob::HasBlob;
 use crate::error::{Error, Result, EINVAL};
 use crate::hook::{Hook, HookSet};
 use crate::objects::{
-    AccessMask, Binprm, Cred, Dentry, File, Inode, IpcPerm, KernelCap, ProcAttrValue, Socket, Task,
-    Vma, XattrValue,
+    AccessMask, Binprm, CommittedBinprm, Cred, Dentry, ExecCred, File, FileSecurity, Inode,
+    IpcPerm, KernelCap, MmapAddr, ProcAttrValue, Socket, Task, Vma, XattrValue,
 };
 use crate::submodule::{Registered, Submodule};
 use std::cell::RefCell;
@@ -19,6 +19,13 @@ use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 thread_local! {
     static LOG: RefCell<Vec<(&'static str, Hook)>> = const { RefCell::new(Vec::new()) };
     static ANSWERS: RefCell<BTreeMap<(usize, u8), Error>> = const { RefCell::new(BTreeMap::new()) };
+    static SEEN: RefCell<Vec<(&'static str, Hook, u64)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The state values recorders saw in their free hooks (name, hook, value),
+/// and clears them.
+pub(crate) fn take_seen() -> Vec<(&'static str, Hook, u64)> {
+    SEEN.with(|s| std::mem::take(&mut *s.borrow_mut()))
 }
 
 /// Makes recorder `instance` answer `hook` with `err`.
@@ -35,6 +42,7 @@ pub(crate) fn take_log() -> Vec<(&'static str, Hook)> {
 pub(crate) fn reset() {
     LOG.with(|l| l.borrow_mut().clear());
     ANSWERS.with(|a| a.borrow_mut().clear());
+    SEEN.with(|s| s.borrow_mut().clear());
 }
 
 /// Recorder instance `I`.
@@ -48,11 +56,20 @@ impl<const I: usize> Recorder<I>
 where
     Self: Registered,
 {
+    fn name() -> &'static str {
+        Self::NAME.to_str().unwrap_or("?")
+    }
+
+    fn see(hook: Hook, value: u64) {
+        SEEN.with(|s| s.borrow_mut().push((Self::name(), hook, value)));
+    }
+
+    /// The tag this instance writes into its file and inode state: its
+    /// instance number plus 0x100, never 0.
+    pub(crate) const TAG: u64 = 0x100 + I as u64;
+
     fn call(hook: Hook) -> Result {
-        LOG.with(|l| {
-            l.borrow_mut()
-                .push((Self::NAME.to_str().unwrap_or("?"), hook))
-        });
+        LOG.with(|l| l.borrow_mut().push((Self::name(), hook)));
         match ANSWERS.with(|a| a.borrow().get(&(I, hook as u8)).copied()) {
             Some(err) => Err(err),
             None => Ok(()),
@@ -112,11 +129,25 @@ where
     fn file_mprotect(&self, _: &Vma, _: u64, _: u64) -> Result {
         Self::call(Hook::FileMprotect)
     }
-    fn file_alloc_security(&self, _: &File) -> Result {
-        Self::call(Hook::FileAllocSecurity)
+    fn mmap_addr(&self, _: &Cred, _: MmapAddr) -> Result {
+        Self::call(Hook::MmapAddr)
     }
-    fn file_free_security(&self, _: &File) {
+    fn file_alloc_security(&self, file: &FileSecurity) -> Result {
+        Self::call(Hook::FileAllocSecurity)?;
+        // Set up this instance's file state, as a real module would.
+        if let Some(state) = file.state::<Self>() {
+            state.store(Self::TAG as u32, Ordering::Relaxed);
+        }
+        Ok(())
+    }
+    fn file_free_security(&self, file: &FileSecurity) {
         let _ = Self::call(Hook::FileFreeSecurity);
+        if let Some(state) = file.state::<Self>() {
+            Self::see(
+                Hook::FileFreeSecurity,
+                u64::from(state.load(Ordering::Relaxed)),
+            );
+        }
     }
     fn inode_permission(&self, _: &Inode, _: AccessMask) -> Result {
         Self::call(Hook::InodePermission)
@@ -155,6 +186,10 @@ where
     fn inode_free_security(&self, _: &Inode) {
         let _ = Self::call(Hook::InodeFreeSecurity);
     }
+    fn inode_free_security_rcu(&self, state: &AtomicU64) {
+        let _ = Self::call(Hook::InodeFreeSecurityRcu);
+        Self::see(Hook::InodeFreeSecurityRcu, state.load(Ordering::Relaxed));
+    }
     fn d_instantiate(&self, _: &Dentry, _: Option<&Inode>) {
         let _ = Self::call(Hook::DInstantiate);
     }
@@ -178,10 +213,13 @@ where
     fn bprm_creds_for_exec(&self, _: &Binprm) -> Result {
         Self::call(Hook::BprmCredsForExec)
     }
+    fn bprm_creds_from_file(&self, _: &ExecCred<'_>, _: &File) -> Result {
+        Self::call(Hook::BprmCredsFromFile)
+    }
     fn bprm_check_security(&self, _: &Binprm) -> Result {
         Self::call(Hook::BprmCheckSecurity)
     }
-    fn bprm_committed_creds(&self, _: &Binprm) {
+    fn bprm_committed_creds(&self, _: &CommittedBinprm) {
         let _ = Self::call(Hook::BprmCommittedCreds);
     }
     fn capable(&self, _: &Cred, _: i32, _: u32) -> Result {
@@ -222,7 +260,7 @@ where
         }
         Ok(value.len())
     }
-    fn vm_enough_memory(&self, _: i64) -> bool {
+    fn vm_enough_memory(&self, _: &Cred, _: i64) -> bool {
         Self::call(Hook::VmEnoughMemory).is_ok()
     }
 }

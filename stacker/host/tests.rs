@@ -3,13 +3,18 @@
 //! Host tests of dispatch: order, short-circuit, defaults, void hooks, the
 //! hooks with their own combining rules, the fast path, and blob state.
 
+use crate::blob::HasBlob;
 use crate::error::{EACCES, EINVAL, EOPNOTSUPP, EPERM};
 use crate::harness::Harness;
 use crate::hook::Hook;
-use crate::objects::{AccessMask, Cred, Inode, ProcAttrValue, Task, XattrSlots};
+use crate::objects::{
+    set_later_lsms, take_forwarded, AccessMask, Cred, Inode, LaterLsm, ProcAttrValue,
+    ProcAttrWrite, Task, XattrSlots,
+};
 use crate::recorder::{self, Recorder};
 use crate::registry;
 use crate::stats;
+use std::sync::atomic::Ordering;
 
 fn boot(chain: &str) -> Harness {
     recorder::reset();
@@ -80,17 +85,40 @@ fn only_implemented_hooks_are_registered() {
     assert!(!h.registered(Hook::CredFree));
 }
 
+/// Every recorder alone in the chain, with the fast path on and off: the
+/// hook reaches that recorder and no other, and the two paths agree. With
+/// the fast path on, this goes through the static branch of the recorder's
+/// registry entry, whose key must be its own (`define_registry!` refuses
+/// any other at compile time).
 #[test]
 fn fast_path_and_loop_agree() {
-    for fast in [true, false] {
-        recorder::reset();
-        let _h = Harness::boot_with("rec_d", fast).unwrap();
-        assert_eq!(crate::platform::boot().single(), fast.then_some(6));
-        let cred = Cred::new(0);
-        assert_eq!(registry::capable(&cred, 21, 0), Ok(()));
-        recorder::answer(3, Hook::Capable, EPERM);
-        assert_eq!(registry::capable(&cred, 21, 0), Err(EPERM));
-        assert_eq!(names(&recorder::take_log()), ["rec_d", "rec_d"]);
+    const RECORDERS: [&str; 8] = [
+        "rec_a", "rec_b", "rec_c", "rec_d", "rec_e", "rec_f", "rec_g", "rec_h",
+    ];
+    for (instance, name) in RECORDERS.into_iter().enumerate() {
+        let index = registry::NAMES
+            .iter()
+            .position(|n| *n == name.as_bytes())
+            .unwrap();
+        for fast in [true, false] {
+            recorder::reset();
+            let _h = Harness::boot_with(name, fast).unwrap();
+            assert_eq!(
+                crate::platform::boot().single(),
+                fast.then_some(index as u8)
+            );
+            let cred = Cred::new(0);
+            assert_eq!(registry::capable(&cred, 21, 0), Ok(()));
+            recorder::answer(instance, Hook::Capable, EPERM);
+            recorder::answer(instance, Hook::VmEnoughMemory, EPERM);
+            assert_eq!(registry::capable(&cred, 21, 0), Err(EPERM));
+            assert!(!registry::vm_enough_memory(&cred, 1));
+            assert_eq!(
+                names(&recorder::take_log()),
+                [name, name, name],
+                "{name}, fast path {fast}"
+            );
+        }
     }
 }
 
@@ -100,20 +128,111 @@ fn getprocattr_skips_einval_and_setprocattr_routes_by_name() {
     let task = Task::new(1);
     let mut out = ProcAttrValue::default();
     recorder::answer(0, Hook::Getprocattr, EINVAL); // "not mine"
-    assert_eq!(registry::getprocattr(&task, b"current", &mut out), Ok(()));
+    assert_eq!(registry::getprocattr(&task, c"current", &mut out), Ok(()));
     assert_eq!(out.0, b"rec_b");
 
     // Routed: only rec_b sees the write.
     recorder::take_log();
-    assert_eq!(registry::setprocattr(b"current", b"rec_b:xyz"), Ok(9));
+    let write = |value: &'static [u8]| ProcAttrWrite::new(c"current", value);
+    assert_eq!(registry::setprocattr(write(b"rec_b:xyz")), Ok(9));
     assert_eq!(names(&recorder::take_log()), ["rec_b"]);
     // Not routed: first non-EINVAL answer wins.
-    assert_eq!(registry::setprocattr(b"current", b"plain"), Ok(5));
+    assert_eq!(registry::setprocattr(write(b"plain")), Ok(5));
     assert_eq!(names(&recorder::take_log()), ["rec_a"]);
-    // Nobody takes it: the LSM default.
+    // Nobody takes it, and there is no LSM after stacker: the LSM default.
     recorder::answer(0, Hook::Setprocattr, EINVAL);
     recorder::answer(1, Hook::Setprocattr, EINVAL);
-    assert_eq!(registry::setprocattr(b"current", b"x"), Err(EINVAL));
+    set_later_lsms(Vec::new());
+    assert_eq!(registry::setprocattr(write(b"x")), Err(EINVAL));
+}
+
+/// The LSMs after stacker, as the LSM core orders them: one without the
+/// procattr hooks (it answers `EINVAL`), then two that answer.
+fn later_lsms() -> Vec<LaterLsm> {
+    vec![
+        LaterLsm {
+            name: "landlock",
+            get: Err(EINVAL),
+            set: Err(EINVAL),
+        },
+        LaterLsm {
+            name: "selinux",
+            get: Ok(b"system_u:system_r:init_t:s0".to_vec()),
+            set: Ok(7),
+        },
+        LaterLsm {
+            name: "apparmor",
+            get: Ok(b"unconfined".to_vec()),
+            set: Ok(3),
+        },
+    ]
+}
+
+/// The LSM core asks one LSM only: when no submodule claims a process
+/// attribute, stacker asks the LSMs after it in order, and the first
+/// answer that is not `EINVAL` is the answer; a submodule's answer comes
+/// first and nothing is forwarded then.
+#[test]
+fn getprocattr_goes_to_the_lsms_after_stacker_when_no_submodule_claims_it() {
+    let _h = boot("rec_a,rec_b");
+    let task = Task::new(1);
+    set_later_lsms(later_lsms());
+    recorder::answer(0, Hook::Getprocattr, EINVAL);
+    recorder::answer(1, Hook::Getprocattr, EINVAL);
+    let mut out = ProcAttrValue::default();
+    assert_eq!(registry::getprocattr(&task, c"current", &mut out), Ok(()));
+    assert_eq!(out.0, b"system_u:system_r:init_t:s0");
+    assert_eq!(names(&recorder::take_log()), ["rec_a", "rec_b"]);
+    assert_eq!(
+        take_forwarded(),
+        [("landlock", "getprocattr"), ("selinux", "getprocattr")]
+    );
+
+    // A later LSM's error other than EINVAL is its answer.
+    set_later_lsms(vec![LaterLsm {
+        name: "smack",
+        get: Err(EACCES),
+        set: Err(EACCES),
+    }]);
+    assert_eq!(
+        registry::getprocattr(&task, c"current", &mut ProcAttrValue::default()),
+        Err(EACCES)
+    );
+    // Nobody anywhere: EINVAL.
+    set_later_lsms(Vec::new());
+    assert_eq!(
+        registry::getprocattr(&task, c"current", &mut ProcAttrValue::default()),
+        Err(EINVAL)
+    );
+
+    // A submodule that claims it answers; the later LSMs are not asked.
+    set_later_lsms(later_lsms());
+    recorder::reset();
+    let mut out = ProcAttrValue::default();
+    assert_eq!(registry::getprocattr(&task, c"current", &mut out), Ok(()));
+    assert_eq!(out.0, b"rec_a");
+    assert_eq!(take_forwarded(), []);
+}
+
+#[test]
+fn setprocattr_goes_to_the_lsms_after_stacker_when_no_submodule_claims_it() {
+    let _h = boot("rec_a,rec_b");
+    set_later_lsms(later_lsms());
+    recorder::answer(0, Hook::Setprocattr, EINVAL);
+    recorder::answer(1, Hook::Setprocattr, EINVAL);
+    let write = |value: &'static [u8]| ProcAttrWrite::new(c"exec", value);
+    assert_eq!(registry::setprocattr(write(b"unconfined_t")), Ok(7));
+    assert_eq!(
+        take_forwarded(),
+        [("landlock", "setprocattr"), ("selinux", "setprocattr")]
+    );
+    // `NAME:rest` for a NAME that is no submodule: the whole value goes on.
+    assert_eq!(registry::setprocattr(write(b"selinux:x")), Ok(7));
+    assert_eq!(take_forwarded().len(), 2);
+    // A submodule that takes it: nothing is forwarded.
+    recorder::reset();
+    assert_eq!(registry::setprocattr(write(b"abc")), Ok(3));
+    assert_eq!(take_forwarded(), []);
 }
 
 #[test]
@@ -149,13 +268,126 @@ fn inode_init_security_fills_slots_and_defaults_to_eopnotsupp() {
     );
 }
 
+/// `EOPNOTSUPP` from a submodule means "no xattr from me", not "stop": the
+/// next one still adds its xattr.
+#[test]
+fn inode_init_security_goes_on_after_eopnotsupp() {
+    let _h = boot("rec_a,rec_b");
+    let (dir, inode) = (Inode::new(1, true), Inode::new(2, false));
+    let mut slots = XattrSlots {
+        filled: Vec::new(),
+        limit: 2,
+    };
+    recorder::answer(0, Hook::InodeInitSecurity, EOPNOTSUPP);
+    assert_eq!(
+        registry::inode_init_security(&inode, &dir, b"f", &mut slots),
+        Ok(())
+    );
+    let got: Vec<_> = slots.filled.iter().map(|x| x.name.to_bytes()).collect();
+    assert_eq!(got, [&b"rec_b"[..]]);
+    assert_eq!(names(&recorder::take_log()), ["rec_a", "rec_b"]);
+}
+
+/// `file_alloc_security` and `file_free_security` get a view with only the
+/// file's blob (`FileSecurity`: no dentry, no inode, so a submodule cannot
+/// reach what is not set yet, or no longer). The state set up at alloc is
+/// what the other file hooks and the free hook see, also after a failed
+/// open.
+#[test]
+fn file_alloc_and_free_get_the_file_state() {
+    let h = boot("rec_a,rec_b");
+    let dentry = h.create("f").unwrap();
+    let file = h.open(&dentry).unwrap();
+    let tag_a = Recorder::<0>::TAG as u32;
+    let tag_b = Recorder::<1>::TAG as u32;
+    let state = |m: u32| match m {
+        0 => file
+            .state::<Recorder<0>>()
+            .map(|s| s.load(Ordering::Relaxed)),
+        _ => file
+            .state::<Recorder<1>>()
+            .map(|s| s.load(Ordering::Relaxed)),
+    };
+    assert_eq!((state(0), state(1)), (Some(tag_a), Some(tag_b)));
+    recorder::take_seen();
+    h.close(file);
+    assert_eq!(
+        recorder::take_seen(),
+        [
+            ("rec_a", Hook::FileFreeSecurity, u64::from(tag_a)),
+            ("rec_b", Hook::FileFreeSecurity, u64::from(tag_b)),
+        ]
+    );
+
+    // A failed open frees the file again; the free hooks still get state.
+    recorder::answer(1, Hook::FileOpen, EACCES);
+    assert_eq!(h.open(&dentry).err(), Some(EACCES));
+    let seen: Vec<_> = recorder::take_seen().into_iter().map(|s| s.2).collect();
+    assert_eq!(seen, [u64::from(tag_a), u64::from(tag_b)]);
+}
+
+/// `inode_free_security` runs with the inode; `inode_free_security_rcu`,
+/// later, with each submodule's own state in the blob of the inode that is
+/// gone, for every submodule that implements it.
+#[test]
+fn inode_free_security_rcu_gets_each_submodule_its_own_state() {
+    let h = boot("rec_a,rec_c");
+    let inode = h.new_inode(false).unwrap();
+    assert!(Recorder::<0>::tag_inode(&inode, 0xa));
+    assert!(Recorder::<2>::tag_inode(&inode, 0xc));
+    recorder::take_log();
+    h.free_inode(inode).unwrap();
+    let log: Vec<_> = recorder::take_log();
+    assert_eq!(
+        log,
+        [
+            ("rec_a", Hook::InodeFreeSecurity),
+            ("rec_c", Hook::InodeFreeSecurity),
+            ("rec_a", Hook::InodeFreeSecurityRcu),
+            ("rec_c", Hook::InodeFreeSecurityRcu),
+        ]
+    );
+    assert_eq!(
+        recorder::take_seen(),
+        [
+            ("rec_a", Hook::InodeFreeSecurityRcu, 0xa),
+            ("rec_c", Hook::InodeFreeSecurityRcu, 0xc),
+        ]
+    );
+}
+
+/// An exec runs its hooks in the kernel's order, the LSM's
+/// `bprm_creds_from_file` after the capability module computed the sets.
+#[test]
+fn exec_runs_the_bprm_hooks_in_the_kernels_order() {
+    let h = boot("rec_b");
+    let dentry = h.create("prog").unwrap();
+    let parent = h.cred(0, None).unwrap();
+    recorder::take_log();
+    h.exec(&dentry, &parent, false).unwrap();
+    let hooks: Vec<Hook> = recorder::take_log().into_iter().map(|(_, h)| h).collect();
+    assert_eq!(
+        hooks,
+        [
+            Hook::CredPrepare,
+            Hook::BprmCredsForExec,
+            Hook::BprmCredsFromFile,
+            Hook::BprmCommittedCreds,
+        ]
+    );
+    // A denial at bprm_creds_from_file fails the exec.
+    recorder::answer(1, Hook::BprmCredsFromFile, EACCES);
+    assert_eq!(h.exec(&dentry, &parent, false).err(), Some(EACCES));
+}
+
 #[test]
 fn vm_enough_memory_needs_every_submodule() {
     let _h = boot("rec_a,rec_b,rec_c");
-    assert!(registry::vm_enough_memory(1));
+    let cred = Cred::new(0);
+    assert!(registry::vm_enough_memory(&cred, 1));
     recorder::take_log();
     recorder::answer(1, Hook::VmEnoughMemory, EPERM);
-    assert!(!registry::vm_enough_memory(1));
+    assert!(!registry::vm_enough_memory(&cred, 1));
     assert_eq!(names(&recorder::take_log()), ["rec_a", "rec_b"]);
 }
 

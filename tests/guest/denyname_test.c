@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Boot test: the stacker LSM is active, lists its chain, and the denyname
- * submodule's rule is enforced by the kernel through file_open and
- * inode_permission, as seen from userspace.
+ * Boot test: the stacker LSM initialized, is active, lists its chain, and
+ * the denyname submodule's rule is enforced by the kernel through file_open
+ * and inode_permission, as seen from userspace. If stacker did not
+ * initialize (its "status" file is not "ok"), every later check fails: the
+ * LSM list names stacker even then.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -22,7 +24,10 @@ int main(void)
 	int fd, err;
 	struct stat st;
 
-	ktap_plan("denyname", 14);
+	ktap_plan("denyname", 15);
+
+	/* Without a successful init, every later check fails. */
+	check_init_succeeded();
 
 	ktap_result(read_value(SECFS "/lsm", buf, sizeof(buf)) == 0 &&
 			    strstr(buf, "stacker") != NULL,

@@ -11,6 +11,13 @@
  *   chown         chown /tmp/chown-target to 1:1              CAP_CHOWN
  *   regain        drop CAP_NET_RAW from the effective set, then raise it
  *                 again with capset
+ *   mmap0         map page 0: mmap(0, 4096, PROT_READ, MAP_FIXED |
+ *                 MAP_PRIVATE | MAP_ANONYMOUS)   CAP_SYS_RAWIO (below
+ *                 vm.mmap_min_addr)
+ *   capsets N     exit 100 + 1 if capability N is in CapEff of
+ *                 /proc/self/status, + 2 if in CapPrm (not an errno)
+ *   script PATH   ignored: what the kernel passes after the interpreter
+ *                 when a "#!/helpers/capstack_helper script" file is run
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -20,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -79,6 +87,45 @@ static int op_regain(void)
 	return ret(capset_now(d));
 }
 
+static int op_mmap0(void)
+{
+	void *p = mmap(NULL, 4096, PROT_READ, MAP_FIXED | MAP_PRIVATE | MAP_ANONYMOUS,
+		       -1, 0);
+
+	if (p == MAP_FAILED)
+		return errno;
+	munmap(p, 4096);
+	return 0;
+}
+
+/* Capability set FIELD ("CapEff:") of /proc/self/status; -1 if unreadable. */
+static int cap_in_status(const char *field, int cap)
+{
+	char line[256];
+	unsigned long long set;
+	FILE *f = fopen("/proc/self/status", "r");
+	int found = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, field, strlen(field)) &&
+		    sscanf(line + strlen(field), "%llx", &set) == 1)
+			found = (set >> cap) & 1;
+	fclose(f);
+	return found;
+}
+
+static int op_capsets(const char *arg)
+{
+	int cap = atoi(arg);
+	int eff = cap_in_status("CapEff:", cap), prm = cap_in_status("CapPrm:", cap);
+
+	if (eff < 0 || prm < 0)
+		return 207;
+	return 100 + eff + 2 * prm;
+}
+
 static int op_user(const char *arg)
 {
 	int id = atoi(arg);
@@ -110,6 +157,12 @@ int main(int argc, char **argv)
 			rc = ret(chown("/tmp/chown-target", 1, 1));
 		} else if (!strcmp(argv[i], "regain")) {
 			rc = op_regain();
+		} else if (!strcmp(argv[i], "mmap0")) {
+			rc = op_mmap0();
+		} else if (!strcmp(argv[i], "capsets") && i + 1 < argc) {
+			rc = op_capsets(argv[++i]);
+		} else if (!strcmp(argv[i], "script") && i + 1 < argc) {
+			i++;
 		} else {
 			fprintf(stderr, "capstack_helper: unknown step %s\n", argv[i]);
 			return 206;

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! Whether stacker's init succeeded, and if not, why.
+//!
+//! The LSM core only warns when an LSM's `init` fails: the LSM stays listed
+//! and its securityfs initcall still runs. stacker records the outcome here,
+//! once, in its LSM init. When init failed, stacker registered no hook, so
+//! none of its submodules enforces anything; its securityfs directory then
+//! holds only `status`, which says why, and no file that could load a
+//! policy nothing would enforce or touch state that was never initialised.
+
+use crate::error::Error;
+use core::ptr::addr_of;
+
+/// The outcome of stacker's init.
+#[derive(Clone, Copy)]
+pub(crate) enum InitStatus {
+    /// Init has not run (stacker is not in `lsm=`).
+    NotRun,
+    /// Init succeeded; the chain's hooks are registered.
+    Ok,
+    /// Init failed at `stage` with `err`; no hook is registered.
+    Failed {
+        /// What failed.
+        stage: Stage,
+        /// The error it returned.
+        err: Error,
+    },
+}
+
+/// The part of init that failed.
+#[derive(Clone, Copy)]
+pub(crate) enum Stage {
+    /// Rust's and C's views of a kernel structure differ (`layout_check.c`).
+    LayoutCheck,
+    /// The init of the submodule with this registry index.
+    Submodule(u8),
+}
+
+/// The recorded outcome.
+///
+/// # Invariants
+///
+/// Written once, by [`record`] from stacker's LSM init, on the boot CPU
+/// before any securityfs file exists; read-only afterwards.
+#[link_section = ".data..ro_after_init"]
+static mut STATUS: InitStatus = InitStatus::NotRun;
+
+/// Records the outcome of init.
+pub(crate) fn record(status: InitStatus) {
+    // SAFETY: called once, from stacker's LSM init, before anything reads
+    // `STATUS` (its invariant).
+    unsafe { *core::ptr::addr_of_mut!(STATUS) = status };
+}
+
+/// The recorded outcome.
+pub(crate) fn get() -> InitStatus {
+    // SAFETY: `STATUS` is not written once it can be read (its invariant).
+    unsafe { *addr_of!(STATUS) }
+}
+
+impl kernel::fmt::Display for InitStatus {
+    fn fmt(&self, f: &mut kernel::fmt::Formatter<'_>) -> kernel::fmt::Result {
+        match self {
+            InitStatus::NotRun => write!(f, "failed: init did not run"),
+            InitStatus::Ok => write!(f, "ok"),
+            InitStatus::Failed {
+                stage: Stage::LayoutCheck,
+                err,
+            } => write!(
+                f,
+                "failed: layout check: Rust and C disagree on a kernel structure \
+                 (see the boot log): error {}",
+                err.to_errno()
+            ),
+            InitStatus::Failed {
+                stage: Stage::Submodule(m),
+                err,
+            } => write!(
+                f,
+                "failed: submodule {} init: error {}",
+                crate::interface::name(*m),
+                err.to_errno()
+            ),
+        }
+    }
+}

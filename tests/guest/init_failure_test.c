@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Boot test: what a failed stacker init leaves behind, from userspace.
+ *
+ * Run in boots with "stacker.fail_init=" (CONFIG_SECURITY_STACKER_TEST_FAIL_INIT),
+ * which makes the check of the kernel structures ("core") or one
+ * submodule's init fail on purpose. Then:
+ * - /sys/kernel/security/stacker/status says "failed: " and why;
+ * - it is the only file in /sys/kernel/security/stacker/: no policy or rule
+ *   file that would accept what nothing enforces, and no submodule files
+ *   that would touch state that was never initialised;
+ * - the boot log says that no hook was registered, and the hooks are indeed
+ *   not in force: a write that needs CAP_MAC_ADMIN through the policy file
+ *   cannot even be attempted, and capability checks behave as without
+ *   stacker (capstack, had it run with a policy, could only deny).
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "ktap.h"
+#include "guest_util.h"
+
+#define STACKER "/sys/kernel/security/stacker/"
+
+/* The value of `key=` on the kernel command line ("" if absent). */
+static const char *cmdline_value(const char *key)
+{
+	static char line[4096], value[256];
+	char *p, *tok;
+	size_t klen = strlen(key);
+
+	read_value("/proc/cmdline", line, sizeof(line));
+	value[0] = '\0';
+	for (tok = strtok_r(line, " \n", &p); tok; tok = strtok_r(NULL, " \n", &p))
+		if (!strncmp(tok, key, klen) && tok[klen] == '=')
+			snprintf(value, sizeof(value), "%s", tok + klen + 1);
+	return value;
+}
+
+int main(void)
+{
+	char status[256], want[256], files[1024] = "";
+	const char *what = cmdline_value("stacker.fail_init");
+	struct dirent *de;
+	int only_status = 1, n = 0;
+	DIR *d;
+
+	ktap_plan("init_failure", 6);
+	if (!*what) {
+		ktap_block("no stacker.fail_init= on the command line");
+		printf("# this program is for boots with stacker.fail_init=\n");
+	}
+
+	read_value(STACKER "status", status, sizeof(status));
+	if (!strcmp(what, "core"))
+		snprintf(want, sizeof(want), "failed: layout check: ");
+	else
+		snprintf(want, sizeof(want), "failed: submodule %s init: error -19", what);
+	ktap_result(!strncmp(status, want, strlen(want)), "status_says_failed_and_why",
+		    "status is '%s', expected it to start with '%s'", status, want);
+
+	d = opendir(STACKER);
+	while (d && (de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		n++;
+		strncat(files, de->d_name, sizeof(files) - strlen(files) - 2);
+		strcat(files, " ");
+		if (strcmp(de->d_name, "status"))
+			only_status = 0;
+	}
+	if (d)
+		closedir(d);
+	ktap_result(d && n == 1 && only_status, "status_is_the_only_file",
+		    "the directory holds: %s", files);
+	ktap_result(access(STACKER "capstack/policy", F_OK) < 0 && errno == ENOENT,
+		    "no_policy_file", "the capstack policy file exists");
+	ktap_result(access(STACKER "denyname/name", F_OK) < 0 && errno == ENOENT,
+		    "no_rule_file", "the denyname rule file exists");
+	ktap_result(klog_has("stacker: init failed: ") &&
+			    klog_has("no hook registered, nothing is enforced"),
+		    "boot_log_says_why_and_that_nothing_is_enforced",
+		    "no 'stacker: init failed: ... nothing is enforced' line");
+	ktap_result(!klog_has("stacker: registered "), "no_hook_registered",
+		    "the boot log has a 'registered N of M hooks' line");
+	return ktap_exit();
+}
