@@ -22,8 +22,10 @@
 //! taken away from the new cred's permitted, effective, inheritable and
 //! ambient sets, and it implements `mmap_addr` and `vm_enough_memory`, so
 //! that a rule loaded after a process started holds there too. A process
-//! that started before a rule keeps the bit in its sets until its next
-//! exec: the other raw-set readers still see it until then.
+//! that started before a rule, or changed its ids without an exec
+//! (`setuid` with `PR_SET_KEEPCAPS` under a `uid` rule), keeps the bit in
+//! its sets until its next exec: the other raw-set readers still see it
+//! until then.
 //!
 //! An exec's label (`security.capstack`) is read only when the policy has
 //! `exec` rules, and fails closed: a label that cannot be read (`EIO`,
@@ -229,6 +231,17 @@ pub(crate) fn check_capset(
 /// Replaces the policy with `text`. A malformed text is refused with
 /// `EINVAL` and a log line naming the line; the old policy stays.
 pub(crate) fn load_policy(text: &[u8]) -> Result {
+    // A policy ends with a newline. A value that does not was most likely
+    // cut by a write in pieces (`dd bs=512`): its last line may still parse
+    // as something else (`uid 4242` cut to `uid 4`), so refuse it.
+    if text.last().is_some_and(|&b| b != b'\n') {
+        let line = text.iter().filter(|&&b| b == b'\n').count() + 1;
+        platform::pr_warn!(
+            "capstack: policy rejected: line {line}: the last line does not end with a \
+             newline (a policy cut by a write in pieces?); previous policy kept\n"
+        );
+        return Err(EINVAL);
+    }
     let mut failure = None;
     let result = POLICY.replace_with(|p| {
         p.parse_into(text).map_err(|e| {
@@ -708,6 +721,30 @@ mod tests {
         let mut big = back.clone();
         big.resize(PolicyFile::MAX_WRITE + 1, b'#');
         assert_eq!(write_file(POLICY, &big, true), Err(EFBIG));
+    }
+
+    #[test]
+    fn a_policy_cut_mid_line_is_refused() {
+        let _s = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+        let h = boot();
+        write_file(POLICY, b"deny CAP_NET_RAW all\n", true).unwrap();
+        // The first 512 bytes of a longer policy, cut inside a rule: the
+        // cut line would parse as another rule (uid 4 for uid 4242).
+        assert_eq!(
+            write_file(POLICY, b"mode enforcing\ndeny CAP_CHOWN uid 4", true),
+            Err(EINVAL)
+        );
+        let log = take_log().join("");
+        assert!(
+            log.contains("line 2: the last line does not end with a newline"),
+            "{log}"
+        );
+        assert_eq!(
+            read_file(POLICY).unwrap(),
+            b"mode enforcing\ndeny CAP_NET_RAW all\n"
+        );
+        let uid4 = h.cred(4, None).unwrap();
+        assert_eq!(h.capable(&uid4, CHOWN), Ok(()));
     }
 
     #[test]

@@ -41,7 +41,8 @@ if [ "$quick" = 1 ]; then
 	VARIANTS=("stacker-capstack|lsm=stacker stacker.chain=capstack")
 	repeats=1
 	mode=quick
-	fragments="$STACKER_ROOT/linux/stacker.config"
+	# The test kernel (make test builds it just before).
+	fragments="$STACKER_ROOT/linux/stacker.config $STACKER_ROOT/linux/test.config"
 else
 	mode=full
 	fragments="$STACKER_ROOT/linux/stacker.config $STACKER_ROOT/linux/bench.config"

@@ -13,8 +13,11 @@ host_tests() {
 	(cd "$STACKER_ROOT" && cargo test --workspace --all-targets)
 }
 
+# The test kernel: the users' kernel plus debug checks and test hooks.
+TEST_FRAGMENTS="$STACKER_ROOT/linux/stacker.config $STACKER_ROOT/linux/test.config"
+
 build_kernel() {
-	"$STACKER_ROOT/scripts/build-kernel.sh" >"$OUT/bzImage.path"
+	FRAGMENTS=$TEST_FRAGMENTS "$STACKER_ROOT/scripts/build-kernel.sh" >"$OUT/bzImage.path"
 	# bzImage.path is BUILD/arch/x86/boot/bzImage.
 	"$STACKER_ROOT/scripts/check-hook-paths.sh" "$(dirname "$(dirname "$(dirname "$(dirname "$(cat "$OUT/bzImage.path")")")")")"
 }

@@ -9,7 +9,7 @@
 //! guard the kernel's files. Kernel-independent.
 
 use crate::error::{Result, EFBIG, EINVAL, EPERM};
-use crate::platform::{pr_warn, TextBuf};
+use crate::platform::{pr_warn, ratelimit_securityfs, TextBuf};
 
 /// What a securityfs file shows when read and does when written.
 pub(crate) trait Attribute: 'static {
@@ -54,7 +54,8 @@ pub(crate) struct WriterCaps {
 ///   descriptor is refused, never taken as a new value or as its end;
 /// - at most `max_write` bytes (`EFBIG`).
 ///
-/// Each refusal is logged with the file's name and the reason.
+/// Each refusal is logged, rate-limited, with the file's name and the
+/// reason.
 pub(crate) fn check_write(
     name: &str,
     caps: WriterCaps,
@@ -68,20 +69,27 @@ pub(crate) fn check_write(
         } else {
             "the process that opened it"
         };
-        pr_warn!("securityfs: {name}: write refused: {who} lacks CAP_MAC_ADMIN\n");
+        if ratelimit_securityfs() {
+            pr_warn!("securityfs: {name}: write refused: {who} lacks CAP_MAC_ADMIN\n");
+        }
         return Err(EPERM);
     }
     if pos != 0 {
-        pr_warn!(
-            "securityfs: {name}: write at offset {pos} refused: a value is one write() at \
-             offset 0; open the file again to write another\n"
-        );
+        if ratelimit_securityfs() {
+            pr_warn!(
+                "securityfs: {name}: write at offset {pos} refused: a value is one write() at \
+                 offset 0; open the file again to write another\n"
+            );
+        }
         return Err(EINVAL);
     }
     if count > max_write {
-        pr_warn!(
-            "securityfs: {name}: write of {count} bytes refused: the limit is {max_write} bytes\n"
-        );
+        if ratelimit_securityfs() {
+            pr_warn!(
+                "securityfs: {name}: write of {count} bytes refused: the limit is {max_write} \
+                 bytes\n"
+            );
+        }
         return Err(EFBIG);
     }
     Ok(())

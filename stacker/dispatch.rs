@@ -410,6 +410,9 @@ macro_rules! special_hooks {
                     return result;
                 }
             }
+            // Nothing a submodule left in `out` before saying "not mine"
+            // may reach the answer of another LSM.
+            out.0.clear();
             $crate::objects::forward_getprocattr(task, name, out)
         }
 
@@ -436,7 +439,11 @@ macro_rules! special_hooks {
                             $($idx => $crate::dispatch::record($idx, Hook::Setprocattr, $m.setprocattr(name, rest)),)*
                             _ => Err($crate::error::EINVAL),
                         }?;
-                        return Ok(colon + 1 + used);
+                        // A submodule cannot claim more than it was given.
+                        if used > rest.len() {
+                            return Err($crate::error::EINVAL);
+                        }
+                        return Ok(value.len() - rest.len() + used);
                     }
                 }
             }

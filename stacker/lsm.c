@@ -16,6 +16,7 @@
 
 #include <linux/jump_label.h>
 #include <linux/lsm_hooks.h>
+#include <linux/ratelimit.h>
 #include <uapi/linux/lsm.h>
 
 #include "stacker.h"
@@ -102,6 +103,19 @@ int stacker_single_key_enabled(void)
 		if (static_key_enabled(stacker_single_key(i)))
 			return i;
 	return -1;
+}
+
+/*
+ * Refused securityfs writes are logged through their own rate limit (10
+ * lines per 5 s), so that a writer without CAP_MAC_ADMIN can neither flood
+ * the log nor use up the kernel-wide printk_ratelimit() budget that
+ * capstack's denials draw on (attribute.rs).
+ */
+static DEFINE_RATELIMIT_STATE(stacker_securityfs_rs, 5 * HZ, 10);
+
+bool stacker_securityfs_ratelimit(void)
+{
+	return __ratelimit(&stacker_securityfs_rs);
 }
 
 static int __init stacker_init(void)

@@ -883,7 +883,7 @@ impl XattrSlots {
             })
         };
         // SAFETY: as above.
-        unsafe { *self.count = next + 1 };
+        unsafe { *self.count = next.wrapping_add(1) };
         self.used += 1;
         Ok(())
     }

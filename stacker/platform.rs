@@ -65,6 +65,17 @@ pub(crate) fn ratelimit() -> bool {
     unsafe { bindings::__printk_ratelimit(c"stacker".as_char_ptr()) != 0 }
 }
 
+/// Whether a refused securityfs write may be logged now: its own rate
+/// limit (`lsm.c`), apart from the kernel-wide one.
+pub(crate) fn ratelimit_securityfs() -> bool {
+    extern "C" {
+        fn stacker_securityfs_ratelimit() -> bool;
+    }
+    // SAFETY: takes the rate limit's own spinlock; callable from any
+    // context.
+    unsafe { stacker_securityfs_ratelimit() }
+}
+
 /// The current task's pid and command name, for log lines.
 pub(crate) fn current_task() -> (i32, [u8; 16]) {
     // SAFETY: `current` is always valid in process context, where hooks run.

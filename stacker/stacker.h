@@ -63,6 +63,9 @@ struct stacker_single_keys {
 	struct static_key_false m0, m1, m2, m3, m4, m5, m6, m7;
 };
 extern struct stacker_single_keys stacker_single;
+/* Whether a refused securityfs write may be logged now (lsm.c). */
+bool stacker_securityfs_ratelimit(void);
+
 /* The registry index whose fast-path key is enabled, or -1 (lsm.c). */
 int stacker_single_key_enabled(void);
 

@@ -9,10 +9,8 @@
  * - it is the only file in /sys/kernel/security/stacker/: no policy or rule
  *   file that would accept what nothing enforces, and no submodule files
  *   that would touch state that was never initialised;
- * - the boot log says that no hook was registered, and the hooks are indeed
- *   not in force: a write that needs CAP_MAC_ADMIN through the policy file
- *   cannot even be attempted, and capability checks behave as without
- *   stacker (capstack, had it run with a policy, could only deny).
+ * - the boot log says why, and that no hook was registered (there is no
+ *   "registered N of M hooks" line).
  */
 #define _GNU_SOURCE
 #include <dirent.h>

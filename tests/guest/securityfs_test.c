@@ -117,7 +117,7 @@ int main(void)
 		second = "beta\n";
 		first_shown = "alpha\n";
 	}
-	ktap_plan("securityfs", 14);
+	ktap_plan("securityfs", 15);
 	printf("# file: %s\n", path);
 
 	read_value(status_path, status, sizeof(status));
@@ -153,6 +153,24 @@ int main(void)
 		close(fd);
 	errno = e;
 	EXPECT_ERRNO("pwrite_at_nonzero_offset_einval", rc, EINVAL);
+
+	/*
+	 * A policy cut inside a line (the first piece of a write in pieces)
+	 * is refused whole: "uid 4242" cut to "uid 4" must not load.
+	 */
+	if (is_policy) {
+		read_value(path, buf, sizeof(buf));
+		rc = write_value(path, "mode enforcing\ndeny CAP_CHOWN uid 4");
+		e = errno;
+		read_value(path, after, sizeof(after));
+		errno = e;
+		ktap_result(rc < 0 && e == EINVAL && !strcmp(buf, after) &&
+				    klog_has("the last line does not end with a newline"),
+			    "policy_cut_mid_line_refused", "write returned %ld (%s); before '%.40s', after '%.40s'",
+			    rc, strerror(e), buf, after);
+	} else {
+		ktap_skip("policy_cut_mid_line_refused", "denyname's rule is one name");
+	}
 
 	/* Reopening gives a fresh value. */
 	EXPECT_OK("reopen_and_write_again", write_value(path, second));
