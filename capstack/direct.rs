@@ -8,6 +8,7 @@
 
 use super::capstack::{self, CredState, PolicyFile};
 use crate::attribute::Attribute;
+use crate::init_status::{self, InitStatus, Lsm, Stage};
 use crate::objects::{with_current_cred, Binprm, Cred, ExecCred, File, MmapAddr};
 use crate::platform::{Dir, TextBuf};
 use core::fmt::Write;
@@ -222,33 +223,53 @@ pub(crate) unsafe extern "C" fn capstack_direct_capset(
     }
 }
 
-/// The outcome of `capstack_init()` in `capstack/lsm.c`: 0, an error, or 1
-/// when it did not run.
-fn init_result() -> c_int {
+/// capstack's own init, called by `capstack_init()` (`capstack/lsm.c`)
+/// before it registers any hook: checks the kernel structures Rust reads
+/// and records the outcome (`init_status.rs`). Non-zero: register nothing.
+#[no_mangle]
+pub(crate) extern "C" fn capstack_direct_init() -> c_int {
     extern "C" {
-        static capstack_direct_init_result: c_int;
+        fn stacker_layout_check() -> c_int;
     }
-    // SAFETY: written once by `capstack_init()`, before securityfs exists;
-    // read-only afterwards.
-    unsafe { capstack_direct_init_result }
+    // SAFETY: `stacker_layout_check` only reads constant tables.
+    let status = if unsafe { stacker_layout_check() } != 0 {
+        InitStatus::Failed {
+            stage: Stage::LayoutCheck,
+            err: EINVAL,
+        }
+    } else if crate::boot::fail_init_submodule() == Some(CAPSTACK_INDEX) {
+        InitStatus::Failed {
+            stage: Stage::Submodule(CAPSTACK_INDEX),
+            err: ENODEV,
+        }
+    } else {
+        InitStatus::Ok
+    };
+    init_status::record(Lsm::CapstackDirect, status);
+    match status {
+        InitStatus::Failed { err, .. } => {
+            pr_err!("capstack: init {status}; no hook registered, nothing is enforced\n");
+            err.to_errno()
+        }
+        _ => 0,
+    }
 }
+
+/// capstack's registry index: `stacker.fail_init=capstack` names it.
+const CAPSTACK_INDEX: u8 = <super::Capstack as crate::submodule::Registered>::INDEX as u8;
 
 /// `/sys/kernel/security/capstack/status`: `ok`, or `failed: WHY`.
 struct StatusFile;
 
 impl Attribute for StatusFile {
     fn show(out: &mut TextBuf) -> Result {
-        match init_result() {
-            0 => writeln!(out, "ok"),
-            1 => writeln!(out, "failed: init did not run"),
-            err => writeln!(
-                out,
-                "failed: layout check: Rust and C disagree on a kernel structure \
-                 (see the boot log): error {err}"
-            ),
-        }
-        .map_err(|_| ENOMEM)
+        let status = init_status::get(Lsm::CapstackDirect);
+        out.write_fmt(fmt!("{}\n", status)).map_err(|_| ENOMEM)
     }
+}
+
+fn init_succeeded() -> bool {
+    matches!(init_status::get(Lsm::CapstackDirect), InitStatus::Ok)
 }
 
 /// Creates `/sys/kernel/security/capstack/`: `status`, and `policy` only
@@ -257,7 +278,7 @@ impl Attribute for StatusFile {
 pub(crate) extern "C" fn capstack_direct_securityfs_init() -> c_int {
     let result = Dir::root().create_dir(c"capstack").and_then(|dir| {
         dir.create_file::<StatusFile>(c"status")?;
-        if init_result() != 0 {
+        if !init_succeeded() {
             return Ok(());
         }
         dir.create_file::<PolicyFile>(c"policy")

@@ -50,23 +50,15 @@ static struct security_hook_list capstack_hooks[] __ro_after_init = {
 	LSM_HOOK_INIT(vm_enough_memory, capstack_direct_vm_enough_memory),
 };
 
-/*
- * The outcome of capstack_init(): 0, or the error that kept capstack from
- * starting (no hook registered, and /sys/kernel/security/capstack/ then
- * holds only "status"). 1 until init ran. Read by direct.rs.
- */
-int capstack_direct_init_result __ro_after_init = 1;
+/* Checks the kernel structures and records the outcome (direct.rs). */
+int capstack_direct_init(void);
 
 static int __init capstack_init(void)
 {
-	int err = stacker_layout_check();
+	int err = capstack_direct_init();
 
-	capstack_direct_init_result = err;
-	if (err) {
-		pr_err("init failed: layout check: error %d; no hook registered, nothing is enforced\n",
-		       err);
+	if (err)
 		return err;
-	}
 	security_add_hooks(capstack_hooks, ARRAY_SIZE(capstack_hooks),
 			   &capstack_lsmid);
 	pr_info("initialized as its own LSM\n");

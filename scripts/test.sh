@@ -33,6 +33,8 @@ build_initramfs() {
 # boots included: stacker's suites must still report there.
 INIT_FAILURE_ARGS="--allow-kernel-message 'WARNING: .*security/lsm_init\.c'"
 INIT_FAILURE_ARGS+=" --expect-kernel-message 'stacker failed to initialize'"
+DIRECT_FAILURE_ARGS="--allow-kernel-message 'WARNING: .*security/lsm_init\.c'"
+DIRECT_FAILURE_ARGS+=" --expect-kernel-message 'capstack failed to initialize'"
 BOOTS=(
 	"default||denyname_test chain_test securityfs_test"
 	"two|stacker.chain=xattrlock,xattrlock_b|stack_test chain_test"
@@ -48,6 +50,7 @@ BOOTS=(
 	"capstack-direct|lsm=capstack|capstack_test securityfs_test"
 	"init-failure-core|stacker.chain=capstack stacker.fail_init=core|init_failure_test|$INIT_FAILURE_ARGS"
 	"init-failure-module|stacker.chain=denyname,capstack stacker.fail_init=capstack|init_failure_test|$INIT_FAILURE_ARGS"
+	"init-failure-direct|lsm=capstack stacker.fail_init=capstack|init_failure_test|$DIRECT_FAILURE_ARGS"
 	"smp-storm|stacker.chain=capstack|policy_storm|--smp 4"
 )
 

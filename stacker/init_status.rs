@@ -37,26 +37,35 @@ pub(crate) enum Stage {
     Submodule(u8),
 }
 
-/// The recorded outcome.
+/// Whose init an outcome is.
+#[derive(Clone, Copy)]
+pub(crate) enum Lsm {
+    /// stacker's.
+    Stacker = 0,
+    /// capstack's, registered as its own LSM (`capstack/direct.rs`).
+    CapstackDirect = 1,
+}
+
+/// The recorded outcomes, by [`Lsm`].
 ///
 /// # Invariants
 ///
-/// Written once, by [`record`] from stacker's LSM init, on the boot CPU
-/// before any securityfs file exists; read-only afterwards.
+/// Each entry is written once, by [`record`] from that LSM's init, on the
+/// boot CPU before any securityfs file exists; read-only afterwards.
 #[link_section = ".data..ro_after_init"]
-static mut STATUS: InitStatus = InitStatus::NotRun;
+static mut STATUS: [InitStatus; 2] = [InitStatus::NotRun; 2];
 
-/// Records the outcome of init.
-pub(crate) fn record(status: InitStatus) {
-    // SAFETY: called once, from stacker's LSM init, before anything reads
-    // `STATUS` (its invariant).
-    unsafe { *core::ptr::addr_of_mut!(STATUS) = status };
+/// Records the outcome of `lsm`'s init.
+pub(crate) fn record(lsm: Lsm, status: InitStatus) {
+    // SAFETY: called once per LSM, from its init, before anything reads
+    // its entry (the invariant).
+    unsafe { (*core::ptr::addr_of_mut!(STATUS))[lsm as usize] = status };
 }
 
-/// The recorded outcome.
-pub(crate) fn get() -> InitStatus {
-    // SAFETY: `STATUS` is not written once it can be read (its invariant).
-    unsafe { *addr_of!(STATUS) }
+/// The recorded outcome of `lsm`'s init.
+pub(crate) fn get(lsm: Lsm) -> InitStatus {
+    // SAFETY: an entry is not written once it can be read (the invariant).
+    unsafe { (*addr_of!(STATUS))[lsm as usize] }
 }
 
 impl kernel::fmt::Display for InitStatus {

@@ -42,8 +42,8 @@ struct StatusFile;
 impl Attribute for StatusFile {
     fn show(out: &mut TextBuf) -> Result {
         // The kernel's `fmt!`, whose `Display` the status implements.
-        out.write_fmt(fmt!("{}\n", crate::init_status::get()))
-            .map_err(|_| ENOMEM)
+        let status = crate::init_status::get(crate::init_status::Lsm::Stacker);
+        out.write_fmt(fmt!("{}\n", status)).map_err(|_| ENOMEM)
     }
 }
 

@@ -10,7 +10,7 @@
 //!
 //! C header: [`security/stacker/stacker/stacker.h`](srctree/security/stacker/stacker/stacker.h)
 
-use init_status::{InitStatus, Stage};
+use init_status::{InitStatus, Lsm, Stage};
 use kernel::{ffi::c_int, prelude::*};
 
 /// Prefix of every log line (`pr_*!`), normally provided by `module!`.
@@ -108,7 +108,7 @@ fn init() -> core::result::Result<(), InitStatus> {
 pub extern "C" fn stacker_rs_init() -> c_int {
     match init() {
         Ok(()) => {
-            init_status::record(InitStatus::Ok);
+            init_status::record(Lsm::Stacker, InitStatus::Ok);
             let b = boot::boot();
             pr_info!(
                 "initialized, chain: {}{}\n",
@@ -122,7 +122,7 @@ pub extern "C" fn stacker_rs_init() -> c_int {
             0
         }
         Err(status) => {
-            init_status::record(status);
+            init_status::record(Lsm::Stacker, status);
             pr_err!("init {status}; no hook registered, nothing is enforced\n");
             match status {
                 InitStatus::Failed { err, .. } => err.to_errno(),
@@ -140,7 +140,7 @@ pub extern "C" fn stacker_rs_securityfs_init() -> c_int {
     let result = (|| -> Result {
         let dir = platform::Dir::root().create_dir(c"stacker")?;
         interface::create_status(&dir)?;
-        if !matches!(init_status::get(), InitStatus::Ok) {
+        if !matches!(init_status::get(Lsm::Stacker), InitStatus::Ok) {
             return Ok(());
         }
         interface::create(&dir)?;

@@ -4,7 +4,9 @@
  *
  * Run in boots with "stacker.fail_init=" (CONFIG_SECURITY_STACKER_TEST_FAIL_INIT),
  * which makes the check of the kernel structures ("core") or one
- * submodule's init fail on purpose. Then:
+ * submodule's init fail on purpose; with "lsm=capstack" and
+ * "stacker.fail_init=capstack", capstack's own LSM fails. Then, in the
+ * LSM's directory (stacker's, or capstack's own):
  * - /sys/kernel/security/stacker/status says "failed: " and why;
  * - it is the only file in /sys/kernel/security/stacker/: no policy or rule
  *   file that would accept what nothing enforces, and no submodule files
@@ -21,7 +23,7 @@
 #include "ktap.h"
 #include "guest_util.h"
 
-#define STACKER "/sys/kernel/security/stacker/"
+#define SECFS "/sys/kernel/security/"
 
 /* The value of `key=` on the kernel command line ("" if absent). */
 static const char *cmdline_value(const char *key)
@@ -40,19 +42,24 @@ static const char *cmdline_value(const char *key)
 
 int main(void)
 {
-	char status[256], want[256], files[1024] = "";
+	char status[256], want[256], files[1024] = "", path[256];
 	const char *what = cmdline_value("stacker.fail_init");
+	int direct = access(SECFS "stacker", F_OK) != 0;
+	const char *dir = direct ? SECFS "capstack/" : SECFS "stacker/";
+	const char *lsm = direct ? "capstack" : "stacker";
 	struct dirent *de;
 	int only_status = 1, n = 0;
 	DIR *d;
 
 	ktap_plan("init_failure", 6);
+	printf("# %s, stacker.fail_init=%s\n", dir, what);
 	if (!*what) {
 		ktap_block("no stacker.fail_init= on the command line");
 		printf("# this program is for boots with stacker.fail_init=\n");
 	}
 
-	read_value(STACKER "status", status, sizeof(status));
+	snprintf(path, sizeof(path), "%sstatus", dir);
+	read_value(path, status, sizeof(status));
 	if (!strcmp(what, "core"))
 		snprintf(want, sizeof(want), "failed: layout check: ");
 	else
@@ -60,7 +67,7 @@ int main(void)
 	ktap_result(!strncmp(status, want, strlen(want)), "status_says_failed_and_why",
 		    "status is '%s', expected it to start with '%s'", status, want);
 
-	d = opendir(STACKER);
+	d = opendir(dir);
 	while (d && (de = readdir(d))) {
 		if (de->d_name[0] == '.')
 			continue;
@@ -74,15 +81,19 @@ int main(void)
 		closedir(d);
 	ktap_result(d && n == 1 && only_status, "status_is_the_only_file",
 		    "the directory holds: %s", files);
-	ktap_result(access(STACKER "capstack/policy", F_OK) < 0 && errno == ENOENT,
-		    "no_policy_file", "the capstack policy file exists");
-	ktap_result(access(STACKER "denyname/name", F_OK) < 0 && errno == ENOENT,
-		    "no_rule_file", "the denyname rule file exists");
-	ktap_result(klog_has("stacker: init failed: ") &&
-			    klog_has("no hook registered, nothing is enforced"),
+	snprintf(path, sizeof(path), "%s%s", dir, direct ? "policy" : "capstack/policy");
+	ktap_result(access(path, F_OK) < 0 && errno == ENOENT, "no_policy_file",
+		    "%s exists", path);
+	if (direct)
+		ktap_skip("no_rule_file", "capstack's own LSM has no rule file");
+	else
+		ktap_result(access(SECFS "stacker/denyname/name", F_OK) < 0 && errno == ENOENT,
+			    "no_rule_file", "the denyname rule file exists");
+	snprintf(want, sizeof(want), "%s: init failed: ", direct ? "stacker: capstack" : "stacker");
+	ktap_result(klog_has(want) && klog_has("no hook registered, nothing is enforced"),
 		    "boot_log_says_why_and_that_nothing_is_enforced",
-		    "no 'stacker: init failed: ... nothing is enforced' line");
-	ktap_result(!klog_has("stacker: registered "), "no_hook_registered",
-		    "the boot log has a 'registered N of M hooks' line");
+		    "no '%s... nothing is enforced' line", want);
+	ktap_result(!klog_has(direct ? "capstack: initialized as its own LSM" : "stacker: registered "),
+		    "no_hook_registered", "the boot log says %s registered its hooks", lsm);
 	return ktap_exit();
 }
