@@ -21,11 +21,11 @@
 //! capability module computed the new sets) capstack also removes what is
 //! taken away from the new cred's permitted, effective, inheritable and
 //! ambient sets, and it implements `mmap_addr` and `vm_enough_memory`, so
-//! that a rule loaded after a process started holds there too. A process
-//! that started before a rule, or changed its ids without an exec
-//! (`setuid` with `PR_SET_KEEPCAPS` under a `uid` rule), keeps the bit in
-//! its sets until its next exec: the other raw-set readers still see it
-//! until then.
+//! that a rule loaded after a process started holds there too. An id
+//! change without an exec (`task_fix_setuid`/`task_fix_setgid`) drops the
+//! bits the new ids lose, as an exec does. A process that started before a
+//! rule keeps the bit in its sets until its next exec or id change: the
+//! other raw-set readers still see it until then.
 //!
 //! An exec's label (`security.capstack`) is read only when the policy has
 //! `exec` rules, and fails closed: a label that cannot be read (`EIO`,
@@ -48,7 +48,7 @@ use crate::attribute::Attribute;
 use crate::blob::{BlobState, HasBlob};
 use crate::error::{Error, Result, EACCES, EINVAL, ENODATA, ENOMEM, EOPNOTSUPP, EPERM};
 use crate::hook::{Hook, HookSet};
-use crate::objects::{Binprm, Cred, ExecCred, File, KernelCap, MmapAddr};
+use crate::objects::{Binprm, Cred, File, KernelCap, MmapAddr, PreparedCred};
 use crate::platform::{self, Dir, RcuCell, TextBuf};
 use crate::submodule::Submodule;
 use core::ffi::CStr;
@@ -359,7 +359,44 @@ pub(crate) fn on_exec(state: Option<&CredState>, bprm: &Binprm) -> Result {
 /// rules take from its new ids), so that kernel checks that read the sets
 /// instead of calling `capable()` see the restriction too. In permissive
 /// mode only logs, naming `file`, the binary that will run.
-pub(crate) fn drop_on_exec(state: Option<&CredState>, cred: &ExecCred<'_>, file: &File) {
+pub(crate) fn drop_on_exec(state: Option<&CredState>, cred: &PreparedCred<'_>, file: &File) {
+    let gone = drop_taken(state, cred);
+    if gone != 0 && platform::ratelimit() {
+        let (pid, comm) = platform::current_task();
+        let len = comm.iter().position(|&b| b == 0).unwrap_or(comm.len());
+        let comm = core::str::from_utf8(&comm[..len]).unwrap_or("?");
+        file.dentry().with_name(|name| {
+            let name = core::str::from_utf8(name).unwrap_or("?");
+            platform::pr_warn!(
+                "capstack: would remove capabilities {gone:#x} at exec of '{name}' by pid {pid} \
+                 ({comm}) (permissive)\n"
+            );
+        });
+    }
+}
+
+/// `task_fix_setuid` and `task_fix_setgid`: as at exec, removes from the
+/// new cred's sets what capstack takes from it under its new ids, so that
+/// a process that changes ids without executing anything (`setuid()` with
+/// `PR_SET_KEEPCAPS`) does not keep a denied capability in its sets.
+pub(crate) fn drop_on_id_change(state: Option<&CredState>, cred: &PreparedCred<'_>) {
+    let gone = drop_taken(state, cred);
+    if gone != 0 && platform::ratelimit() {
+        let (pid, comm) = platform::current_task();
+        let len = comm.iter().position(|&b| b == 0).unwrap_or(comm.len());
+        let comm = core::str::from_utf8(&comm[..len]).unwrap_or("?");
+        platform::pr_warn!(
+            "capstack: would remove capabilities {gone:#x} at an id change of pid {pid} \
+             ({comm}) (permissive)\n"
+        );
+    }
+}
+
+/// Removes from the prepared `cred` (whose capstack state is `state`) what
+/// capstack takes from it: what it lost before, and what `uid`, `gid` and
+/// `all` rules take from its ids. In permissive mode changes nothing and
+/// returns what it would have removed (0 otherwise), for the caller's log.
+fn drop_taken(state: Option<&CredState>, cred: &PreparedCred<'_>) -> u64 {
     let new = cred.cred();
     let ids = ids(new);
     let inherited = state.map_or(0, |s| s.denied.load(Ordering::Relaxed));
@@ -369,23 +406,13 @@ pub(crate) fn drop_on_exec(state: Option<&CredState>, cred: &ExecCred<'_>, file:
     });
     let held = new.caps().iter().fold(0, |held, set| held | set.0);
     if mask & held == 0 {
-        return;
+        return 0;
     }
-    if !permissive {
-        cred.drop_caps(mask);
-    } else if platform::ratelimit() {
-        let (pid, comm) = platform::current_task();
-        let len = comm.iter().position(|&b| b == 0).unwrap_or(comm.len());
-        let comm = core::str::from_utf8(&comm[..len]).unwrap_or("?");
-        let gone = mask & held;
-        file.dentry().with_name(|name| {
-            let name = core::str::from_utf8(name).unwrap_or("?");
-            platform::pr_warn!(
-                "capstack: would remove capabilities {gone:#x} at exec of '{name}' by pid {pid} \
-                 ({comm}) (permissive)\n"
-            );
-        });
+    if permissive {
+        return mask & held;
     }
+    cred.drop_caps(mask);
+    0
 }
 
 /// `mmap_addr`: below `vm.mmap_min_addr`, the same decision as
@@ -432,6 +459,8 @@ impl Submodule for Capstack {
         Hook::BprmCredsFromFile,
         Hook::Capable,
         Hook::Capset,
+        Hook::TaskFixSetuid,
+        Hook::TaskFixSetgid,
         Hook::VmEnoughMemory,
     ]);
 
@@ -458,7 +487,17 @@ impl Submodule for Capstack {
         on_exec(bprm.cred().state::<Self>(), bprm)
     }
 
-    fn bprm_creds_from_file(&self, cred: &ExecCred<'_>, file: &File) -> Result {
+    fn task_fix_setuid(&self, new: &PreparedCred<'_>, _old: &Cred, _flags: i32) -> Result {
+        drop_on_id_change(new.cred().state::<Self>(), new);
+        Ok(())
+    }
+
+    fn task_fix_setgid(&self, new: &PreparedCred<'_>, _old: &Cred, _flags: i32) -> Result {
+        drop_on_id_change(new.cred().state::<Self>(), new);
+        Ok(())
+    }
+
+    fn bprm_creds_from_file(&self, cred: &PreparedCred<'_>, file: &File) -> Result {
         drop_on_exec(cred.cred().state::<Self>(), cred, file);
         Ok(())
     }
@@ -830,6 +869,39 @@ mod tests {
         // Inherited: a later unlabelled exec, even setuid root, keeps only it.
         let after = h.exec(&prog, &narrowed, true).unwrap();
         assert_eq!(after.caps.get(), [KernelCap(1 << NET_BIND); 3]);
+    }
+
+    /// A uid change without an exec (`setresuid` with `PR_SET_KEEPCAPS`)
+    /// drops from the kept sets what uid rules take from the new uid.
+    #[test]
+    fn setuid_with_keepcaps_drops_what_the_new_uid_loses() {
+        let _s = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+        let h = boot();
+        let root = full_root(&h);
+        // Control: without a rule the sets are kept whole.
+        let kept = h.setuid_keepcaps(&root, 4242).unwrap();
+        assert_eq!(in_sets(&kept, NET_RAW), [true; 4]);
+        write_file(POLICY, b"deny CAP_NET_RAW uid 4242\n", true).unwrap();
+        let narrowed = h.setuid_keepcaps(&root, 4242).unwrap();
+        assert_eq!(in_sets(&narrowed, NET_RAW), [false; 4]);
+        assert_eq!(in_sets(&narrowed, CHOWN), [true; 4]);
+        // Another uid is not touched; permissive mode only logs.
+        let other = h.setuid_keepcaps(&root, 4243).unwrap();
+        assert_eq!(in_sets(&other, NET_RAW), [true; 4]);
+        write_file(
+            POLICY,
+            b"mode permissive\ndeny CAP_NET_RAW uid 4242\n",
+            true,
+        )
+        .unwrap();
+        take_log();
+        let logged = h.setuid_keepcaps(&root, 4242).unwrap();
+        assert_eq!(in_sets(&logged, NET_RAW), [true; 4]);
+        let log = take_log().join("");
+        assert!(
+            log.contains("would remove capabilities 0x2000 at an id change"),
+            "{log}"
+        );
     }
 
     /// `mmap_addr`: below `vm.mmap_min_addr` the decision of

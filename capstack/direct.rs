@@ -9,7 +9,7 @@
 use super::capstack::{self, CredState, PolicyFile};
 use crate::attribute::Attribute;
 use crate::init_status::{self, InitStatus, Lsm, Stage};
-use crate::objects::{with_current_cred, Binprm, Cred, ExecCred, File, MmapAddr};
+use crate::objects::{with_current_cred, Binprm, Cred, File, MmapAddr, PreparedCred};
 use crate::platform::{Dir, TextBuf};
 use core::fmt::Write;
 use core::ptr::addr_of;
@@ -124,13 +124,49 @@ pub(crate) unsafe extern "C" fn capstack_direct_bprm_creds_from_file(
     file: *const bindings::file,
 ) -> c_int {
     // SAFETY: as the LSM core promises, for the whole call.
-    let cred = unsafe { ExecCred::from_bprm(bprm) };
+    let cred = unsafe { PreparedCred::from_bprm(bprm) };
     // SAFETY: the new cred is valid for the whole call.
     let st = unsafe { state(cred.cred().as_raw()) };
     // SAFETY: the binary that will run, open, for the whole call.
     let file = unsafe { File::from_raw(file) };
     capstack::drop_on_exec(st, &cred, file);
     0
+}
+
+/// `task_fix_setuid` hook: removes what capstack takes away under the new
+/// ids from the new cred's capability sets.
+///
+/// # Safety
+///
+/// Called by the LSM core with the prepared, not yet committed `new` cred
+/// of a uid change, and the current cred `old`.
+#[no_mangle]
+pub(crate) unsafe extern "C" fn capstack_direct_task_fix_setuid(
+    new: *mut bindings::cred,
+    _old: *const bindings::cred,
+    _flags: c_int,
+) -> c_int {
+    // SAFETY: as the LSM core promises, for the whole call.
+    let cred = unsafe { PreparedCred::from_new(new) };
+    // SAFETY: the new cred is valid for the whole call.
+    let st = unsafe { state(new) };
+    capstack::drop_on_id_change(st, &cred);
+    0
+}
+
+/// `task_fix_setgid` hook: as `task_fix_setuid`, for the gids.
+///
+/// # Safety
+///
+/// As for [`capstack_direct_task_fix_setuid`].
+#[no_mangle]
+pub(crate) unsafe extern "C" fn capstack_direct_task_fix_setgid(
+    new: *mut bindings::cred,
+    old: *const bindings::cred,
+    flags: c_int,
+) -> c_int {
+    // SAFETY: the same arguments, as promised by the caller.
+    unsafe { capstack_direct_task_fix_setuid(new, old, flags) }
 }
 
 /// `mmap_addr` hook.

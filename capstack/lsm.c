@@ -23,6 +23,8 @@ int capstack_direct_bprm_creds_for_exec(struct linux_binprm *bprm);
 int capstack_direct_bprm_creds_from_file(struct linux_binprm *bprm,
 					 const struct file *file);
 int capstack_direct_mmap_addr(unsigned long addr);
+int capstack_direct_task_fix_setuid(struct cred *new, const struct cred *old, int flags);
+int capstack_direct_task_fix_setgid(struct cred *new, const struct cred *old, int flags);
 int capstack_direct_vm_enough_memory(struct mm_struct *mm, long pages);
 int capstack_direct_capable(const struct cred *cred, struct user_namespace *ns,
 			    int cap, unsigned int opts);
@@ -47,6 +49,8 @@ static struct security_hook_list capstack_hooks[] __ro_after_init = {
 	LSM_HOOK_INIT(capable, capstack_direct_capable),
 	LSM_HOOK_INIT(capset, capstack_direct_capset),
 	LSM_HOOK_INIT(mmap_addr, capstack_direct_mmap_addr),
+	LSM_HOOK_INIT(task_fix_setuid, capstack_direct_task_fix_setuid),
+	LSM_HOOK_INIT(task_fix_setgid, capstack_direct_task_fix_setgid),
 	LSM_HOOK_INIT(vm_enough_memory, capstack_direct_vm_enough_memory),
 };
 

@@ -259,7 +259,7 @@ pub(crate) use void_hook;
 macro_rules! define_hooks {
     ($mods:tt) => {
         use $crate::objects::{
-            AccessMask, Binprm, CommittedBinprm, Cred, Dentry, ExecCred, File, FileSecurity,
+            AccessMask, Binprm, CommittedBinprm, Cred, Dentry, PreparedCred, File, FileSecurity,
             Inode, InodeBlob, IpcPerm, KernelCap, MmapAddr, ProcAttrValue, ProcAttrWrite, Socket,
             Task, Vma, XattrSlots,
         };
@@ -301,7 +301,7 @@ macro_rules! define_hooks {
         $crate::dispatch::void_hook!($mods, CredFree, cred_free(cred: &Cred), (cred));
         $crate::dispatch::int_hook!($mods, BprmCredsForExec, bprm_creds_for_exec(bprm: &Binprm), (bprm));
         $crate::dispatch::int_hook!($mods, BprmCredsFromFile,
-            bprm_creds_from_file(cred: &ExecCred<'_>, file: &File), (cred, file));
+            bprm_creds_from_file(cred: &PreparedCred<'_>, file: &File), (cred, file));
         $crate::dispatch::int_hook!($mods, BprmCheckSecurity, bprm_check_security(bprm: &Binprm), (bprm));
         $crate::dispatch::void_hook!($mods, BprmCommittedCreds,
             bprm_committed_creds(bprm: &CommittedBinprm), (bprm));
@@ -315,6 +315,10 @@ macro_rules! define_hooks {
         $crate::dispatch::void_hook!($mods, TaskFree, task_free(task: &Task), (task));
         $crate::dispatch::int_hook!($mods, TaskKill,
             task_kill(target: &Task, sig: i32, cred: Option<&Cred>), (target, sig, cred));
+        $crate::dispatch::int_hook!($mods, TaskFixSetuid,
+            task_fix_setuid(new: &PreparedCred<'_>, old: &Cred, flags: i32), (new, old, flags));
+        $crate::dispatch::int_hook!($mods, TaskFixSetgid,
+            task_fix_setgid(new: &PreparedCred<'_>, old: &Cred, flags: i32), (new, old, flags));
         $crate::dispatch::int_hook!($mods, SocketCreate,
             socket_create(family: i32, ty: i32, protocol: i32, kern: bool), (family, ty, protocol, kern));
         $crate::dispatch::int_hook!($mods, SocketConnect,

@@ -69,6 +69,8 @@ hooks! {
     TaskAlloc => "task_alloc",
     TaskFree => "task_free",
     TaskKill => "task_kill",
+    TaskFixSetuid => "task_fix_setuid",
+    TaskFixSetgid => "task_fix_setgid",
     SocketCreate => "socket_create",
     SocketConnect => "socket_connect",
     IpcPermission => "ipc_permission",

@@ -15,9 +15,9 @@
 //! valid (or null where the hook allows it) for the whole call.
 
 use crate::objects::{
-    c_bytes, c_str, with_current_cred, AccessMask, Binprm, CommittedBinprm, Cred, Dentry, ExecCred,
-    File, FileSecurity, Inode, InodeBlob, IpcPerm, MmapAddr, ProcAttrValue, ProcAttrWrite, Socket,
-    Task, Vma, XattrSlots,
+    c_bytes, c_str, with_current_cred, AccessMask, Binprm, CommittedBinprm, Cred, Dentry, File,
+    FileSecurity, Inode, InodeBlob, IpcPerm, MmapAddr, PreparedCred, ProcAttrValue, ProcAttrWrite,
+    Socket, Task, Vma, XattrSlots,
 };
 use crate::registry as chain;
 use kernel::{
@@ -133,7 +133,7 @@ entry_points! {
     stacker_bprm_creds_for_exec(bprm: *mut bindings::linux_binprm) -> c_int =>
         ret(chain::bprm_creds_for_exec(Binprm::from_raw(bprm)));
     stacker_bprm_creds_from_file(bprm: *mut bindings::linux_binprm, file: *const bindings::file) -> c_int =>
-        ret(chain::bprm_creds_from_file(&ExecCred::from_bprm(bprm), File::from_raw(file)));
+        ret(chain::bprm_creds_from_file(&PreparedCred::from_bprm(bprm), File::from_raw(file)));
     stacker_bprm_check_security(bprm: *mut bindings::linux_binprm) -> c_int =>
         ret(chain::bprm_check_security(Binprm::from_raw(bprm)));
     stacker_bprm_committed_creds(bprm: *const bindings::linux_binprm) =>
@@ -157,6 +157,10 @@ entry_points! {
         cred: *const bindings::cred
     ) -> c_int =>
         ret(chain::task_kill(Task::from_raw(p), sig, (!cred.is_null()).then(|| Cred::from_raw(cred))));
+    stacker_task_fix_setuid(new: *mut bindings::cred, old: *const bindings::cred, flags: c_int) -> c_int =>
+        ret(chain::task_fix_setuid(&PreparedCred::from_new(new), Cred::from_raw(old), flags));
+    stacker_task_fix_setgid(new: *mut bindings::cred, old: *const bindings::cred, flags: c_int) -> c_int =>
+        ret(chain::task_fix_setgid(&PreparedCred::from_new(new), Cred::from_raw(old), flags));
     stacker_socket_create(family: c_int, ty: c_int, protocol: c_int, kern: c_int) -> c_int =>
         ret(chain::socket_create(family, ty, protocol, kern != 0));
     stacker_socket_connect(sock: *mut bindings::socket, address: *mut bindings::sockaddr, addrlen: c_int) -> c_int => {

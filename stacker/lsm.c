@@ -45,6 +45,7 @@ struct stacker_single_keys stacker_single __ro_after_init = {
 	X(bprm_creds_for_exec) X(bprm_creds_from_file)                       \
 	X(bprm_check_security) X(bprm_committed_creds) X(capable) X(capset)  \
 	X(ptrace_access_check) X(task_alloc) X(task_free) X(task_kill)       \
+	X(task_fix_setuid) X(task_fix_setgid)                                \
 	X(socket_create) X(socket_connect) X(ipc_permission)                 \
 	X(getprocattr) X(setprocattr) X(vm_enough_memory)
 

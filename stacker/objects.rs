@@ -20,9 +20,9 @@
 //!   is no dentry or inode to reach;
 //! - [`CommittedBinprm`] (`bprm_committed_creds`): only the file;
 //!   `bprm->cred` is NULL by then (it was committed);
-//! - [`ExecCred`] (`bprm_creds_from_file`): the new credentials of an exec,
+//! - [`PreparedCred`] (`bprm_creds_from_file`): the new credentials of an exec,
 //!   still private to it, and the one write allowed there:
-//!   [`ExecCred::drop_caps`];
+//!   [`PreparedCred::drop_caps`];
 //! - [`InodeBlob`] (`inode_free_security_rcu`): the blob of an inode that is
 //!   gone; submodules receive only their own state in it.
 //!
@@ -470,20 +470,22 @@ impl CommittedBinprm {
     }
 }
 
-/// The new credentials of an exec in `bprm_creds_from_file`, after the
-/// capability module computed their capability sets.
+/// New credentials that are prepared but not yet committed, after the
+/// capability module computed their capability sets: those of an exec in
+/// `bprm_creds_from_file`, and the `new` cred of `task_fix_setuid` and
+/// `task_fix_setgid`.
 ///
 /// # Invariants
 ///
-/// `cred` is `bprm->cred` of an exec in `begin_new_exec()`: prepared by
-/// `prepare_exec_creds()` and not yet committed, so no other task and no
-/// other reference can see it, and it stays valid for `'a`.
-pub(crate) struct ExecCred<'a> {
+/// `cred` was prepared by `prepare_creds()` (or `prepare_exec_creds()`) and
+/// is not yet committed, so no other task and no other reference can see
+/// it, and it stays valid for `'a`.
+pub(crate) struct PreparedCred<'a> {
     cred: *mut bindings::cred,
     _borrow: PhantomData<&'a Cred>,
 }
 
-impl<'a> ExecCred<'a> {
+impl<'a> PreparedCred<'a> {
     /// The new credentials of `bprm`.
     ///
     /// # Safety
@@ -493,9 +495,24 @@ impl<'a> ExecCred<'a> {
     pub(crate) unsafe fn from_bprm(bprm: *mut bindings::linux_binprm) -> Self {
         // INVARIANT: the binprm of `bprm_creds_from_file` owns its new,
         // unshared cred until `commit_creds()`, after this hook.
-        ExecCred {
+        PreparedCred {
             // SAFETY: the caller passes a valid binprm.
             cred: unsafe { (*bprm).cred },
+            _borrow: PhantomData,
+        }
+    }
+
+    /// The `new` credentials of `task_fix_setuid` or `task_fix_setgid`.
+    ///
+    /// # Safety
+    ///
+    /// `cred` must be the `new` argument of one of those hooks, valid for
+    /// `'a`.
+    pub(crate) unsafe fn from_new(cred: *mut bindings::cred) -> Self {
+        // INVARIANT: `__sys_setuid()` and its kin prepare `new` with
+        // `prepare_creds()` and commit it only after these hooks.
+        PreparedCred {
+            cred,
             _borrow: PhantomData,
         }
     }

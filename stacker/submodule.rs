@@ -11,7 +11,7 @@
 //! kernel's objects in the kernel, an in-memory model on the host. The same
 //! submodule source compiles against both. Hooks that see an object half
 //! built or half torn down get a narrower view with only what is valid
-//! there (`FileSecurity`, `CommittedBinprm`, `ExecCred`, and the bare
+//! there (`FileSecurity`, `CommittedBinprm`, `PreparedCred`, and the bare
 //! inode state of `inode_free_security_rcu`).
 //!
 //! # Freeing state
@@ -38,8 +38,8 @@ use crate::blob::BlobState;
 use crate::error::{Result, EINVAL};
 use crate::hook::HookSet;
 use crate::objects::{
-    AccessMask, Binprm, CommittedBinprm, Cred, Dentry, ExecCred, File, FileSecurity, Inode,
-    IpcPerm, KernelCap, MmapAddr, ProcAttrValue, Socket, Task, Vma, XattrValue,
+    AccessMask, Binprm, CommittedBinprm, Cred, Dentry, File, FileSecurity, Inode, IpcPerm,
+    KernelCap, MmapAddr, PreparedCred, ProcAttrValue, Socket, Task, Vma, XattrValue,
 };
 use crate::platform::Dir;
 use core::ffi::CStr;
@@ -207,8 +207,8 @@ pub(crate) trait Submodule: Sync + 'static {
     /// `bprm_creds_from_file`: the new credentials after the capability
     /// module computed their sets from `file`, the binary that will run
     /// (for a script, its interpreter). The sets can only shrink here
-    /// ([`ExecCred::drop_caps`]).
-    fn bprm_creds_from_file(&self, _cred: &ExecCred<'_>, _file: &File) -> Result {
+    /// ([`PreparedCred::drop_caps`]).
+    fn bprm_creds_from_file(&self, _cred: &PreparedCred<'_>, _file: &File) -> Result {
         Ok(())
     }
     /// `bprm_check_security`: may the program be run?
@@ -246,6 +246,16 @@ pub(crate) trait Submodule: Sync + 'static {
     /// `task_kill`: may signal `sig` be sent to `target` (by `cred`, if
     /// not the current task)?
     fn task_kill(&self, _target: &Task, _sig: i32, _cred: Option<&Cred>) -> Result {
+        Ok(())
+    }
+    /// `task_fix_setuid`: the current task changes its uids to those of
+    /// `new` (prepared, not yet committed; `flags` as `LSM_SETID_*`), after
+    /// the capability module adjusted `new`'s capability sets.
+    fn task_fix_setuid(&self, _new: &PreparedCred<'_>, _old: &Cred, _flags: i32) -> Result {
+        Ok(())
+    }
+    /// `task_fix_setgid`: as `task_fix_setuid`, for the gids.
+    fn task_fix_setgid(&self, _new: &PreparedCred<'_>, _old: &Cred, _flags: i32) -> Result {
         Ok(())
     }
 

@@ -20,7 +20,7 @@ use crate::chain::{BootState, ChainSpec};
 use crate::error::Result;
 use crate::hook::Hook;
 use crate::layout::LayoutError;
-use crate::objects::{Binprm, CommittedBinprm, Cred, Dentry, ExecCred, File, Inode, InodeBlob};
+use crate::objects::{Binprm, CommittedBinprm, Cred, Dentry, File, Inode, InodeBlob, PreparedCred};
 use crate::registry::{self, HOOK_SETS, NAMES, REQUESTS};
 use std::cell::Cell;
 use std::rc::Rc;
@@ -218,11 +218,27 @@ impl Harness {
             cred.caps.set([crate::objects::KernelCap((1 << 41) - 1); 3]);
         }
         self.int_hook(Hook::BprmCredsFromFile, || {
-            registry::bprm_creds_from_file(&ExecCred { cred: &cred }, &file)
+            registry::bprm_creds_from_file(&PreparedCred { cred: &cred }, &file)
         })?;
         if self.registered(Hook::BprmCommittedCreds) {
             registry::bprm_committed_creds(&CommittedBinprm { file });
         }
+        Ok(cred)
+    }
+
+    /// `setresuid(uid, uid, uid)` by a process with `PR_SET_KEEPCAPS`: a
+    /// copy of `old` (`cred_prepare`) with the new ids and the same
+    /// capability sets, then `task_fix_setuid`, as `__sys_setresuid()` does
+    /// after the capability module kept the sets. Returns the new
+    /// credentials.
+    pub(crate) fn setuid_keepcaps(&self, old: &Cred, uid: u32) -> Result<Cred> {
+        let cred = Cred::new(uid);
+        cred.caps.set(old.caps.get());
+        cred.ambient.set(old.ambient.get());
+        self.int_hook(Hook::CredPrepare, || registry::cred_prepare(&cred, old))?;
+        self.int_hook(Hook::TaskFixSetuid, || {
+            registry::task_fix_setuid(&PreparedCred { cred: &cred }, old, 0)
+        })?;
         Ok(cred)
     }
 

@@ -314,12 +314,12 @@ impl CommittedBinprm {
 
 /// The new credentials of an exec in `bprm_creds_from_file`, not yet
 /// shared: readable, and their capability sets can only shrink.
-pub(crate) struct ExecCred<'a> {
+pub(crate) struct PreparedCred<'a> {
     /// The credentials.
     pub(crate) cred: &'a Cred,
 }
 
-impl<'a> ExecCred<'a> {
+impl<'a> PreparedCred<'a> {
     /// The new credentials, to read.
     pub(crate) fn cred(&self) -> &'a Cred {
         self.cred

@@ -7,8 +7,8 @@ use crate::blob::HasBlob;
 use crate::error::{Error, Result, EINVAL};
 use crate::hook::{Hook, HookSet};
 use crate::objects::{
-    AccessMask, Binprm, CommittedBinprm, Cred, Dentry, ExecCred, File, FileSecurity, Inode,
-    IpcPerm, KernelCap, MmapAddr, ProcAttrValue, Socket, Task, Vma, XattrValue,
+    AccessMask, Binprm, CommittedBinprm, Cred, Dentry, File, FileSecurity, Inode, IpcPerm,
+    KernelCap, MmapAddr, PreparedCred, ProcAttrValue, Socket, Task, Vma, XattrValue,
 };
 use crate::submodule::{Registered, Submodule};
 use std::cell::RefCell;
@@ -213,7 +213,7 @@ where
     fn bprm_creds_for_exec(&self, _: &Binprm) -> Result {
         Self::call(Hook::BprmCredsForExec)
     }
-    fn bprm_creds_from_file(&self, _: &ExecCred<'_>, _: &File) -> Result {
+    fn bprm_creds_from_file(&self, _: &PreparedCred<'_>, _: &File) -> Result {
         Self::call(Hook::BprmCredsFromFile)
     }
     fn bprm_check_security(&self, _: &Binprm) -> Result {
@@ -239,6 +239,12 @@ where
     }
     fn task_kill(&self, _: &Task, _: i32, _: Option<&Cred>) -> Result {
         Self::call(Hook::TaskKill)
+    }
+    fn task_fix_setuid(&self, _: &PreparedCred<'_>, _: &Cred, _: i32) -> Result {
+        Self::call(Hook::TaskFixSetuid)
+    }
+    fn task_fix_setgid(&self, _: &PreparedCred<'_>, _: &Cred, _: i32) -> Result {
+        Self::call(Hook::TaskFixSetgid)
     }
     fn socket_create(&self, _: i32, _: i32, _: i32, _: bool) -> Result {
         Self::call(Hook::SocketCreate)

@@ -13,6 +13,10 @@
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <linux/securebits.h>
+#include <netinet/in.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/klog.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -89,6 +93,48 @@ static int forked_before_policy(const char *policy, int (*op)(void))
 	if (write(go[1], &c, 1) != 1)
 		loaded = 0;
 	close(go[1]);
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || !loaded)
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+/*
+ * A child that became uid/gid 1000 with its capabilities kept
+ * (SECBIT_KEEP_CAPS | SECBIT_NO_SETUID_FIXUP) before `policy` was loaded
+ * opens a raw socket after it: its sets still hold CAP_NET_RAW, so only
+ * capstack's capable hook can say no (and log it). Returns the errno the
+ * child saw (0 for success), or -1 if the test itself failed.
+ */
+static int uid1000_before_policy_rawsock(const char *policy)
+{
+	int ready[2], go[2], status, loaded;
+	char c = 'g';
+	pid_t pid;
+
+	/* No rule yet while the child changes its ids. */
+	if (write_value(policy_path, "") < 0 || pipe(ready) || pipe(go))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		int fd;
+
+		if (prctl(PR_SET_SECUREBITS, SECBIT_KEEP_CAPS | SECBIT_NO_SETUID_FIXUP) ||
+		    setresgid(1000, 1000, 1000) || setresuid(1000, 1000, 1000))
+			_exit(252);
+		if (write(ready[1], &c, 1) != 1 || read(go[0], &c, 1) != 1 || c != 'g')
+			_exit(251);
+		fd = socket(AF_INET, SOCK_RAW, IPPROTO_ICMP);
+		if (fd < 0)
+			_exit(errno);
+		close(fd);
+		_exit(0);
+	}
+	if (pid < 0 || read(ready[0], &c, 1) != 1)
+		return -1;
+	loaded = write_value(policy_path, policy) >= 0;
+	c = loaded ? 'g' : 'x';
+	if (write(go[1], &c, 1) != 1)
+		loaded = 0;
 	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || !loaded)
 		return -1;
 	return WEXITSTATUS(status);
@@ -273,7 +319,7 @@ int main(void)
 	policy_path = access("/sys/kernel/security/stacker/capstack/policy", F_OK) == 0 ?
 			      "/sys/kernel/security/stacker/capstack/policy" :
 			      "/sys/kernel/security/capstack/policy";
-	ktap_plan("capstack", 43);
+	ktap_plan("capstack", 46);
 	printf("# policy file: %s\n", policy_path);
 
 	/*
@@ -299,12 +345,19 @@ int main(void)
 	/* uid rules: ordinary users lose CAP_NET_RAW, root keeps it. */
 	EXPECT_OK("load_uid_policy", write_value(policy_path, "deny CAP_NET_RAW uid 1000-60000\n"));
 	EXPECT_STATUS("root_raw_socket_allowed", run(HELPER, "rawsock", NULL), 0);
+	/*
+	 * Becoming uid 1000 under the rule drops CAP_NET_RAW from the kept
+	 * sets (task_fix_setuid), so the capability module already says no.
+	 */
 	EXPECT_STATUS("uid1000_raw_socket_eperm", run(HELPER, "user", "1000", "rawsock", NULL), EPERM);
+	/* A uid 1000 process from before the rule still holds the bit: capstack denies. */
+	EXPECT_STATUS("uid1000_from_before_rule_raw_socket_eperm",
+		      uid1000_before_policy_rawsock("deny CAP_NET_RAW uid 1000-60000\n"), EPERM);
 	ktap_result(klog_line_has("capstack: denied CAP_NET_RAW to pid ",
-				  " (capstack_helper): policy line 1"),
+				  " (capstack_test): policy line 1"),
 		    "denial_logged_with_rule",
 		    "no kernel log line with both 'capstack: denied CAP_NET_RAW to pid ' and "
-		    "' (capstack_helper): policy line 1'");
+		    "' (capstack_test): policy line 1'");
 	/* Narrowing survives the exec of a setuid-root binary. */
 	EXPECT_STATUS("uid1000_setuid_root_exec_still_eperm",
 		      run(HELPER, "user", "1000", "exec", "/tmp/suid", "rawsock", NULL), EPERM);
@@ -364,6 +417,17 @@ int main(void)
 	EXPECT_STATUS("control_rawio_in_sets_without_rule", run(HELPER, "capsets", "17", NULL),
 		      IN_EFF_AND_PRM);
 	EXPECT_STATUS("control_forked_mmap0_without_rule", forked_before_policy("", op_mmap0), 0);
+	/*
+	 * An id change without an exec: setresuid() with the capabilities
+	 * kept (SECBIT_KEEP_CAPS | SECBIT_NO_SETUID_FIXUP) keeps the sets,
+	 * but not what a uid rule takes from the new uid.
+	 */
+	EXPECT_STATUS("control_setuid_keepcaps_keeps_net_raw",
+		      run(HELPER, "user", "4242", "capsets", "13", NULL), IN_EFF_AND_PRM);
+	write_value(policy_path, "deny CAP_NET_RAW uid 4242\n");
+	EXPECT_STATUS("setuid_keepcaps_drops_net_raw_of_new_uid",
+		      run(HELPER, "user", "4242", "capsets", "13", NULL), IN_NEITHER);
+	write_value(policy_path, "");
 	EXPECT_OK("load_rawio_policy", write_value(policy_path, "deny CAP_SYS_RAWIO all\n"));
 	EXPECT_STATUS("exec_mmap0_eperm", run(HELPER, "mmap0", NULL), EPERM);
 	EXPECT_STATUS("exec_drops_rawio_from_sets", run(HELPER, "capsets", "17", NULL), IN_NEITHER);

@@ -34,7 +34,8 @@
 static const char *const denyname_hooks[] = { "file_open", "inode_permission", NULL };
 static const char *const capstack_hooks[] = {
 	"mmap_addr", "cred_prepare", "cred_transfer", "bprm_creds_for_exec",
-	"bprm_creds_from_file", "capable", "capset", "vm_enough_memory", NULL
+	"bprm_creds_from_file", "capable", "capset", "task_fix_setuid",
+	"task_fix_setgid", "vm_enough_memory", NULL
 };
 static const char *const xattrlock_hooks[] = {
 	"file_open", "inode_unlink", "inode_rename", "inode_setxattr",
@@ -51,7 +52,8 @@ static const char *const all_hooks[] = {
 	"cred_alloc_blank", "cred_prepare", "cred_transfer", "cred_free",
 	"bprm_creds_for_exec", "bprm_creds_from_file", "bprm_check_security",
 	"bprm_committed_creds", "capable", "capset", "ptrace_access_check",
-	"task_alloc", "task_free", "task_kill", "socket_create",
+	"task_alloc", "task_free", "task_kill", "task_fix_setuid",
+	"task_fix_setgid", "socket_create",
 	"socket_connect", "ipc_permission", "getprocattr", "setprocattr",
 	"vm_enough_memory", NULL
 };
