@@ -296,8 +296,10 @@ pub(crate) fn log_default_rejects() {
 }
 
 /// What `stacker.fail_init=` names: nothing, the core's layout check, or a
-/// submodule by registry index.
+/// submodule by registry index. (Without
+/// `CONFIG_SECURITY_STACKER_TEST_FAIL_INIT` it is always `Nothing`.)
 #[derive(Clone, Copy)]
+#[cfg_attr(not(CONFIG_SECURITY_STACKER_TEST_FAIL_INIT), allow(dead_code))]
 enum FailInit {
     Nothing,
     Core,
