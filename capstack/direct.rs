@@ -264,11 +264,7 @@ pub(crate) unsafe extern "C" fn capstack_direct_capset(
 /// and records the outcome (`init_status.rs`). Non-zero: register nothing.
 #[no_mangle]
 pub(crate) extern "C" fn capstack_direct_init() -> c_int {
-    extern "C" {
-        fn stacker_layout_check() -> c_int;
-    }
-    // SAFETY: `stacker_layout_check` only reads constant tables.
-    let status = if unsafe { stacker_layout_check() } != 0 {
+    let status = if !crate::objects::layout_matches() {
         InitStatus::Failed {
             stage: Stage::LayoutCheck,
             err: EINVAL,

@@ -421,6 +421,17 @@ static stacker_rust_offsets: [usize; CHECKED_FIELDS] = {
 /// Number of fields and sizes checked.
 const CHECKED_FIELDS: usize = 53;
 
+/// Whether Rust's and C's views of every listed kernel structure agree:
+/// `stacker_layout_check()` (`layout_check.c`) compares the two lists and
+/// logs every difference by name. Run once by each LSM's init.
+pub(crate) fn layout_matches() -> bool {
+    extern "C" {
+        fn stacker_layout_check() -> kernel::ffi::c_int;
+    }
+    // SAFETY: `stacker_layout_check` only reads constant tables and logs.
+    unsafe { stacker_layout_check() == 0 }
+}
+
 /// Number of entries in [`stacker_rust_offsets`] (C reads it).
 #[no_mangle]
 static stacker_rust_offsets_len: usize = CHECKED_FIELDS;

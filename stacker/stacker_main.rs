@@ -83,11 +83,7 @@ const _: () = assert!(registry::NAMES.len() <= layout::MAX_MODULES);
 /// stacker's init: checks the kernel structures Rust reads, fills the
 /// tables the hooks read, and initialises the enabled submodules.
 fn init() -> core::result::Result<(), InitStatus> {
-    extern "C" {
-        fn stacker_layout_check() -> c_int;
-    }
-    // SAFETY: `stacker_layout_check` only reads constant tables.
-    if boot::fail_init_core() || unsafe { stacker_layout_check() } != 0 {
+    if boot::fail_init_core() || !objects::layout_matches() {
         return Err(InitStatus::Failed {
             stage: Stage::LayoutCheck,
             err: EINVAL,
