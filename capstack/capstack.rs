@@ -109,14 +109,19 @@ pub(crate) fn ids(cred: &Cred) -> Ids {
     }
 }
 
+/// A task's command name (`Task::comm`, NUL-padded) as text for a log line.
+fn comm_str(comm: &[u8; 16]) -> &str {
+    let len = comm.iter().position(|&b| b == 0).unwrap_or(comm.len());
+    core::str::from_utf8(comm.get(..len).unwrap_or(&[])).unwrap_or("?")
+}
+
 /// Logs a decision, rate-limited: pid, command, capability and rule.
 fn report(permissive: bool, cap: u32, line: u32) {
     if !platform::ratelimit() {
         return;
     }
     let (pid, comm) = platform::current_task();
-    let len = comm.iter().position(|&b| b == 0).unwrap_or(comm.len());
-    let comm = core::str::from_utf8(&comm[..len]).unwrap_or("?");
+    let comm = comm_str(&comm);
     let verdict = if permissive {
         "would deny (permissive)"
     } else {
@@ -363,8 +368,7 @@ pub(crate) fn drop_on_exec(state: Option<&CredState>, cred: &PreparedCred<'_>, f
     let gone = drop_taken(state, cred);
     if gone != 0 && platform::ratelimit() {
         let (pid, comm) = platform::current_task();
-        let len = comm.iter().position(|&b| b == 0).unwrap_or(comm.len());
-        let comm = core::str::from_utf8(&comm[..len]).unwrap_or("?");
+        let comm = comm_str(&comm);
         file.dentry().with_name(|name| {
             let name = core::str::from_utf8(name).unwrap_or("?");
             platform::pr_warn!(
@@ -383,8 +387,7 @@ pub(crate) fn drop_on_id_change(state: Option<&CredState>, cred: &PreparedCred<'
     let gone = drop_taken(state, cred);
     if gone != 0 && platform::ratelimit() {
         let (pid, comm) = platform::current_task();
-        let len = comm.iter().position(|&b| b == 0).unwrap_or(comm.len());
-        let comm = core::str::from_utf8(&comm[..len]).unwrap_or("?");
+        let comm = comm_str(&comm);
         platform::pr_warn!(
             "capstack: would remove capabilities {gone:#x} at an id change of pid {pid} \
              ({comm}) (permissive)\n"

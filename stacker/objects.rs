@@ -103,10 +103,12 @@ pub(crate) unsafe fn c_str<'a>(ptr: *const c_char) -> &'a CStr {
 ///
 /// As for [`c_str`].
 pub(crate) unsafe fn c_bytes<'a>(ptr: *const c_char) -> &'a [u8] {
-    // SAFETY: `ptr` is a NUL-terminated string, as the caller promises.
-    let len = unsafe { bindings::strlen(ptr) };
-    // SAFETY: the `len` bytes of the string are readable for `'a`.
-    unsafe { core::slice::from_raw_parts(ptr.cast::<u8>(), len) }
+    // SAFETY: as the caller promises.
+    let s = unsafe { c_str(ptr) };
+    // `c_str` ends the slice with the NUL, so `split_last` always finds it.
+    s.to_bytes_with_nul()
+        .split_last()
+        .map_or(&[], |(_, bytes)| bytes)
 }
 
 /// Implements [`HasBlob`] for a wrapper whose blob is `(*ptr).$field`.
@@ -817,10 +819,10 @@ impl ProcAttrWrite<'_> {
     /// (SELinux strips a trailing newline), so no borrow of
     /// [`ProcAttrWrite::value`] may live across this call.
     pub(crate) fn forward(self) -> Result<usize> {
+        let (name, value, size) = (self.name, self.value, self.size);
         // SAFETY: `name` and `value` are valid for this call by the type
         // invariant, and nothing borrows `value` any more (`self` is moved).
-        let rc =
-            unsafe { procattr_c::stacker_forward_setprocattr(self.name, self.value, self.size) };
+        let rc = unsafe { procattr_c::stacker_forward_setprocattr(name, value, size) };
         usize::try_from(rc).map_err(|_| Error::from_errno(rc))
     }
 }
