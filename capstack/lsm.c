@@ -15,7 +15,7 @@
 #include <linux/lsm_hooks.h>
 #include <uapi/linux/lsm.h>
 
-#include "../stacker/stacker.h"
+#include "../stacker/kernel/stacker.h"
 
 int capstack_direct_cred_prepare(struct cred *new, const struct cred *old, gfp_t gfp);
 void capstack_direct_cred_transfer(struct cred *new, const struct cred *old);

@@ -17,7 +17,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-obj="${1:?usage: check-hook-paths.sh BUILD_DIR}/security/stacker/stacker/stacker_main.o"
+obj="${1:?usage: check-hook-paths.sh BUILD_DIR}/security/stacker/stacker/kernel/stacker_main.o"
 [ -f "$obj" ] || die "no $obj: build the kernel first"
 
 # The report names Rust symbols (v0 _R... or legacy _ZN...): demangle them.

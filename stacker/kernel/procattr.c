@@ -24,7 +24,7 @@
 #include <linux/security.h>
 #include <uapi/linux/lsm.h>
 
-#include "../../lsm.h"
+#include "../../../lsm.h"
 #include "stacker.h"
 
 /* The index in lsm_idlist of the first LSM after stacker. */

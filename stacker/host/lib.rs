@@ -11,37 +11,40 @@
 // Some core items are only used by the kernel build.
 #![allow(dead_code)]
 
-#[path = "../blob-layout/layout.rs"]
+#[path = "../../blob-layout/layout.rs"]
 mod layout;
 
+#[path = "../core/access.rs"]
 mod access;
+#[path = "../core/attribute.rs"]
 mod attribute;
+#[path = "../core/blob.rs"]
 mod blob;
+#[path = "../core/chain.rs"]
 mod chain;
+#[path = "../core/dispatch.rs"]
 mod dispatch;
+#[path = "../core/hook.rs"]
 mod hook;
+#[path = "../core/stats.rs"]
 mod stats;
+#[path = "../core/submodule.rs"]
 mod submodule;
 
-#[path = "host/error.rs"]
 mod error;
-#[path = "host/objects.rs"]
 mod objects;
-#[path = "host/platform.rs"]
 mod platform;
 
-#[path = "host/nop.rs"]
 mod nop;
-#[path = "host/recorder.rs"]
 mod recorder;
-#[path = "../modules/xattrlock/xattrlock.rs"]
+#[path = "../../modules/xattrlock/xattrlock.rs"]
 mod xattrlock;
 
-#[path = "../capstack/mod.rs"]
+#[path = "../../capstack/mod.rs"]
 mod capstack;
 
 // denyname is kernel-only (it uses kernel locks); its rule parser is not.
-#[path = "../modules/denyname/name_rule.rs"]
+#[path = "../../modules/denyname/name_rule.rs"]
 mod name_rule;
 
 /// The single-module direct path: a static branch in the kernel, a boot
@@ -86,13 +89,10 @@ mod registry {
     }
 }
 
-#[path = "host/harness.rs"]
 mod harness;
 
 /// Dispatch benchmark loops, for the `dispatch-bench` binary.
-#[path = "host/bench.rs"]
 pub mod bench;
 
 #[cfg(test)]
-#[path = "host/tests.rs"]
 mod tests;

@@ -8,7 +8,7 @@
 //! the kernel-side files, and the submodules under `modules/`, which are
 //! all compiled into this one crate.
 //!
-//! C header: [`security/stacker/stacker/stacker.h`](srctree/security/stacker/stacker/stacker.h)
+//! C header: [`security/stacker/stacker/stacker.h`](srctree/security/stacker/stacker/kernel/stacker.h)
 
 use init_status::{InitStatus, Lsm, Stage};
 use kernel::{ffi::c_int, prelude::*};
@@ -20,24 +20,32 @@ const __LOG_PREFIX: &[u8] = b"stacker\0";
 // The layout file is also the `blob-layout` crate, whose API is `pub`, and
 // not all of which the kernel uses.
 #[allow(unreachable_pub, dead_code)]
-#[path = "../blob-layout/layout.rs"]
+#[path = "../../blob-layout/layout.rs"]
 mod layout;
 
 // Values hooks pass to submodules; part of the submodule API, not all of
 // which today's submodules use.
 #[allow(dead_code)]
+#[path = "../core/access.rs"]
 mod access;
+#[path = "../core/attribute.rs"]
 mod attribute;
+#[path = "../core/blob.rs"]
 mod blob;
+#[path = "../core/chain.rs"]
 mod chain;
+#[path = "../core/dispatch.rs"]
 mod dispatch;
+#[path = "../core/hook.rs"]
 mod hook;
+#[path = "../core/stats.rs"]
 mod stats;
+#[path = "../core/submodule.rs"]
 mod submodule;
 
 // Kernel side.
 mod boot;
-mod hooks;
+mod entry;
 mod init_status;
 mod interface;
 // The wrappers are the API that submodules program against; not every
@@ -53,11 +61,11 @@ mod error {
 }
 
 // Submodules.
-#[path = "../capstack/mod.rs"]
+#[path = "../../capstack/mod.rs"]
 mod capstack;
-#[path = "../modules/denyname/denyname.rs"]
+#[path = "../../modules/denyname/denyname.rs"]
 mod denyname;
-#[path = "../modules/xattrlock/xattrlock.rs"]
+#[path = "../../modules/xattrlock/xattrlock.rs"]
 mod xattrlock;
 
 /// The compiled-in submodules. The chain picks among them at boot.
