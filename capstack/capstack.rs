@@ -47,10 +47,8 @@ use super::policy::{Ids, Policy};
 use crate::attribute::Attribute;
 use crate::blob::{BlobState, HasBlob};
 use crate::error::{Error, Result, EACCES, EINVAL, ENODATA, ENOMEM, EOPNOTSUPP, EPERM};
-use crate::hook::{Hook, HookSet};
 use crate::objects::{Binprm, Cred, File, KernelCap, MmapAddr, PreparedCred};
 use crate::platform::{self, Dir, RcuCell, TextBuf};
-use crate::submodule::Submodule;
 use core::ffi::CStr;
 use core::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
@@ -452,81 +450,72 @@ impl Attribute for PolicyFile {
     }
 }
 
-impl Submodule for Capstack {
-    const NAME: &'static CStr = c"capstack";
-    const HOOKS: HookSet = HookSet::of(&[
-        Hook::MmapAddr,
-        Hook::CredPrepare,
-        Hook::CredTransfer,
-        Hook::BprmCredsForExec,
-        Hook::BprmCredsFromFile,
-        Hook::Capable,
-        Hook::Capset,
-        Hook::TaskFixSetuid,
-        Hook::TaskFixSetgid,
-        Hook::VmEnoughMemory,
-    ]);
+crate::submodule::submodule! {
+    impl Submodule for Capstack {
+        const NAME: &'static CStr = c"capstack";
 
-    crate::submodule::blob_states! { cred: CredState }
+        crate::submodule::blob_states! { cred: CredState }
 
-    fn securityfs_init(&'static self, dir: &Dir) -> Result {
-        dir.create_file::<PolicyFile>(c"policy")
+        fn securityfs_init(&'static self, dir: &Dir) -> Result {
+            dir.create_file::<PolicyFile>(c"policy")
+        }
     }
+    hooks {
+        fn cred_prepare(&self, new: &Cred, old: &Cred) -> Result {
+            Self::inherit_cred(new, old);
+            Ok(())
+        }
 
-    fn cred_prepare(&self, new: &Cred, old: &Cred) -> Result {
-        Self::inherit_cred(new, old);
-        Ok(())
-    }
+        fn cred_transfer(&self, new: &Cred, old: &Cred) {
+            Self::inherit_cred(new, old);
+        }
 
-    fn cred_transfer(&self, new: &Cred, old: &Cred) {
-        Self::inherit_cred(new, old);
-    }
+        fn mmap_addr(&self, cred: &Cred, addr: MmapAddr) -> Result {
+            check_mmap_addr(cred.state::<Self>(), &ids(cred), addr)
+        }
 
-    fn mmap_addr(&self, cred: &Cred, addr: MmapAddr) -> Result {
-        check_mmap_addr(cred.state::<Self>(), &ids(cred), addr)
-    }
+        fn bprm_creds_for_exec(&self, bprm: &Binprm) -> Result {
+            on_exec(bprm.cred().state::<Self>(), bprm)
+        }
 
-    fn bprm_creds_for_exec(&self, bprm: &Binprm) -> Result {
-        on_exec(bprm.cred().state::<Self>(), bprm)
-    }
+        fn task_fix_setuid(&self, new: &PreparedCred<'_>, _old: &Cred, _flags: i32) -> Result {
+            drop_on_id_change(new.cred().state::<Self>(), new);
+            Ok(())
+        }
 
-    fn task_fix_setuid(&self, new: &PreparedCred<'_>, _old: &Cred, _flags: i32) -> Result {
-        drop_on_id_change(new.cred().state::<Self>(), new);
-        Ok(())
-    }
+        fn task_fix_setgid(&self, new: &PreparedCred<'_>, _old: &Cred, _flags: i32) -> Result {
+            drop_on_id_change(new.cred().state::<Self>(), new);
+            Ok(())
+        }
 
-    fn task_fix_setgid(&self, new: &PreparedCred<'_>, _old: &Cred, _flags: i32) -> Result {
-        drop_on_id_change(new.cred().state::<Self>(), new);
-        Ok(())
-    }
+        fn bprm_creds_from_file(&self, cred: &PreparedCred<'_>, file: &File) -> Result {
+            drop_on_exec(cred.cred().state::<Self>(), cred, file);
+            Ok(())
+        }
 
-    fn bprm_creds_from_file(&self, cred: &PreparedCred<'_>, file: &File) -> Result {
-        drop_on_exec(cred.cred().state::<Self>(), cred, file);
-        Ok(())
-    }
+        fn vm_enough_memory(&self, cred: &Cred, _pages: i64) -> bool {
+            check_vm_enough_memory(cred.state::<Self>(), &ids(cred))
+        }
 
-    fn vm_enough_memory(&self, cred: &Cred, _pages: i64) -> bool {
-        check_vm_enough_memory(cred.state::<Self>(), &ids(cred))
-    }
+        fn capable(&self, cred: &Cred, cap: i32, opts: u32) -> Result {
+            check_capable(cred.state::<Self>(), &ids(cred), cap, opts)
+        }
 
-    fn capable(&self, cred: &Cred, cap: i32, opts: u32) -> Result {
-        check_capable(cred.state::<Self>(), &ids(cred), cap, opts)
-    }
-
-    fn capset(
-        &self,
-        _new: &Cred,
-        old: &Cred,
-        effective: KernelCap,
-        inheritable: KernelCap,
-        permitted: KernelCap,
-    ) -> Result {
-        check_capset(
-            old.state::<Self>(),
-            &ids(old),
-            old.caps(),
-            [effective, permitted, inheritable],
-        )
+        fn capset(
+            &self,
+            _new: &Cred,
+            old: &Cred,
+            effective: KernelCap,
+            inheritable: KernelCap,
+            permitted: KernelCap,
+        ) -> Result {
+            check_capset(
+                old.state::<Self>(),
+                &ids(old),
+                old.caps(),
+                [effective, permitted, inheritable],
+            )
+        }
     }
 }
 
@@ -568,8 +557,8 @@ mod tests {
 
     /// `mmap_addr` for `cred` at `addr`, with `vm.mmap_min_addr` 4096.
     fn mmap_at(h: &Harness, cred: &Cred, addr: u64) -> crate::error::Result {
-        h.int_hook(crate::hook::Hook::MmapAddr, || {
-            crate::registry::mmap_addr(cred, MmapAddr { addr, min: 4096 })
+        h.int_hook(crate::hook::Hook::mmap_addr, || {
+            crate::dispatch::mmap_addr::<crate::dispatch::Loop>(cred, MmapAddr { addr, min: 4096 })
         })
     }
 
@@ -637,13 +626,25 @@ mod tests {
         let new = h.cred(0, Some(&old)).unwrap();
         let regain = KernelCap(all);
         assert_eq!(
-            crate::registry::capset(&new, &old, regain, KernelCap(0), KernelCap(all)),
+            crate::dispatch::capset::<crate::dispatch::Loop>(
+                &new,
+                &old,
+                regain,
+                KernelCap(0),
+                KernelCap(all)
+            ),
             Err(EPERM)
         );
         // Dropping, or keeping what it has, is fine.
         let drop_more = KernelCap(all & !(1 << NET_RAW) & !(1 << CHOWN));
         assert_eq!(
-            crate::registry::capset(&new, &old, drop_more, KernelCap(0), KernelCap(all)),
+            crate::dispatch::capset::<crate::dispatch::Loop>(
+                &new,
+                &old,
+                drop_more,
+                KernelCap(0),
+                KernelCap(all)
+            ),
             Ok(())
         );
     }
@@ -939,13 +940,19 @@ mod tests {
         let _s = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
         let h = boot();
         let root = full_root(&h);
-        assert!(crate::registry::vm_enough_memory(&root, 1));
+        assert!(crate::dispatch::vm_enough_memory::<crate::dispatch::Loop>(
+            &root, 1
+        ));
         write_file(POLICY, b"deny CAP_SYS_ADMIN all\n", true).unwrap();
         take_log();
-        assert!(!crate::registry::vm_enough_memory(&root, 1));
+        assert!(!crate::dispatch::vm_enough_memory::<crate::dispatch::Loop>(
+            &root, 1
+        ));
         assert_eq!(take_log(), Vec::<String>::new());
         write_file(POLICY, b"deny CAP_SYS_ADMIN uid 1000\n", true).unwrap();
-        assert!(crate::registry::vm_enough_memory(&root, 1));
+        assert!(crate::dispatch::vm_enough_memory::<crate::dispatch::Loop>(
+            &root, 1
+        ));
         assert_eq!(h.capable(&root, SYS_ADMIN), Ok(()));
     }
 

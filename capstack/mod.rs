@@ -9,8 +9,4 @@ pub(crate) mod caps;
 pub(crate) mod capstack;
 pub(crate) mod policy;
 
-// capstack as its own LSM; kernel only.
-#[cfg(CONFIG_SECURITY_CAPSTACK)]
-mod direct;
-
 pub(crate) use self::capstack::Capstack;

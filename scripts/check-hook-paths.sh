@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Check the built stacker object: no hook entry point may reach a panic or
-# make an indirect call. Starts from every stacker_<hook> function (the LSM
-# hook entry points, not stacker_rs_*) and follows its direct call and jump
+# make an indirect call. Starts from every function of the entry module (the
+# LSM hook entry points, one per hook and tier) and follows its direct call and jump
 # targets through every function defined in stacker_main.o, transitively;
 # functions defined elsewhere (kernel functions) are not followed. Every
 # function reached must name no panic-like symbol in its relocations and make
@@ -90,7 +90,9 @@ report=$(objdump -dr --no-show-raw-insn "$obj" | awk '
 		fn = $2; gsub(/[<>:]/, "", fn)
 		fname[++nfn] = fn; fsec[nfn] = sec; fstart[nfn] = start = hex($1)
 		defined[fn] = 1
-		if (fn ~ /^stacker_/ && fn !~ /^stacker_rs_/)
+		# Entry points: the functions of the entry module (kernel/entry.rs),
+		# one per hook and dispatch tier, mangled as ...12stacker_main5entry...
+		if (fn ~ /12stacker_main5entry[0-9]/ && fn !~ /stacker_rs_/)
 			hooks[++nhook] = fn
 		next
 	}
@@ -180,7 +182,7 @@ report=$(objdump -dr --no-show-raw-insn "$obj" | awk '
 		print "checked " nhook " hook entry points and " m " functions they reach" > "/dev/stderr"
 		# No entry point found: the naming changed, and nothing was checked.
 		if (nhook == 0)
-			print "no stacker_<hook> entry point found in the object"
+			print "no hook entry point (stacker_main::entry::*) found in the object"
 	}
 ' | "$demangle")
 if [ -n "$report" ]; then

@@ -22,9 +22,15 @@ file -L /bin/busybox 2>/dev/null | grep -q 'statically linked' \
 cp /bin/busybox "$root/bin/busybox"
 install -m 0755 "$STACKER_ROOT/tests/guest/init" "$root/init"
 
+# hook_names.h: the hooks of the table and of each submodule, from the sources.
+gen="$out/generated"
+mkdir -p "$gen"
+python3 "$STACKER_ROOT/scripts/gen-hook-names.py" "$STACKER_ROOT" "$gen/hook_names.h" \
+	|| die "generating hook_names.h failed"
+
 for src in "$STACKER_ROOT"/tests/guest/*.c; do
 	name=$(basename "$src" .c)
-	gcc -static -O2 -Wall -Wextra -Werror -o "$root/tests/$name" "$src" \
+	gcc -static -O2 -Wall -Wextra -Werror -I "$gen" -o "$root/tests/$name" "$src" \
 		|| die "building guest test $name failed"
 done
 

@@ -13,10 +13,8 @@
 //! `EINVAL` and a log line, and the previous rule stays in force.
 
 use crate::attribute::Attribute;
-use crate::hook::{Hook, HookSet};
 use crate::objects::{AccessMask, File, Inode};
 use crate::platform::{Dir, TextBuf};
-use crate::submodule::Submodule;
 use core::sync::atomic::{AtomicBool, Ordering};
 use kernel::{prelude::*, sync::global_lock};
 
@@ -51,44 +49,46 @@ impl DenyName {
     }
 }
 
-impl Submodule for DenyName {
-    const NAME: &'static CStr = c"denyname";
-    const HOOKS: HookSet = HookSet::of(&[Hook::FileOpen, Hook::InodePermission]);
+crate::submodule::submodule! {
+    impl Submodule for DenyName {
+        const NAME: &'static CStr = c"denyname";
 
-    crate::submodule::blob_states! {}
+        crate::submodule::blob_states! {}
 
-    fn init(&'static self) -> Result {
-        // SAFETY: called exactly once, from stacker's LSM init.
-        unsafe { RULE.init() };
-        Ok(())
+        fn init(&'static self) -> Result {
+            // SAFETY: called exactly once, from stacker's LSM init.
+            unsafe { RULE.init() };
+            Ok(())
+        }
+
+        fn securityfs_init(&'static self, dir: &Dir) -> Result {
+            dir.create_file::<RuleFile>(c"name")
+        }
     }
+    hooks {
+        fn file_open(&self, file: &File) -> Result {
+            if !RULE_SET.load(Ordering::Acquire) {
+                return Ok(());
+            }
+            if file.dentry().with_name(Self::denies) {
+                return Err(EACCES);
+            }
+            Ok(())
+        }
 
-    fn securityfs_init(&'static self, dir: &Dir) -> Result {
-        dir.create_file::<RuleFile>(c"name")
-    }
-
-    fn file_open(&self, file: &File) -> Result {
-        if !RULE_SET.load(Ordering::Acquire) {
-            return Ok(());
+        fn inode_permission(&self, inode: &Inode, mask: AccessMask) -> Result {
+            if !mask.exec() || !inode.is_dir() || !RULE_SET.load(Ordering::Acquire) {
+                return Ok(());
+            }
+            if mask.non_blocking() {
+                // Looking up the name may sleep: ask for ref-walk.
+                return Err(ECHILD);
+            }
+            if inode.with_alias_name(Self::denies) == Some(true) {
+                return Err(EACCES);
+            }
+            Ok(())
         }
-        if file.dentry().with_name(Self::denies) {
-            return Err(EACCES);
-        }
-        Ok(())
-    }
-
-    fn inode_permission(&self, inode: &Inode, mask: AccessMask) -> Result {
-        if !mask.exec() || !inode.is_dir() || !RULE_SET.load(Ordering::Acquire) {
-            return Ok(());
-        }
-        if mask.non_blocking() {
-            // Looking up the name may sleep: ask for ref-walk.
-            return Err(ECHILD);
-        }
-        if inode.with_alias_name(Self::denies) == Some(true) {
-            return Err(EACCES);
-        }
-        Ok(())
     }
 }
 

@@ -18,9 +18,8 @@
 
 use crate::blob::{BlobState, HasBlob};
 use crate::error::{Error, Result, EACCES, EPERM, EROFS};
-use crate::hook::{Hook, HookSet};
 use crate::objects::{Dentry, File, Inode};
-use crate::submodule::{Registered, Submodule};
+use crate::submodule::Registered;
 use core::ffi::CStr;
 use core::sync::atomic::{AtomicBool, Ordering};
 
@@ -67,52 +66,45 @@ where
     }
 }
 
-impl<const I: usize> Submodule for XattrLock<I>
-where
-    Self: Registered,
-{
-    const NAME: &'static CStr = NAMES[I];
-    const HOOKS: HookSet = HookSet::of(&[
-        Hook::FileOpen,
-        Hook::InodeUnlink,
-        Hook::InodeRename,
-        Hook::InodeSetxattr,
-        Hook::InodeRemovexattr,
-    ]);
+crate::submodule::submodule! {
+    impl [const I: usize] Submodule for XattrLock<I> where [Self: Registered] {
+        const NAME: &'static CStr = NAMES[I];
 
-    crate::submodule::blob_states! { inode: LockState }
-
-    fn file_open(&self, file: &File) -> Result {
-        Self::check(Some(file.inode()))
+        crate::submodule::blob_states! { inode: LockState }
     }
-
-    fn inode_unlink(&self, _dir: &Inode, dentry: &Dentry) -> Result {
-        Self::check(dentry.inode())
-    }
-
-    fn inode_rename(
-        &self,
-        _old_dir: &Inode,
-        old: &Dentry,
-        _new_dir: &Inode,
-        new: &Dentry,
-    ) -> Result {
-        Self::check(old.inode())?;
-        Self::check(new.inode())
-    }
-
-    fn inode_setxattr(&self, dentry: &Dentry, name: &[u8], value: &[u8], _flags: i32) -> Result {
-        if name == ATTRS[I] {
-            Self::set(dentry, value == b"locked");
+    hooks {
+        fn file_open(&self, file: &File) -> Result {
+            Self::check(Some(file.inode()))
         }
-        Ok(())
-    }
 
-    fn inode_removexattr(&self, dentry: &Dentry, name: &[u8]) -> Result {
-        if name == ATTRS[I] {
-            Self::set(dentry, false);
+        fn inode_unlink(&self, _dir: &Inode, dentry: &Dentry) -> Result {
+            Self::check(dentry.inode())
         }
-        Ok(())
+
+        fn inode_rename(
+            &self,
+            _old_dir: &Inode,
+            old: &Dentry,
+            _new_dir: &Inode,
+            new: &Dentry,
+        ) -> Result {
+            Self::check(old.inode())?;
+            Self::check(new.inode())
+        }
+
+        fn inode_setxattr(&self, dentry: &Dentry, name: &[u8], value: &[u8], _flags: i32) -> Result {
+            if name == ATTRS[I] {
+                Self::set(dentry, value == b"locked");
+            }
+            Ok(())
+        }
+
+        fn inode_removexattr(&self, dentry: &Dentry, name: &[u8]) -> Result {
+            if name == ATTRS[I] {
+                Self::set(dentry, false);
+            }
+            Ok(())
+        }
     }
 }
 

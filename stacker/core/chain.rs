@@ -182,8 +182,6 @@ pub(crate) struct BootState {
     pub(crate) layout: Layout,
     hook_order: [[u8; MAX_MODULES]; N_HOOKS],
     hook_len: [u8; N_HOOKS],
-    /// Whether a one-submodule chain takes the direct path.
-    pub(crate) fast_path: bool,
 }
 
 impl BootState {
@@ -194,7 +192,6 @@ impl BootState {
         chain: ChainSpec,
         requests: &[Request],
         hooks: &[HookSet],
-        fast_path: bool,
     ) -> Result<BootState, LayoutError> {
         let layout = match Layout::compute(requests, chain.order()) {
             Ok(layout) => layout,
@@ -205,7 +202,6 @@ impl BootState {
             layout,
             hook_order: [[0; MAX_MODULES]; N_HOOKS],
             hook_len: [0; N_HOOKS],
-            fast_path,
         };
         let mut h = 0;
         while h < N_HOOKS {
@@ -241,14 +237,49 @@ impl BootState {
     pub(crate) fn wants(&self, hook: Hook) -> bool {
         self.hook_len[hook as usize] != 0
     }
+}
 
-    /// The submodule on the direct path, when the chain has exactly one
-    /// submodule and the fast path is on.
-    pub(crate) fn single(&self) -> Option<u8> {
-        if self.fast_path && self.chain.len == 1 {
-            Some(self.chain.order[0])
+/// The dispatch tier a chain's hooks are registered with (`dispatch.rs`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum DispatchTier {
+    /// An empty chain: no hook is registered.
+    Empty,
+    /// One submodule: its own entry points.
+    Single(u8),
+    /// The compile-time default chain: straight-line calls.
+    Straight,
+    /// Any other chain: the loop over the boot-time hook order.
+    Loop,
+}
+
+impl DispatchTier {
+    /// The tier's name, as logged and shown in `dispatch`.
+    pub(crate) const fn name(self) -> &'static str {
+        match self {
+            DispatchTier::Empty => "none",
+            DispatchTier::Single(_) => "single",
+            DispatchTier::Straight => "straight-line",
+            DispatchTier::Loop => "loop",
+        }
+    }
+}
+
+impl BootState {
+    /// The tier for this chain: `default` is the compile-time default
+    /// chain, and `loop_forced` (`stacker.dispatch=loop`) asks for the loop
+    /// whatever the chain.
+    pub(crate) const fn tier(&self, default: &ChainSpec, loop_forced: bool) -> DispatchTier {
+        let order = self.chain.order();
+        if order.is_empty() {
+            DispatchTier::Empty
+        } else if loop_forced {
+            DispatchTier::Loop
+        } else if order.len() == 1 {
+            DispatchTier::Single(order[0])
+        } else if bytes_eq(order, default.order()) {
+            DispatchTier::Straight
         } else {
-            None
+            DispatchTier::Loop
         }
     }
 }
@@ -318,30 +349,41 @@ mod tests {
     #[test]
     fn hook_order_follows_chain_and_hook_sets() {
         let hooks = [
-            HookSet::of(&[Hook::Capable, Hook::FileOpen]),
-            HookSet::of(&[Hook::FileOpen]),
-            HookSet::of(&[Hook::InodePermission]),
+            HookSet::of(&[Hook::capable, Hook::file_open]),
+            HookSet::of(&[Hook::file_open]),
+            HookSet::of(&[Hook::inode_permission]),
         ];
         let spec = ChainSpec::parse(b"integrity,selinux_like,capstack", NAMES);
-        let state = BootState::new(spec, &requests(), &hooks, true).unwrap();
-        assert_eq!(state.order(Hook::FileOpen), &[1, 0]);
-        assert_eq!(state.order(Hook::Capable), &[0]);
-        assert_eq!(state.order(Hook::InodePermission), &[2]);
-        assert!(!state.wants(Hook::TaskKill));
-        assert!(state.wants(Hook::Capable));
-        assert_eq!(state.single(), None);
+        let state = BootState::new(spec, &requests(), &hooks).unwrap();
+        assert_eq!(state.order(Hook::file_open), &[1, 0]);
+        assert_eq!(state.order(Hook::capable), &[0]);
+        assert_eq!(state.order(Hook::inode_permission), &[2]);
+        assert!(!state.wants(Hook::task_kill));
+        assert!(state.wants(Hook::capable));
     }
 
     #[test]
-    fn single_module_and_empty_chain() {
-        let hooks = [HookSet::of(&[Hook::Capable]); 3];
-        let one = ChainSpec::parse(b"selinux_like", NAMES);
-        let state = BootState::new(one, &requests(), &hooks, true).unwrap();
-        assert_eq!(state.single(), Some(1));
-        let slow = BootState::new(one, &requests(), &hooks, false).unwrap();
-        assert_eq!(slow.single(), None);
-        let empty = BootState::new(ChainSpec::EMPTY, &requests(), &hooks, true).unwrap();
+    fn dispatch_tiers() {
+        let hooks = [HookSet::of(&[Hook::capable]); 3];
+        let default = ChainSpec::parse(b"capstack,integrity", NAMES);
+        let tier = |chain: &[u8], forced| {
+            let spec = ChainSpec::parse(chain, NAMES);
+            BootState::new(spec, &requests(), &hooks)
+                .unwrap()
+                .tier(&default, forced)
+        };
+        assert_eq!(tier(b"selinux_like", false), DispatchTier::Single(1));
+        assert_eq!(tier(b"selinux_like", true), DispatchTier::Loop);
+        assert_eq!(tier(b"capstack,integrity", false), DispatchTier::Straight);
+        assert_eq!(tier(b"capstack,integrity", true), DispatchTier::Loop);
+        assert_eq!(tier(b"integrity,capstack", false), DispatchTier::Loop);
+        assert_eq!(
+            tier(b"capstack,integrity,selinux_like", false),
+            DispatchTier::Loop
+        );
+        assert_eq!(tier(b"", false), DispatchTier::Empty);
+        assert_eq!(tier(b"", true), DispatchTier::Empty);
+        let empty = BootState::new(ChainSpec::EMPTY, &requests(), &hooks).unwrap();
         assert!(Hook::ALL.iter().all(|&h| !empty.wants(h)));
-        assert_eq!(empty.single(), None);
     }
 }

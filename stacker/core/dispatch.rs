@@ -1,71 +1,500 @@
 // SPDX-License-Identifier: GPL-2.0
 
-//! The registry of compiled-in submodules and hook dispatch through the chain.
+//! The registry of compiled-in submodules, and hook dispatch through a
+//! chain of them in three tiers.
 //!
-//! [`define_registry!`] is invoked once, in the crate root, with every
-//! compiled-in submodule. It defines one `static` per submodule and, for
-//! every hook, a dispatch function that:
+//! A chain is a [`Tier`]: a way to visit, in order, the submodules that
+//! implement a hook, and to call one of them. Which tier runs is chosen once,
+//! when stacker registers its hooks (`kernel/entry.rs`), and never tested on
+//! a hook path:
 //!
-//! 1. when the chain has exactly one submodule and the fast path is on,
-//!    takes a static branch (one per submodule, patched at boot) straight
-//!    to that submodule's method: no loop, no table;
-//! 2. otherwise walks the hook's precomputed order (only the enabled
-//!    submodules that implement the hook, in chain order) and calls each
-//!    through a `match` on its index: direct calls, never a function
-//!    pointer.
+//! - **single**: a one-submodule chain is `Then<M, End>`. Its entry points
+//!   are the submodule's own, monomorphised: stacker adds no instruction
+//!   (the same functions register a submodule as an LSM of its own,
+//!   `kernel/own_lsm.rs`);
+//! - **straight-line**: the compile-time default chain is a nest of
+//!   [`Then`] types (`straight_chain!`); each submodule is called directly,
+//!   in order, with no loop and no table;
+//! - **loop**: any other chain, from `stacker.chain=`, is [`Loop`]: it walks
+//!   the hook's order computed at boot ([`crate::chain::BootState`]) and
+//!   calls each submodule through a compare on its index, never through a
+//!   function pointer.
 //!
-//! Combining rules follow the LSM core (`security/security.c`): an `int`
-//! hook whose default is 0 stops at the first error; a `void` hook calls
-//! every submodule; `inode_free_security_rcu`, `inode_init_security`,
-//! `getprocattr`, `setprocattr` and `vm_enough_memory` have their own
-//! rules, documented on each.
+//! The dispatch function of each hook is made from the hook table
+//! (`hook_table.rs`), generic over the tier, with the hook's combining rule
+//! (documented there and, for the special rules, below).
 //!
 //! Kernel-independent: compiled into the kernel and into the host crate.
-//! The platform provides `single_branch!` (a static branch in the kernel)
-//! and `crate::platform::boot()`.
 
-/// Defines the registry and every dispatch function.
-///
-/// Syntax: `index => STATIC: Type = init, key;` per submodule, where `key`
-/// names the submodule's fast-path static key, which must be `m` followed
-/// by the index (`3 => ..., m3;`): the build fails otherwise, since a key
-/// of another index would send the fast path to the wrong submodule.
-macro_rules! define_registry {
-    ($($idx:literal => $m:ident: $ty:ty = $init:expr, $key:ident;)*) => {
+use crate::blob::BlobState;
+use crate::error::{Result, EINVAL, EOPNOTSUPP};
+use crate::hook::Hook;
+use crate::layout::{Request, Slot, BLOB_ALIGN, KINDS};
+use crate::objects::{
+    AccessMask, Binprm, CommittedBinprm, Cred, Dentry, File, FileSecurity, Inode, InodeBlob,
+    IpcPerm, KernelCap, MmapAddr, PreparedCred, ProcAttrValue, ProcAttrWrite, Socket, Task, Vma,
+    XattrSlots, XattrValue,
+};
+use crate::submodule::{Registered, Submodule};
+use core::marker::PhantomData;
+use core::ops::ControlFlow;
+
+/// A chain of submodules, as one of the dispatch tiers.
+pub(crate) trait Tier {
+    /// Calls `visit` with the registry index of each submodule in the chain
+    /// that implements `hook`, in chain order, until it breaks.
+    fn each(hook: Hook, visit: impl FnMut(u8) -> ControlFlow<()>);
+
+    crate::hook_table::hook_table!(crate::dispatch::tier_methods);
+}
+
+/// Declares the [`Tier`] methods: one per hook, calling the hook of the
+/// submodule with registry index `m` only.
+macro_rules! tier_methods {
+    ($(
+        $(#[doc = $doc:literal])*
+        $rule:ident $name:ident ($($cargs:tt)*) $(-> $cret:ty)?
+            => ($($rarg:ident: $rty:ty $(= $conv:expr)?),* $(,)?) $(-> $rret:ty = $default:expr)?;
+    )*) => {
         $(
-            static $m: $ty = $init;
-
-            const _: () = assert!(
-                $crate::dispatch::key_matches_index(stringify!($key), $idx),
-                concat!(
-                    "registry entry ", stringify!($idx), " (", stringify!($m),
-                    ") has fast-path key ", stringify!($key), "; it must be m",
-                    stringify!($idx)
-                )
-            );
-
-            impl $crate::submodule::Registered for $ty {
-                const INDEX: usize = $idx;
-            }
+            #[doc = concat!("Calls `", stringify!($name), "` of submodule `m` (if in the chain).")]
+            fn $name(m: u8, $($rarg: $rty),*) $(-> $rret)?;
         )*
+    };
+}
+pub(crate) use tier_methods;
+
+/// The end of a chain: no submodule.
+pub(crate) struct End;
+
+/// Submodule `M`, then the chain `R`.
+pub(crate) struct Then<M, R>(PhantomData<(M, R)>);
+
+/// The chain chosen at boot, walked in the order computed then.
+pub(crate) struct Loop;
+
+/// Implements [`Tier`] for [`End`], [`Then`] and [`Loop`].
+macro_rules! tier_impls {
+    ($(
+        $(#[doc = $doc:literal])*
+        $rule:ident $name:ident ($($cargs:tt)*) $(-> $cret:ty)?
+            => ($($rarg:ident: $rty:ty $(= $conv:expr)?),* $(,)?) $(-> $rret:ty = $default:expr)?;
+    )*) => {
+        impl Tier for End {
+            #[inline(always)]
+            fn each(_hook: Hook, _visit: impl FnMut(u8) -> ControlFlow<()>) {}
+            $(
+                #[inline(always)]
+                #[allow(unused_variables)]
+                fn $name(m: u8, $($rarg: $rty),*) $(-> $rret)? {
+                    $($default)?
+                }
+            )*
+        }
+
+        impl<M: Submodule + Registered, R: Tier> Tier for Then<M, R> {
+            #[inline(always)]
+            fn each(hook: Hook, mut visit: impl FnMut(u8) -> ControlFlow<()>) {
+                // `M::INDEX` fits: the registry has at most `MAX_MODULES`
+                // entries (`Absent` never implements a hook).
+                if M::HOOKS.contains(hook) && visit(M::INDEX as u8).is_break() {
+                    return;
+                }
+                R::each(hook, visit)
+            }
+            $(
+                #[inline(always)]
+                fn $name(m: u8, $($rarg: $rty),*) $(-> $rret)? {
+                    if m as usize == M::INDEX {
+                        M::get().$name($($rarg),*)
+                    } else {
+                        R::$name(m, $($rarg),*)
+                    }
+                }
+            )*
+        }
+
+        impl Tier for Loop {
+            #[inline(always)]
+            fn each(hook: Hook, mut visit: impl FnMut(u8) -> ControlFlow<()>) {
+                for &m in crate::platform::boot().order(hook) {
+                    if visit(m).is_break() {
+                        return;
+                    }
+                }
+            }
+            $(
+                #[inline(always)]
+                fn $name(m: u8, $($rarg: $rty),*) $(-> $rret)? {
+                    <crate::registry::All as Tier>::$name(m, $($rarg),*)
+                }
+            )*
+        }
+
+        $(
+            crate::dispatch::combine!($rule $name ($($rarg: $rty),*) $(-> $rret)?);
+        )*
+    };
+}
+
+/// The dispatch function of one hook, by its combining rule. The special
+/// rules' functions are written out below.
+macro_rules! combine {
+    (first_error $name:ident ($($rarg:ident: $rty:ty),*) -> $rret:ty) => {
+        #[doc = concat!("Dispatches `", stringify!($name), "` through chain `T`: the first error decides.")]
+        #[inline(always)]
+        pub(crate) fn $name<T: Tier>($($rarg: $rty),*) -> $rret {
+            let mut out = Ok(());
+            T::each(Hook::$name, |m| {
+                let result = T::$name(m, $($rarg),*);
+                crate::stats::count(m as usize, Hook::$name, result.is_err());
+                match result {
+                    Ok(()) => ControlFlow::Continue(()),
+                    Err(err) => {
+                        out = Err(err);
+                        ControlFlow::Break(())
+                    }
+                }
+            });
+            out
+        }
+    };
+    (every $name:ident ($($rarg:ident: $rty:ty),*)) => {
+        #[doc = concat!("Dispatches `", stringify!($name), "` to every submodule of chain `T` that implements it.")]
+        #[inline(always)]
+        pub(crate) fn $name<T: Tier>($($rarg: $rty),*) {
+            T::each(Hook::$name, |m| {
+                crate::stats::count(m as usize, Hook::$name, false);
+                T::$name(m, $($rarg),*);
+                ControlFlow::Continue(())
+            });
+        }
+    };
+    (all_agree $name:ident ($($rarg:ident: $rty:ty),*) -> $rret:ty) => {
+        #[doc = concat!("Dispatches `", stringify!($name), "` through chain `T`: `true` only if every submodule agrees.")]
+        ///
+        /// Stops at the first that does not, as the LSM core does (for
+        /// `vm_enough_memory` it stops at the first LSM that returns a
+        /// negative value and then passes `cap_sys_admin = 0` to
+        /// `__vm_enough_memory()`).
+        #[inline(always)]
+        pub(crate) fn $name<T: Tier>($($rarg: $rty),*) -> $rret {
+            let mut out = true;
+            T::each(Hook::$name, |m| {
+                let ok = T::$name(m, $($rarg),*);
+                crate::stats::count(m as usize, Hook::$name, !ok);
+                if ok {
+                    ControlFlow::Continue(())
+                } else {
+                    out = false;
+                    ControlFlow::Break(())
+                }
+            });
+            out
+        }
+    };
+    ($special:ident $name:ident ($($rarg:ident: $rty:ty),*) $(-> $rret:ty)?) => {};
+}
+pub(crate) use combine;
+
+crate::hook_table::hook_table!(tier_impls);
+
+/// Counts a call of `hook` in submodule `m`, with whether it denied, when
+/// statistics are built in.
+#[inline(always)]
+fn record<R>(m: u8, hook: Hook, result: Result<R>) -> Result<R> {
+    crate::stats::count(m as usize, hook, result.is_err());
+    result
+}
+
+/// Dispatches `inode_init_security`.
+///
+/// As in the LSM core, every submodule is asked: `Ok(None)` and
+/// `EOPNOTSUPP` from one mean "no xattr from me" and the walk goes on; any
+/// other error stops it and is returned. Each xattr goes into the next LSM
+/// xattr slot, and a submodule gets at most its `XATTR_COUNT` slots.
+/// Returns `EOPNOTSUPP` when nobody added one, the LSM default.
+#[inline(always)]
+pub(crate) fn inode_init_security<T: Tier>(
+    inode: &Inode,
+    dir: &Inode,
+    name: &[u8],
+    slots: &mut XattrSlots,
+) -> Result {
+    let mut out = Err(EOPNOTSUPP);
+    T::each(Hook::inode_init_security, |m| {
+        let xattr = match record(
+            m,
+            Hook::inode_init_security,
+            T::inode_init_security(m, inode, dir, name),
+        ) {
+            Ok(Some(xattr)) => xattr,
+            Ok(None) => return ControlFlow::Continue(()),
+            Err(err) if err == EOPNOTSUPP => return ControlFlow::Continue(()),
+            Err(err) => {
+                out = Err(err);
+                return ControlFlow::Break(());
+            }
+        };
+        let allowed = crate::registry::XATTR_COUNTS
+            .get(m as usize)
+            .copied()
+            .unwrap_or(0);
+        let pushed = if allowed == 0 {
+            Err(EINVAL)
+        } else {
+            slots.push(xattr)
+        };
+        match pushed {
+            Ok(()) => {
+                out = Ok(());
+                ControlFlow::Continue(())
+            }
+            Err(err) => {
+                out = Err(err);
+                ControlFlow::Break(())
+            }
+        }
+    });
+    out
+}
+
+/// Dispatches `getprocattr`: the first submodule whose answer is not
+/// `EINVAL` (the LSM default, "not mine") decides.
+///
+/// The LSM core asks only one LSM for a process attribute (the first that
+/// implements the hook, `security_getprocattr()`). So when no submodule
+/// claims the attribute, the LSMs registered after stacker are asked in
+/// turn, and the first answer that is not `EINVAL` decides: stacker must not
+/// hide SELinux, AppArmor or Smack after it.
+#[inline(always)]
+pub(crate) fn getprocattr<T: Tier>(
+    task: &Task,
+    name: &core::ffi::CStr,
+    out: &mut ProcAttrValue,
+) -> Result {
+    // The name without its NUL (`to_bytes()` would bring an overflow
+    // check, a panic path, onto the hook path).
+    let bytes = name
+        .to_bytes_with_nul()
+        .split_last()
+        .map_or(&[][..], |(_, b)| b);
+    let mut answer = Err(EINVAL);
+    T::each(Hook::getprocattr, |m| {
+        answer = record(m, Hook::getprocattr, T::getprocattr(m, task, bytes, out));
+        if answer == Err(EINVAL) {
+            ControlFlow::Continue(())
+        } else {
+            ControlFlow::Break(())
+        }
+    });
+    if answer != Err(EINVAL) {
+        return answer;
+    }
+    // Nothing a submodule left in `out` before saying "not mine" may reach
+    // the answer of another LSM.
+    out.0.clear();
+    crate::objects::forward_getprocattr(task, name, out)
+}
+
+/// Dispatches `setprocattr`, routed by submodule name.
+///
+/// A value of the form `NAME:rest`, where `NAME` is an enabled submodule
+/// that implements the hook, goes to that submodule only, with `rest`. Any
+/// other value goes through the chain, and the first answer that is not
+/// `EINVAL` decides. When none claims it, the write goes, unchanged, to the
+/// LSMs registered after stacker, as for [`getprocattr`]. Returns the number
+/// of bytes of the value consumed.
+#[inline(always)]
+pub(crate) fn setprocattr<T: Tier>(write: ProcAttrWrite<'_>) -> Result<usize> {
+    let (name, value) = (write.name(), write.value());
+    let mut answer = Err(EINVAL);
+    let mut routed = false;
+    if let Some(colon) = value.iter().position(|&b| b == b':') {
+        let (target, rest) = (&value[..colon], &value[colon + 1..]);
+        T::each(Hook::setprocattr, |m| {
+            if crate::registry::NAMES.get(m as usize).copied() != Some(target) {
+                return ControlFlow::Continue(());
+            }
+            routed = true;
+            answer = match record(m, Hook::setprocattr, T::setprocattr(m, name, rest)) {
+                // A submodule cannot claim more than it was given.
+                Ok(used) if used > rest.len() => Err(EINVAL),
+                Ok(used) => Ok(value.len() - rest.len() + used),
+                Err(err) => Err(err),
+            };
+            ControlFlow::Break(())
+        });
+    }
+    if routed {
+        return answer;
+    }
+    T::each(Hook::setprocattr, |m| {
+        answer = record(m, Hook::setprocattr, T::setprocattr(m, name, value));
+        if answer == Err(EINVAL) {
+            ControlFlow::Continue(())
+        } else {
+            ControlFlow::Break(())
+        }
+    });
+    if answer != Err(EINVAL) {
+        return answer;
+    }
+    write.forward()
+}
+
+/// A registry entry that is not there: the straight-line tier fills the
+/// unused places of its fixed-length nest with it. It implements no hook,
+/// so it is never called, and has no state.
+pub(crate) struct Absent;
+
+crate::submodule::submodule! {
+    impl Submodule for Absent {
+        const NAME: &'static core::ffi::CStr = c"";
+        crate::submodule::blob_states! {}
+    }
+    hooks {}
+}
+
+/// `Absent` has no instance anyone could reach: `INDEX` matches no
+/// registry index.
+static ABSENT: Absent = Absent;
+
+impl Registered for Absent {
+    const INDEX: usize = usize::MAX;
+    fn get() -> &'static Self {
+        &ABSENT
+    }
+}
+
+/// The submodule type at registry index `I` (made by `define_registry!`),
+/// or [`Absent`] for [`NOWHERE`].
+pub(crate) struct At<const I: usize>;
+
+/// The registry index of no submodule.
+pub(crate) const NOWHERE: usize = usize::MAX;
+
+/// The submodule type of an [`At`].
+pub(crate) trait Pick {
+    /// The submodule.
+    type M: Submodule + Registered;
+}
+
+impl Pick for At<NOWHERE> {
+    type M = Absent;
+}
+
+/// The most submodules a straight-line chain can have.
+pub(crate) const STRAIGHT_MAX: usize = 8;
+
+/// The straight-line tier of the chain `$order`, a `[usize; STRAIGHT_MAX]`
+/// constant of registry indices padded with [`NOWHERE`]: a nest of
+/// [`Then`], each place the submodule at that index.
+#[allow(unused_macros)] // The host library itself has no default chain.
+macro_rules! straight_chain {
+    ($order:path) => {
+        $crate::dispatch::Then<<$crate::dispatch::At<{ $order[0] }> as $crate::dispatch::Pick>::M,
+        $crate::dispatch::Then<<$crate::dispatch::At<{ $order[1] }> as $crate::dispatch::Pick>::M,
+        $crate::dispatch::Then<<$crate::dispatch::At<{ $order[2] }> as $crate::dispatch::Pick>::M,
+        $crate::dispatch::Then<<$crate::dispatch::At<{ $order[3] }> as $crate::dispatch::Pick>::M,
+        $crate::dispatch::Then<<$crate::dispatch::At<{ $order[4] }> as $crate::dispatch::Pick>::M,
+        $crate::dispatch::Then<<$crate::dispatch::At<{ $order[5] }> as $crate::dispatch::Pick>::M,
+        $crate::dispatch::Then<<$crate::dispatch::At<{ $order[6] }> as $crate::dispatch::Pick>::M,
+        $crate::dispatch::Then<<$crate::dispatch::At<{ $order[7] }> as $crate::dispatch::Pick>::M,
+        $crate::dispatch::End>>>>>>>>
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use straight_chain;
+
+/// The order of `spec`, padded with [`NOWHERE`], for [`straight_chain!`].
+pub(crate) const fn straight_order(spec: &crate::chain::ChainSpec) -> [usize; STRAIGHT_MAX] {
+    let order = spec.order();
+    assert!(
+        order.len() <= STRAIGHT_MAX,
+        "the default chain is longer than a straight-line chain can be"
+    );
+    let mut out = [NOWHERE; STRAIGHT_MAX];
+    let mut i = 0;
+    while i < order.len() {
+        out[i] = order[i] as usize;
+        i += 1;
+    }
+    out
+}
+
+/// Something to do with a chain type, chosen at run time by
+/// `crate::registry::with_single` (Rust cannot pass a generic type as a
+/// value; this carries it instead).
+pub(crate) trait WithTier {
+    /// What it gives.
+    type Output;
+    /// Does it with chain `T`.
+    fn with<T: Tier>(self) -> Self::Output;
+}
+
+/// Defines the registry of compiled-in submodules, in the crate root's
+/// `registry` module.
+///
+/// Syntax: `[cfg] STATIC: Type = init;` per submodule, where `cfg` is the
+/// `cfg` predicate under which it is compiled in (`all()` for always).
+/// Registry indices count the entries compiled in, in order.
+macro_rules! define_registry {
+    ($([$cfg:meta] $m:ident: $ty:ty = $init:expr;)*) => {
+        $crate::dispatch::define_registry!(@entries (0) $([$cfg] $m: $ty = $init;)*);
 
         /// Names of the registered submodules, by index.
-        pub(crate) const NAMES: &[&[u8]] = &[$(<$ty as $crate::submodule::Submodule>::NAME.to_bytes()),*];
+        pub(crate) const NAMES: &[&[u8]] =
+            &[$(#[cfg($cfg)] <$ty as $crate::submodule::Submodule>::NAME.to_bytes()),*];
 
         /// Blob requests of the registered submodules, by index.
-        pub(crate) const REQUESTS: &[$crate::layout::Request] = &[$($crate::dispatch::request::<$ty>()),*];
+        pub(crate) const REQUESTS: &[$crate::layout::Request] =
+            &[$(#[cfg($cfg)] $crate::dispatch::request::<$ty>()),*];
 
         /// Hook sets of the registered submodules, by index.
         pub(crate) const HOOK_SETS: &[$crate::hook::HookSet] =
-            &[$(<$ty as $crate::submodule::Submodule>::HOOKS),*];
+            &[$(#[cfg($cfg)] <$ty as $crate::submodule::Submodule>::HOOKS),*];
 
         /// Xattr slots each registered submodule may fill, by index.
         pub(crate) const XATTR_COUNTS: &[u32] =
-            &[$(<$ty as $crate::submodule::Submodule>::XATTR_COUNT),*];
+            &[$(#[cfg($cfg)] <$ty as $crate::submodule::Submodule>::XATTR_COUNT),*];
 
         /// The registered submodules' names as C strings, by index.
         pub(crate) const C_NAMES: &[&core::ffi::CStr] =
-            &[$(<$ty as $crate::submodule::Submodule>::NAME),*];
+            &[$(#[cfg($cfg)] <$ty as $crate::submodule::Submodule>::NAME),*];
+
+        // A registry index is a `u8` in the chain and the hook orders.
+        const _: () = assert!(NAMES.len() <= $crate::layout::MAX_MODULES);
+
+        $crate::dispatch::define_registry!(@list $([$cfg] $m $ty,)*);
+        /// Every registered submodule, as a chain (for the loop tier).
+        pub(crate) type All = $crate::dispatch::define_registry!(@first $($m)*);
+
+        /// Does `what` with the one-submodule chain of registry index `m`;
+        /// `None` for an index that is not registered.
+        pub(crate) fn with_single<W: $crate::dispatch::WithTier>(m: u8, what: W) -> Option<W::Output> {
+            use $crate::submodule::Registered;
+            $(
+                #[cfg($cfg)]
+                if m as usize == <$ty as Registered>::INDEX {
+                    return Some(what.with::<$crate::dispatch::Then<$ty, $crate::dispatch::End>>());
+                }
+            )*
+            let _ = what;
+            None
+        }
+
+        /// Runs the init of submodule `m`.
+        pub(crate) fn init_one(m: u8) -> $crate::error::Result {
+            use $crate::submodule::{Registered, Submodule};
+            $(
+                #[cfg($cfg)]
+                if m as usize == <$ty as Registered>::INDEX {
+                    return <$ty as Registered>::get().init();
+                }
+            )*
+            Err($crate::error::EINVAL)
+        }
 
         /// Initialises every enabled submodule, in chain order, and stops at
         /// the first failure: the failing submodule's index and error.
@@ -75,86 +504,84 @@ macro_rules! define_registry {
         pub(crate) fn init_enabled(
             fail: Option<u8>,
         ) -> core::result::Result<(), (u8, $crate::error::Error)> {
-            use $crate::submodule::Submodule;
             for &m in $crate::platform::boot().chain.order() {
                 let result = if fail == Some(m) {
                     Err($crate::error::ENODEV)
                 } else {
-                    match m {
-                        $($idx => $m.init(),)*
-                        _ => Ok(()),
-                    }
+                    init_one(m)
                 };
                 result.map_err(|err| (m, err))?;
             }
             Ok(())
         }
 
+        /// Creates submodule `m`'s files in `dir`, its securityfs directory.
+        pub(crate) fn securityfs_init_one(m: u8, dir: &$crate::platform::Dir) -> $crate::error::Result {
+            use $crate::submodule::{Registered, Submodule};
+            $(
+                #[cfg($cfg)]
+                if m as usize == <$ty as Registered>::INDEX {
+                    return <$ty as Registered>::get().securityfs_init(dir);
+                }
+            )*
+            Err($crate::error::EINVAL)
+        }
+
         /// Creates each enabled submodule's securityfs directory in `parent`.
         pub(crate) fn securityfs_init_enabled(parent: &$crate::platform::Dir) -> $crate::error::Result {
-            use $crate::submodule::Submodule;
             for &m in $crate::platform::boot().chain.order() {
-                match m {
-                    $($idx => {
-                        let dir = parent.create_dir(<$ty as Submodule>::NAME)?;
-                        $m.securityfs_init(&dir)?;
-                    })*
-                    _ => {}
-                }
+                let name = C_NAMES.get(m as usize).copied().ok_or($crate::error::EINVAL)?;
+                let dir = parent.create_dir(name)?;
+                securityfs_init_one(m, &dir)?;
             }
             Ok(())
         }
+    };
+    // One entry: its static, its index (the entries compiled in before it),
+    // and its `At`.
+    (@entries ($idx:expr) [$cfg:meta] $m:ident: $ty:ty = $init:expr; $($rest:tt)*) => {
+        #[cfg($cfg)]
+        static $m: $ty = $init;
 
-        $crate::dispatch::define_hooks!([$(($idx, $m, $key)),*]);
+        #[cfg($cfg)]
+        impl $crate::submodule::Registered for $ty {
+            const INDEX: usize = $idx;
+            #[inline(always)]
+            fn get() -> &'static Self {
+                &$m
+            }
+        }
+
+        #[cfg($cfg)]
+        impl $crate::dispatch::Pick for $crate::dispatch::At<{ $idx }> {
+            type M = $ty;
+        }
+
+        $crate::dispatch::define_registry!(@entries ($idx + cfg!($cfg) as usize) $($rest)*);
+    };
+    (@entries ($idx:expr)) => {};
+    (@first $m:ident $($rest:ident)*) => { $m };
+    // The chain of every entry compiled in: one type alias per entry,
+    // named after its static, for the chain from that entry on.
+    (@list [$cfg:meta] $m:ident $ty:ty, [$ncfg:meta] $nm:ident $nty:ty, $($rest:tt)*) => {
+        #[cfg($cfg)]
+        #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+        type $m = $crate::dispatch::Then<$ty, $nm>;
+        #[cfg(not($cfg))]
+        #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+        type $m = $nm;
+        $crate::dispatch::define_registry!(@list [$ncfg] $nm $nty, $($rest)*);
+    };
+    (@list [$cfg:meta] $m:ident $ty:ty,) => {
+        #[cfg($cfg)]
+        #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+        type $m = $crate::dispatch::Then<$ty, $crate::dispatch::End>;
+        #[cfg(not($cfg))]
+        #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+        type $m = $crate::dispatch::End;
     };
 }
 pub(crate) use define_registry;
-
-use crate::blob::{BlobState, HasBlob};
-use crate::layout::{Request, Slot, BLOB_ALIGN, KINDS};
-use crate::objects::InodeBlob;
-use crate::submodule::{Registered, Submodule};
-
-/// The registry index that fast-path key `key` belongs to: `N` for `mN`
-/// (decimal, no leading zeros), `usize::MAX` for any other name.
-pub(crate) const fn key_index(key: &str) -> usize {
-    let key = key.as_bytes();
-    if key.len() < 2 || key[0] != b'm' || (key[1] == b'0' && key.len() > 2) {
-        return usize::MAX;
-    }
-    let mut value: usize = 0;
-    let mut i = 1;
-    while i < key.len() {
-        let d = key[i];
-        if !d.is_ascii_digit() {
-            return usize::MAX;
-        }
-        value = match value.checked_mul(10) {
-            Some(v) => match v.checked_add((d - b'0') as usize) {
-                Some(v) => v,
-                None => return usize::MAX,
-            },
-            None => return usize::MAX,
-        };
-        i += 1;
-    }
-    value
-}
-
-/// Whether `key` is the fast-path key of registry entry `index`: `m`
-/// followed by `index`.
-pub(crate) const fn key_matches_index(key: &str, index: usize) -> bool {
-    index != usize::MAX && key_index(key) == index
-}
-
-/// Calls `m`'s `inode_free_security_rcu` with its state in `blob`, if it
-/// has a slot there.
-#[inline(always)]
-pub(crate) fn free_inode_rcu<M: Submodule + Registered>(m: &M, blob: &InodeBlob<'_>) {
-    if let Some(state) = blob.state::<M>() {
-        m.inode_free_security_rcu(state);
-    }
-}
 
 /// The blob request of submodule `M`, checked at compile time.
 pub(crate) const fn request<M: Submodule>() -> Request {
@@ -181,338 +608,4 @@ pub(crate) const fn request<M: Submodule>() -> Request {
         slot::<M::KeyState>(),
     ];
     Request { slots }
-}
-
-/// Counts a call (and whether it denied) when statistics are built in.
-#[inline(always)]
-pub(crate) fn record<T>(
-    module: usize,
-    hook: crate::hook::Hook,
-    result: crate::error::Result<T>,
-) -> crate::error::Result<T> {
-    crate::stats::count(module, hook, result.is_err());
-    result
-}
-
-/// An `int` hook whose LSM default is 0: the first error wins.
-macro_rules! int_hook {
-    ([$(($idx:literal, $m:ident, $key:ident)),*], $hook:ident, $name:ident $params:tt, $call:tt) => {
-        #[doc = concat!("Dispatches `", stringify!($name), "`: the first submodule that returns an error decides.")]
-        #[inline(always)]
-        pub(crate) fn $name $params -> $crate::error::Result {
-            #[allow(unused_imports)]
-            use $crate::submodule::Submodule;
-            use $crate::hook::Hook;
-            $(
-                if single_branch!($idx, $key) {
-                    return $crate::dispatch::record($idx, Hook::$hook, $m.$name $call);
-                }
-            )*
-            let order = $crate::platform::boot().order(Hook::$hook);
-            let mut i = 0;
-            while i < order.len() {
-                match order[i] {
-                    $($idx => $crate::dispatch::record($idx, Hook::$hook, $m.$name $call)?,)*
-                    _ => {}
-                }
-                i += 1;
-            }
-            Ok(())
-        }
-    };
-}
-pub(crate) use int_hook;
-
-/// A `void` hook: every submodule is called.
-macro_rules! void_hook {
-    ([$(($idx:literal, $m:ident, $key:ident)),*], $hook:ident, $name:ident $params:tt, $call:tt) => {
-        #[doc = concat!("Dispatches `", stringify!($name), "` to every submodule that implements it.")]
-        #[inline(always)]
-        pub(crate) fn $name $params {
-            #[allow(unused_imports)]
-            use $crate::submodule::Submodule;
-            use $crate::hook::Hook;
-            $(
-                if single_branch!($idx, $key) {
-                    $crate::stats::count($idx, Hook::$hook, false);
-                    return $m.$name $call;
-                }
-            )*
-            let order = $crate::platform::boot().order(Hook::$hook);
-            let mut i = 0;
-            while i < order.len() {
-                match order[i] {
-                    $($idx => {
-                        $crate::stats::count($idx, Hook::$hook, false);
-                        $m.$name $call
-                    })*
-                    _ => {}
-                }
-                i += 1;
-            }
-        }
-    };
-}
-pub(crate) use void_hook;
-
-/// Defines the dispatch function of every hook for the modules `$mods`.
-macro_rules! define_hooks {
-    ($mods:tt) => {
-        use $crate::objects::{
-            AccessMask, Binprm, CommittedBinprm, Cred, Dentry, PreparedCred, File, FileSecurity,
-            Inode, InodeBlob, IpcPerm, KernelCap, MmapAddr, ProcAttrValue, ProcAttrWrite, Socket,
-            Task, Vma, XattrSlots,
-        };
-        $crate::dispatch::int_hook!($mods, FileOpen, file_open(file: &File), (file));
-        $crate::dispatch::int_hook!($mods, FilePermission, file_permission(file: &File, mask: AccessMask), (file, mask));
-        $crate::dispatch::int_hook!($mods, MmapFile,
-            mmap_file(file: Option<&File>, reqprot: u64, prot: u64, flags: u64),
-            (file, reqprot, prot, flags));
-        $crate::dispatch::int_hook!($mods, MmapAddr, mmap_addr(cred: &Cred, addr: MmapAddr), (cred, addr));
-        $crate::dispatch::int_hook!($mods, FileMprotect,
-            file_mprotect(vma: &Vma, reqprot: u64, prot: u64), (vma, reqprot, prot));
-        $crate::dispatch::int_hook!($mods, FileAllocSecurity, file_alloc_security(file: &FileSecurity), (file));
-        $crate::dispatch::void_hook!($mods, FileFreeSecurity, file_free_security(file: &FileSecurity), (file));
-        $crate::dispatch::int_hook!($mods, InodePermission,
-            inode_permission(inode: &Inode, mask: AccessMask), (inode, mask));
-        $crate::dispatch::int_hook!($mods, InodeCreate,
-            inode_create(dir: &Inode, dentry: &Dentry, mode: u16), (dir, dentry, mode));
-        $crate::dispatch::int_hook!($mods, InodeUnlink, inode_unlink(dir: &Inode, dentry: &Dentry), (dir, dentry));
-        $crate::dispatch::int_hook!($mods, InodeRename,
-            inode_rename(old_dir: &Inode, old: &Dentry, new_dir: &Inode, new: &Dentry),
-            (old_dir, old, new_dir, new));
-        $crate::dispatch::int_hook!($mods, InodeLink,
-            inode_link(old: &Dentry, dir: &Inode, new: &Dentry), (old, dir, new));
-        $crate::dispatch::int_hook!($mods, InodeMkdir,
-            inode_mkdir(dir: &Inode, dentry: &Dentry, mode: u16), (dir, dentry, mode));
-        $crate::dispatch::int_hook!($mods, InodeRmdir, inode_rmdir(dir: &Inode, dentry: &Dentry), (dir, dentry));
-        $crate::dispatch::int_hook!($mods, InodeSetxattr,
-            inode_setxattr(dentry: &Dentry, name: &[u8], value: &[u8], flags: i32),
-            (dentry, name, value, flags));
-        $crate::dispatch::int_hook!($mods, InodeRemovexattr,
-            inode_removexattr(dentry: &Dentry, name: &[u8]), (dentry, name));
-        $crate::dispatch::int_hook!($mods, InodeAllocSecurity, inode_alloc_security(inode: &Inode), (inode));
-        $crate::dispatch::void_hook!($mods, InodeFreeSecurity, inode_free_security(inode: &Inode), (inode));
-        $crate::dispatch::void_hook!($mods, DInstantiate,
-            d_instantiate(dentry: &Dentry, inode: Option<&Inode>), (dentry, inode));
-        $crate::dispatch::int_hook!($mods, CredAllocBlank, cred_alloc_blank(cred: &Cred), (cred));
-        $crate::dispatch::int_hook!($mods, CredPrepare, cred_prepare(new: &Cred, old: &Cred), (new, old));
-        $crate::dispatch::void_hook!($mods, CredTransfer, cred_transfer(new: &Cred, old: &Cred), (new, old));
-        $crate::dispatch::void_hook!($mods, CredFree, cred_free(cred: &Cred), (cred));
-        $crate::dispatch::int_hook!($mods, BprmCredsForExec, bprm_creds_for_exec(bprm: &Binprm), (bprm));
-        $crate::dispatch::int_hook!($mods, BprmCredsFromFile,
-            bprm_creds_from_file(cred: &PreparedCred<'_>, file: &File), (cred, file));
-        $crate::dispatch::int_hook!($mods, BprmCheckSecurity, bprm_check_security(bprm: &Binprm), (bprm));
-        $crate::dispatch::void_hook!($mods, BprmCommittedCreds,
-            bprm_committed_creds(bprm: &CommittedBinprm), (bprm));
-        $crate::dispatch::int_hook!($mods, Capable, capable(cred: &Cred, cap: i32, opts: u32), (cred, cap, opts));
-        $crate::dispatch::int_hook!($mods, Capset,
-            capset(new: &Cred, old: &Cred, effective: KernelCap, inheritable: KernelCap, permitted: KernelCap),
-            (new, old, effective, inheritable, permitted));
-        $crate::dispatch::int_hook!($mods, PtraceAccessCheck,
-            ptrace_access_check(child: &Task, mode: u32), (child, mode));
-        $crate::dispatch::int_hook!($mods, TaskAlloc, task_alloc(task: &Task, clone_flags: u64), (task, clone_flags));
-        $crate::dispatch::void_hook!($mods, TaskFree, task_free(task: &Task), (task));
-        $crate::dispatch::int_hook!($mods, TaskKill,
-            task_kill(target: &Task, sig: i32, cred: Option<&Cred>), (target, sig, cred));
-        $crate::dispatch::int_hook!($mods, TaskFixSetuid,
-            task_fix_setuid(new: &PreparedCred<'_>, old: &Cred, flags: i32), (new, old, flags));
-        $crate::dispatch::int_hook!($mods, TaskFixSetgid,
-            task_fix_setgid(new: &PreparedCred<'_>, old: &Cred, flags: i32), (new, old, flags));
-        $crate::dispatch::int_hook!($mods, SocketCreate,
-            socket_create(family: i32, ty: i32, protocol: i32, kern: bool), (family, ty, protocol, kern));
-        $crate::dispatch::int_hook!($mods, SocketConnect,
-            socket_connect(sock: &Socket, address: &[u8]), (sock, address));
-        $crate::dispatch::int_hook!($mods, IpcPermission, ipc_permission(ipc: &IpcPerm, flag: i16), (ipc, flag));
-        $crate::dispatch::special_hooks!($mods);
-    };
-}
-pub(crate) use define_hooks;
-
-/// The hooks with their own combining rules.
-macro_rules! special_hooks {
-    ([$(($idx:literal, $m:ident, $key:ident)),*]) => {
-        /// Dispatches `inode_free_security_rcu`: every submodule that
-        /// implements it gets its own state in the blob of an inode that is
-        /// gone. Runs from an RCU callback.
-        pub(crate) fn inode_free_security_rcu(blob: &InodeBlob<'_>) {
-            use $crate::hook::Hook;
-            for &m in $crate::platform::boot().order(Hook::InodeFreeSecurityRcu) {
-                $crate::stats::count(m as usize, Hook::InodeFreeSecurityRcu, false);
-                match m {
-                    $($idx => $crate::dispatch::free_inode_rcu(&$m, blob),)*
-                    _ => {}
-                }
-            }
-        }
-
-        /// Dispatches `inode_init_security`.
-        ///
-        /// As in the LSM core, every submodule is asked: `Ok(None)` and
-        /// `EOPNOTSUPP` from one mean "no xattr from me" and the walk goes
-        /// on; any other error stops it and is returned. Each xattr goes
-        /// into the next LSM xattr slot, and a submodule gets at most its
-        /// `XATTR_COUNT` slots. Returns `EOPNOTSUPP` when nobody added one,
-        /// the LSM default.
-        pub(crate) fn inode_init_security(
-            inode: &Inode,
-            dir: &Inode,
-            name: &[u8],
-            slots: &mut XattrSlots,
-        ) -> $crate::error::Result {
-            use $crate::hook::Hook;
-            #[allow(unused_imports)]
-            use $crate::submodule::Submodule;
-            let mut added = false;
-            for &m in $crate::platform::boot().order(Hook::InodeInitSecurity) {
-                let result = match m {
-                    $($idx => $crate::dispatch::record($idx, Hook::InodeInitSecurity,
-                        $m.inode_init_security(inode, dir, name)),)*
-                    _ => Ok(None),
-                };
-                let xattr = match result {
-                    Ok(Some(xattr)) => xattr,
-                    Ok(None) => continue,
-                    Err(err) if err == $crate::error::EOPNOTSUPP => continue,
-                    Err(err) => return Err(err),
-                };
-                if XATTR_COUNTS.get(m as usize).copied().unwrap_or(0) == 0 {
-                    return Err($crate::error::EINVAL);
-                }
-                slots.push(xattr)?;
-                added = true;
-            }
-            if added { Ok(()) } else { Err($crate::error::EOPNOTSUPP) }
-        }
-
-        /// Dispatches `getprocattr`: the first submodule whose answer is not
-        /// `EINVAL` (the LSM default, "not mine") decides.
-        ///
-        /// The LSM core asks only one LSM for a process attribute (the
-        /// first that implements the hook, `security_getprocattr()`). So
-        /// when no submodule claims the attribute, the LSMs registered after
-        /// stacker are asked in turn, and the first answer that is not
-        /// `EINVAL` decides: stacker must not hide SELinux, AppArmor or
-        /// Smack after it.
-        pub(crate) fn getprocattr(
-            task: &Task,
-            name: &core::ffi::CStr,
-            out: &mut ProcAttrValue,
-        ) -> $crate::error::Result {
-            use $crate::hook::Hook;
-            #[allow(unused_imports)]
-            use $crate::submodule::Submodule;
-            // The name without its NUL (`to_bytes()` would bring an
-            // overflow check, a panic path, onto the hook path).
-            let bytes = name.to_bytes_with_nul().split_last().map_or(&[][..], |(_, b)| b);
-            for &m in $crate::platform::boot().order(Hook::Getprocattr) {
-                let result = match m {
-                    $($idx => $crate::dispatch::record($idx, Hook::Getprocattr, $m.getprocattr(task, bytes, out)),)*
-                    _ => Err($crate::error::EINVAL),
-                };
-                if result != Err($crate::error::EINVAL) {
-                    return result;
-                }
-            }
-            // Nothing a submodule left in `out` before saying "not mine"
-            // may reach the answer of another LSM.
-            out.0.clear();
-            $crate::objects::forward_getprocattr(task, name, out)
-        }
-
-        /// Dispatches `setprocattr`, routed by submodule name.
-        ///
-        /// A value of the form `NAME:rest`, where `NAME` is an enabled
-        /// submodule that implements the hook, goes to that submodule only,
-        /// with `rest`. Any other value goes through the chain, and the
-        /// first answer that is not `EINVAL` decides. When none claims it,
-        /// the write goes, unchanged, to the LSMs registered after stacker,
-        /// as for [`getprocattr`]. Returns the number of bytes of the value
-        /// consumed.
-        pub(crate) fn setprocattr(write: ProcAttrWrite<'_>) -> $crate::error::Result<usize> {
-            use $crate::hook::Hook;
-            #[allow(unused_imports)]
-            use $crate::submodule::Submodule;
-            let order = $crate::platform::boot().order(Hook::Setprocattr);
-            let (name, value) = (write.name(), write.value());
-            if let Some(colon) = value.iter().position(|&b| b == b':') {
-                let (target, rest) = (&value[..colon], &value[colon + 1..]);
-                for &m in order {
-                    if NAMES.get(m as usize).copied() == Some(target) {
-                        let used = match m {
-                            $($idx => $crate::dispatch::record($idx, Hook::Setprocattr, $m.setprocattr(name, rest)),)*
-                            _ => Err($crate::error::EINVAL),
-                        }?;
-                        // A submodule cannot claim more than it was given.
-                        if used > rest.len() {
-                            return Err($crate::error::EINVAL);
-                        }
-                        return Ok(value.len() - rest.len() + used);
-                    }
-                }
-            }
-            for &m in order {
-                let result = match m {
-                    $($idx => $crate::dispatch::record($idx, Hook::Setprocattr, $m.setprocattr(name, value)),)*
-                    _ => Err($crate::error::EINVAL),
-                };
-                if result != Err($crate::error::EINVAL) {
-                    return result;
-                }
-            }
-            write.forward()
-        }
-
-        /// Dispatches `vm_enough_memory`: `true` (the `CAP_SYS_ADMIN`
-        /// reserve may be used) only if every submodule agrees; stops at the
-        /// first that does not, as the LSM core does (it stops at the first
-        /// LSM that returns a negative value and then passes
-        /// `cap_sys_admin = 0` to `__vm_enough_memory()`).
-        pub(crate) fn vm_enough_memory(cred: &Cred, pages: i64) -> bool {
-            use $crate::hook::Hook;
-            #[allow(unused_imports)]
-            use $crate::submodule::Submodule;
-            $(
-                if single_branch!($idx, $key) {
-                    let ok = $m.vm_enough_memory(cred, pages);
-                    $crate::stats::count($idx, Hook::VmEnoughMemory, !ok);
-                    return ok;
-                }
-            )*
-            for &m in $crate::platform::boot().order(Hook::VmEnoughMemory) {
-                let ok = match m {
-                    $($idx => $m.vm_enough_memory(cred, pages),)*
-                    _ => true,
-                };
-                $crate::stats::count(m as usize, Hook::VmEnoughMemory, !ok);
-                if !ok {
-                    return false;
-                }
-            }
-            true
-        }
-    };
-}
-pub(crate) use special_hooks;
-
-#[cfg(test)]
-mod tests {
-    use super::{key_index, key_matches_index};
-
-    #[test]
-    fn fast_path_keys_must_match_their_index() {
-        assert_eq!(key_index("m12"), 12);
-        assert_eq!(key_index("x12"), usize::MAX);
-        assert!(key_matches_index("m0", 0));
-        assert!(key_matches_index("m7", 7));
-        assert!(key_matches_index("m19", 19));
-        assert!(!key_matches_index("m3", 4));
-        assert!(!key_matches_index("m1", 10));
-        assert!(!key_matches_index("m10", 1));
-        assert!(!key_matches_index("m01", 1));
-        assert!(!key_matches_index("m", 0));
-        assert!(!key_matches_index("k1", 1));
-        assert!(!key_matches_index("m1x", 1));
-        assert!(!key_matches_index("m99999999999999999999999", 0));
-    }
 }

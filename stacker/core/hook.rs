@@ -1,89 +1,52 @@
 // SPDX-License-Identifier: GPL-2.0
 
-//! The LSM hooks that stacker can dispatch, and sets of them.
+//! The hook ids, made from the hook table (`hook_table.rs`), and sets of
+//! them.
 //!
-//! The names are the LSM core's hook names (`include/linux/lsm_hook_defs.h`):
-//! the C glue asks for each hook by name whether the enabled chain wants it.
+//! A hook's id is the LSM core's name for it (`include/linux/lsm_hook_defs.h`):
+//! the C glue asks Rust for each of the core's hooks by name.
 //! Kernel-independent: compiled into the kernel and into the host crate.
 
-/// Declares [`Hook`] and its table of names.
-macro_rules! hooks {
-    ($($variant:ident => $name:literal,)*) => {
-        /// One LSM hook.
+/// Declares [`Hook`] and its table of names from the hook table.
+macro_rules! hook_ids {
+    ($(
+        $(#[doc = $doc:literal])*
+        $rule:ident $name:ident ($($cargs:tt)*) $(-> $cret:ty)?
+            => ($($rargs:tt)*) $(-> $rret:ty = $default:expr)?;
+    )*) => {
+        /// One LSM hook, named as the LSM core names it.
         #[derive(Clone, Copy, PartialEq, Eq, Debug)]
         #[repr(u8)]
+        #[allow(non_camel_case_types)]
         pub(crate) enum Hook {
             $(
-                #[doc = concat!("The `", $name, "` hook.")]
-                $variant,
+                #[doc = concat!("The `", stringify!($name), "` hook.")]
+                $name,
             )*
         }
 
         impl Hook {
-            /// Every hook, in declaration order.
-            pub(crate) const ALL: &'static [Hook] = &[$(Hook::$variant),*];
+            /// Every hook, in table order.
+            pub(crate) const ALL: &'static [Hook] = &[$(Hook::$name),*];
 
             /// The LSM core's name for the hook.
             pub(crate) const fn name(self) -> &'static str {
                 match self {
-                    $(Hook::$variant => $name,)*
+                    $(Hook::$name => stringify!($name),)*
                 }
             }
         }
     };
 }
 
-hooks! {
-    FileOpen => "file_open",
-    FilePermission => "file_permission",
-    MmapFile => "mmap_file",
-    MmapAddr => "mmap_addr",
-    FileMprotect => "file_mprotect",
-    FileAllocSecurity => "file_alloc_security",
-    FileFreeSecurity => "file_free_security",
-    InodePermission => "inode_permission",
-    InodeCreate => "inode_create",
-    InodeUnlink => "inode_unlink",
-    InodeRename => "inode_rename",
-    InodeLink => "inode_link",
-    InodeMkdir => "inode_mkdir",
-    InodeRmdir => "inode_rmdir",
-    InodeSetxattr => "inode_setxattr",
-    InodeRemovexattr => "inode_removexattr",
-    InodeInitSecurity => "inode_init_security",
-    InodeAllocSecurity => "inode_alloc_security",
-    InodeFreeSecurity => "inode_free_security",
-    InodeFreeSecurityRcu => "inode_free_security_rcu",
-    DInstantiate => "d_instantiate",
-    CredAllocBlank => "cred_alloc_blank",
-    CredPrepare => "cred_prepare",
-    CredTransfer => "cred_transfer",
-    CredFree => "cred_free",
-    BprmCredsForExec => "bprm_creds_for_exec",
-    BprmCredsFromFile => "bprm_creds_from_file",
-    BprmCheckSecurity => "bprm_check_security",
-    BprmCommittedCreds => "bprm_committed_creds",
-    Capable => "capable",
-    Capset => "capset",
-    PtraceAccessCheck => "ptrace_access_check",
-    TaskAlloc => "task_alloc",
-    TaskFree => "task_free",
-    TaskKill => "task_kill",
-    TaskFixSetuid => "task_fix_setuid",
-    TaskFixSetgid => "task_fix_setgid",
-    SocketCreate => "socket_create",
-    SocketConnect => "socket_connect",
-    IpcPermission => "ipc_permission",
-    Getprocattr => "getprocattr",
-    Setprocattr => "setprocattr",
-    VmEnoughMemory => "vm_enough_memory",
-}
+crate::hook_table::hook_table!(hook_ids);
 
 /// Number of hooks stacker knows.
 pub(crate) const N_HOOKS: usize = Hook::ALL.len();
 
-// A `HookSet` is a `u64` bitmap.
-const _: () = assert!(N_HOOKS <= 64);
+// A `HookSet` is a bitmap of `HOOK_WORDS` words.
+const HOOK_WORDS: usize = 2;
+const _: () = assert!(N_HOOKS <= 64 * HOOK_WORDS);
 
 impl Hook {
     /// The hook with the LSM core's name `name`.
@@ -97,15 +60,16 @@ impl Hook {
 
 /// A set of hooks: those a submodule implements.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) struct HookSet(u64);
+pub(crate) struct HookSet([u64; HOOK_WORDS]);
 
 impl HookSet {
     /// The set of `hooks`.
     pub(crate) const fn of(hooks: &[Hook]) -> HookSet {
-        let mut bits = 0;
+        let mut bits = [0; HOOK_WORDS];
         let mut i = 0;
         while i < hooks.len() {
-            bits |= 1 << hooks[i] as u64;
+            let h = hooks[i] as usize;
+            bits[h / 64] |= 1 << (h % 64);
             i += 1;
         }
         HookSet(bits)
@@ -113,7 +77,9 @@ impl HookSet {
 
     /// Whether `hook` is in the set.
     pub(crate) const fn contains(self, hook: Hook) -> bool {
-        self.0 & (1 << hook as u64) != 0
+        let h = hook as usize;
+        // `% HOOK_WORDS` keeps the index provably in bounds: no panic path.
+        self.0[(h / 64) % HOOK_WORDS] & (1 << (h % 64)) != 0
     }
 }
 
@@ -131,10 +97,10 @@ mod tests {
 
     #[test]
     fn hook_sets() {
-        let set = HookSet::of(&[Hook::FileOpen, Hook::VmEnoughMemory]);
-        assert!(set.contains(Hook::FileOpen));
-        assert!(set.contains(Hook::VmEnoughMemory));
-        assert!(!set.contains(Hook::Capable));
-        assert!(!HookSet::of(&[]).contains(Hook::FileOpen));
+        let set = HookSet::of(&[Hook::file_open, Hook::vm_enough_memory]);
+        assert!(set.contains(Hook::file_open));
+        assert!(set.contains(Hook::vm_enough_memory));
+        assert!(!set.contains(Hook::capable));
+        assert!(!HookSet::of(&[]).contains(Hook::file_open));
     }
 }

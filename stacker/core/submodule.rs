@@ -2,9 +2,11 @@
 
 //! The trait that every stacker submodule implements.
 //!
-//! A submodule names the hooks it implements in [`Submodule::HOOKS`] and
-//! overrides the matching methods. Every method has a default that means
-//! "no opinion", and a method whose hook is not in `HOOKS` is never called.
+//! The trait's hook methods are made from the hook table (`hook_table.rs`),
+//! each with a default that means "no opinion". A submodule implements the
+//! trait through [`submodule!`], which makes its hook set
+//! ([`Submodule::HOOKS`]) from the methods it implements: only those hooks
+//! are registered and called.
 //! A denial is an `Err` with a kernel error code, never a panic.
 //!
 //! The argument types come from `crate::objects`: thin wrappers of the
@@ -38,8 +40,8 @@ use crate::blob::BlobState;
 use crate::error::{Result, EINVAL};
 use crate::hook::HookSet;
 use crate::objects::{
-    AccessMask, Binprm, CommittedBinprm, Cred, Dentry, File, FileSecurity, Inode, IpcPerm,
-    KernelCap, MmapAddr, PreparedCred, ProcAttrValue, Socket, Task, Vma, XattrValue,
+    AccessMask, Binprm, CommittedBinprm, Cred, Dentry, File, FileSecurity, Inode, InodeBlob,
+    IpcPerm, KernelCap, MmapAddr, PreparedCred, ProcAttrValue, Socket, Task, Vma, XattrValue,
 };
 use crate::platform::Dir;
 use core::ffi::CStr;
@@ -51,6 +53,7 @@ pub(crate) trait Submodule: Sync + 'static {
     const NAME: &'static CStr;
 
     /// The hooks this submodule implements. Others are never called.
+    /// Made by [`submodule!`] from the methods the submodule implements.
     const HOOKS: HookSet;
 
     /// How many xattrs `inode_init_security` may add (LSM xattr slots).
@@ -85,213 +88,28 @@ pub(crate) trait Submodule: Sync + 'static {
         Ok(())
     }
 
-    /// `file_open`: may `file` be opened?
-    fn file_open(&self, _file: &File) -> Result {
-        Ok(())
-    }
-    /// `file_permission`: may `mask` access be made through `file`?
-    fn file_permission(&self, _file: &File, _mask: AccessMask) -> Result {
-        Ok(())
-    }
-    /// `mmap_file`: may `file` (or anonymous memory) be mapped with `prot`?
-    fn mmap_file(&self, _file: Option<&File>, _reqprot: u64, _prot: u64, _flags: u64) -> Result {
-        Ok(())
-    }
-    /// `mmap_addr`: may the current task, with credentials `cred`, map
-    /// memory at `addr`? The capability module asks for `CAP_SYS_RAWIO`
-    /// below `vm.mmap_min_addr` ([`MmapAddr::below_min`]) from the raw sets.
-    fn mmap_addr(&self, _cred: &Cred, _addr: MmapAddr) -> Result {
-        Ok(())
-    }
-    /// `file_mprotect`: may `vma` change to `prot`?
-    fn file_mprotect(&self, _vma: &Vma, _reqprot: u64, _prot: u64) -> Result {
-        Ok(())
-    }
-    /// `file_alloc_security`: a file is being set up; its path is not set
-    /// yet, so only its blob is reachable.
-    fn file_alloc_security(&self, _file: &FileSecurity) -> Result {
-        Ok(())
-    }
-    /// `file_free_security`: a file is being freed, possibly after a failed
-    /// open (or a failed `file_alloc_security`); only its blob is
-    /// reachable.
-    fn file_free_security(&self, _file: &FileSecurity) {}
-
-    /// `inode_permission`: may `mask` access be made to `inode`?
-    fn inode_permission(&self, _inode: &Inode, _mask: AccessMask) -> Result {
-        Ok(())
-    }
-    /// `inode_create`: may `dentry` be created in `dir`?
-    fn inode_create(&self, _dir: &Inode, _dentry: &Dentry, _mode: u16) -> Result {
-        Ok(())
-    }
-    /// `inode_unlink`: may `dentry` be unlinked from `dir`?
-    fn inode_unlink(&self, _dir: &Inode, _dentry: &Dentry) -> Result {
-        Ok(())
-    }
-    /// `inode_rename`: may `old` in `old_dir` be renamed to `new` in `new_dir`?
-    fn inode_rename(
-        &self,
-        _old_dir: &Inode,
-        _old: &Dentry,
-        _new_dir: &Inode,
-        _new: &Dentry,
-    ) -> Result {
-        Ok(())
-    }
-    /// `inode_link`: may `old` be linked as `new` in `dir`?
-    fn inode_link(&self, _old: &Dentry, _dir: &Inode, _new: &Dentry) -> Result {
-        Ok(())
-    }
-    /// `inode_mkdir`: may directory `dentry` be made in `dir`?
-    fn inode_mkdir(&self, _dir: &Inode, _dentry: &Dentry, _mode: u16) -> Result {
-        Ok(())
-    }
-    /// `inode_rmdir`: may directory `dentry` be removed from `dir`?
-    fn inode_rmdir(&self, _dir: &Inode, _dentry: &Dentry) -> Result {
-        Ok(())
-    }
-    /// `inode_setxattr`: may xattr `name` be set to `value`?
-    fn inode_setxattr(&self, _dentry: &Dentry, _name: &[u8], _value: &[u8], _flags: i32) -> Result {
-        Ok(())
-    }
-    /// `inode_removexattr`: may xattr `name` be removed?
-    fn inode_removexattr(&self, _dentry: &Dentry, _name: &[u8]) -> Result {
-        Ok(())
-    }
-    /// `inode_init_security`: the security xattr for a new inode, if any.
-    ///
-    /// `Ok(None)` means "none from this submodule". At most
-    /// [`Submodule::XATTR_COUNT`] are used per inode.
-    fn inode_init_security(
-        &self,
-        _inode: &Inode,
-        _dir: &Inode,
-        _name: &[u8],
-    ) -> Result<Option<XattrValue>> {
-        Ok(None)
-    }
-    /// `inode_alloc_security`: an inode is being set up.
-    fn inode_alloc_security(&self, _inode: &Inode) -> Result {
-        Ok(())
-    }
-    /// `inode_free_security`: an inode is being freed. RCU-walk lookups
-    /// may still read its state (see the module documentation).
-    fn inode_free_security(&self, _inode: &Inode) {}
-    /// `inode_free_security_rcu`: an RCU grace period after the inode was
-    /// freed, with this submodule's `state` in its blob, right before the
-    /// blob is freed. Runs from an RCU callback: must not sleep.
-    fn inode_free_security_rcu(&self, _state: &Self::InodeState) {}
-    /// `d_instantiate`: `dentry` now refers to `inode`.
-    fn d_instantiate(&self, _dentry: &Dentry, _inode: Option<&Inode>) {}
-
-    /// `cred_alloc_blank`: a blank cred is being set up.
-    fn cred_alloc_blank(&self, _cred: &Cred) -> Result {
-        Ok(())
-    }
-    /// `cred_prepare`: `new` is being made as a copy of `old`.
-    fn cred_prepare(&self, _new: &Cred, _old: &Cred) -> Result {
-        Ok(())
-    }
-    /// `cred_transfer`: `new` takes `old`'s security state.
-    fn cred_transfer(&self, _new: &Cred, _old: &Cred) {}
-    /// `cred_free`: a cred is being freed.
-    fn cred_free(&self, _cred: &Cred) {}
-
-    /// `bprm_creds_for_exec`: set up the creds of the program being run.
-    /// Runs once per exec, with the file named to `execve` (a script, not
-    /// its interpreter).
-    fn bprm_creds_for_exec(&self, _bprm: &Binprm) -> Result {
-        Ok(())
-    }
-    /// `bprm_creds_from_file`: the new credentials after the capability
-    /// module computed their sets from `file`, the binary that will run
-    /// (for a script, its interpreter). The sets can only shrink here
-    /// ([`PreparedCred::drop_caps`]).
-    fn bprm_creds_from_file(&self, _cred: &PreparedCred<'_>, _file: &File) -> Result {
-        Ok(())
-    }
-    /// `bprm_check_security`: may the program be run?
-    fn bprm_check_security(&self, _bprm: &Binprm) -> Result {
-        Ok(())
-    }
-    /// `bprm_committed_creds`: the new program's creds are in place (they
-    /// are the current task's; the binprm no longer holds them).
-    fn bprm_committed_creds(&self, _bprm: &CommittedBinprm) {}
-    /// `capable`: does `cred` have capability `cap` (`opts` as `CAP_OPT_*`)?
-    fn capable(&self, _cred: &Cred, _cap: i32, _opts: u32) -> Result {
-        Ok(())
-    }
-    /// `capset`: may `new` get these capability sets?
-    fn capset(
-        &self,
-        _new: &Cred,
-        _old: &Cred,
-        _effective: KernelCap,
-        _inheritable: KernelCap,
-        _permitted: KernelCap,
-    ) -> Result {
-        Ok(())
-    }
-    /// `ptrace_access_check`: may the current task trace `child`?
-    fn ptrace_access_check(&self, _child: &Task, _mode: u32) -> Result {
-        Ok(())
-    }
-    /// `task_alloc`: a task is being created.
-    fn task_alloc(&self, _task: &Task, _clone_flags: u64) -> Result {
-        Ok(())
-    }
-    /// `task_free`: a task is being freed.
-    fn task_free(&self, _task: &Task) {}
-    /// `task_kill`: may signal `sig` be sent to `target` (by `cred`, if
-    /// not the current task)?
-    fn task_kill(&self, _target: &Task, _sig: i32, _cred: Option<&Cred>) -> Result {
-        Ok(())
-    }
-    /// `task_fix_setuid`: the current task changes its uids to those of
-    /// `new` (prepared, not yet committed; `flags` as `LSM_SETID_*`), after
-    /// the capability module adjusted `new`'s capability sets.
-    fn task_fix_setuid(&self, _new: &PreparedCred<'_>, _old: &Cred, _flags: i32) -> Result {
-        Ok(())
-    }
-    /// `task_fix_setgid`: as `task_fix_setuid`, for the gids.
-    fn task_fix_setgid(&self, _new: &PreparedCred<'_>, _old: &Cred, _flags: i32) -> Result {
-        Ok(())
-    }
-
-    /// `socket_create`: may a socket of this family, type and protocol be
-    /// created? `kern` is true for kernel sockets.
-    fn socket_create(&self, _family: i32, _ty: i32, _protocol: i32, _kern: bool) -> Result {
-        Ok(())
-    }
-    /// `socket_connect`: may `sock` connect to `address`?
-    fn socket_connect(&self, _sock: &Socket, _address: &[u8]) -> Result {
-        Ok(())
-    }
-    /// `ipc_permission`: may `flag` access be made to the IPC object?
-    fn ipc_permission(&self, _ipc: &IpcPerm, _flag: i16) -> Result {
-        Ok(())
-    }
-
-    /// `getprocattr`: the value of `/proc/PID/attr/NAME` for `task`.
-    ///
-    /// The default, `EINVAL`, means "not mine": the next submodule is asked.
-    fn getprocattr(&self, _task: &Task, _name: &[u8], _out: &mut ProcAttrValue) -> Result {
-        Err(EINVAL)
-    }
-    /// `setprocattr`: a write of `value` to `/proc/self/attr/NAME`; returns
-    /// how many bytes were used. The default, `EINVAL`, means "not mine".
-    fn setprocattr(&self, _name: &[u8], _value: &[u8]) -> Result<usize> {
-        Err(EINVAL)
-    }
-    /// `vm_enough_memory`: `true` if the current task, with credentials
-    /// `cred`, may use the reserve kept for `CAP_SYS_ADMIN` for an
-    /// allocation of `pages`. Do not log: the kernel asks this on every
-    /// allocation of address space.
-    fn vm_enough_memory(&self, _cred: &Cred, _pages: i64) -> bool {
-        true
-    }
+    crate::hook_table::hook_table!(crate::submodule::hook_methods);
 }
+
+/// Declares one [`Submodule`] method per hook, with its "no opinion"
+/// default, from the hook table.
+macro_rules! hook_methods {
+    ($(
+        $(#[doc = $doc:literal])*
+        $rule:ident $name:ident ($($cargs:tt)*) $(-> $cret:ty)?
+            => ($($rarg:ident: $rty:ty $(= $conv:expr)?),* $(,)?) $(-> $rret:ty = $default:expr)?;
+    )*) => {
+        $(
+            #[doc = concat!("`", stringify!($name), "`: ")]
+            $(#[doc = $doc])*
+            #[allow(unused_variables)]
+            fn $name(&self, $($rarg: $rty),*) $(-> $rret)? {
+                $($default)?
+            }
+        )*
+    };
+}
+pub(crate) use hook_methods;
 
 /// A submodule that is in the registry of compiled-in submodules.
 ///
@@ -300,7 +118,54 @@ pub(crate) trait Submodule: Sync + 'static {
 pub(crate) trait Registered {
     /// Index in the registry.
     const INDEX: usize;
+
+    /// The submodule's one instance.
+    fn get() -> &'static Self;
 }
+
+/// Implements [`Submodule`] for a type: `NAME`, the blob states, `init` and
+/// `securityfs_init` as in any `impl`, then the hook methods in a
+/// `hooks { ... }` block. Generic parameters go in brackets:
+/// `impl [const N: usize] Submodule for Mine<N>`, and a where clause in
+/// brackets after the type: `where [Self: Registered]`. The submodule's hook set ([`Submodule::HOOKS`])
+/// is made from the methods in that block, so it cannot disagree with them;
+/// a method there that is not a hook does not build.
+///
+/// ```ignore
+/// crate::submodule::submodule! {
+///     impl Submodule for Mine {
+///         const NAME: &'static CStr = c"mine";
+///         crate::submodule::blob_states! { inode: MyInodeState }
+///     }
+///     hooks {
+///         fn file_open(&self, file: &File) -> Result { ... }
+///     }
+/// }
+/// ```
+macro_rules! submodule {
+    (
+        impl $([$($gen:tt)*])? Submodule for $ty:ty $(where [$($wc:tt)*])? { $($items:tt)* }
+        hooks {
+            $(
+                $(#[$attr:meta])*
+                fn $name:ident $args:tt $(-> $ret:ty)? $body:block
+            )*
+        }
+    ) => {
+        impl$(<$($gen)*>)? $crate::submodule::Submodule for $ty $(where $($wc)*)? {
+            $($items)*
+
+            const HOOKS: $crate::hook::HookSet =
+                $crate::hook::HookSet::of(&[$($crate::hook::Hook::$name),*]);
+
+            $(
+                $(#[$attr])*
+                fn $name $args $(-> $ret)? $body
+            )*
+        }
+    };
+}
+pub(crate) use submodule;
 
 /// Declares a submodule's blob state types inside its `impl Submodule`:
 /// the kinds named get the given type, every other kind `()`.

@@ -7,26 +7,57 @@
 //! baseline), and is `#[inline(never)]` so that callgrind can count its
 //! instructions alone (`--toggle-collect`).
 
+use crate::dispatch::{End, Loop, Then};
 use crate::harness::Harness;
 use crate::objects::Cred;
 use crate::submodule::Submodule;
 use std::hint::black_box;
 
-/// Boots `chain` (fast path on or off). Panics on a bad chain: this is a
-/// benchmark driver, not a hook.
-pub fn boot(chain: &str, fast_path: bool) {
-    Harness::boot_with(chain, fast_path).expect("benchmark chain lays out");
+/// Boots `chain`. Panics on a bad chain: this is a benchmark driver, not
+/// a hook.
+pub fn boot(chain: &str) {
+    Harness::boot(chain).expect("benchmark chain lays out");
 }
 
-/// Calls `capable` through the booted chain `iters` times.
-#[inline(never)]
-pub fn chain_loop(iters: u64) -> u64 {
+/// How `chain_loop` dispatches.
+#[derive(Clone, Copy)]
+pub enum Tier {
+    /// The loop over the booted chain's order.
+    Loop,
+    /// `nop_a` alone, as its own entry points.
+    Single,
+    /// `nop_a,nop_b` as a straight-line chain.
+    Straight2,
+    /// `nop_a,nop_b,nop_c` as a straight-line chain.
+    Straight3,
+}
+
+type Nop<const I: usize> = crate::nop::Nop<I>;
+type Single = Then<Nop<0>, End>;
+type Straight2 = Then<Nop<0>, Then<Nop<1>, End>>;
+type Straight3 = Then<Nop<0>, Then<Nop<1>, Then<Nop<2>, End>>>;
+
+/// Calls `capable` `iters` times through chain `T`.
+#[inline(always)]
+fn calls<T: crate::dispatch::Tier>(iters: u64) -> u64 {
     let cred = Cred::new(0);
     let mut denied = 0;
     for _ in 0..iters {
-        denied += u64::from(crate::registry::capable(black_box(&cred), black_box(21), 0).is_err());
+        denied +=
+            u64::from(crate::dispatch::capable::<T>(black_box(&cred), black_box(21), 0).is_err());
     }
     denied
+}
+
+/// Calls `capable` through the booted chain `iters` times, in `tier`.
+#[inline(never)]
+pub fn chain_loop(tier: Tier, iters: u64) -> u64 {
+    match tier {
+        Tier::Loop => calls::<Loop>(iters),
+        Tier::Single => calls::<Single>(iters),
+        Tier::Straight2 => calls::<Straight2>(iters),
+        Tier::Straight3 => calls::<Straight3>(iters),
+    }
 }
 
 /// Calls one no-op submodule's `capable` directly `iters` times.

@@ -32,18 +32,11 @@ pub(crate) struct Harness {
 }
 
 impl Harness {
-    /// Boots `chain` (as in `stacker.chain=`) with the fast path on.
+    /// Boots `chain` (as in `stacker.chain=`). Hooks go through the loop
+    /// tier; tests of the other tiers call `dispatch` with their chain type.
     pub(crate) fn boot(chain: &str) -> core::result::Result<Harness, LayoutError> {
-        Harness::boot_with(chain, true)
-    }
-
-    /// Boots `chain`, with the single-module fast path on or off.
-    pub(crate) fn boot_with(
-        chain: &str,
-        fast_path: bool,
-    ) -> core::result::Result<Harness, LayoutError> {
         let spec = ChainSpec::parse(chain.as_bytes(), NAMES);
-        let state = BootState::new(spec, REQUESTS, HOOK_SETS, fast_path)?;
+        let state = BootState::new(spec, REQUESTS, HOOK_SETS)?;
         crate::platform::set_boot(state);
         registry::init_enabled(None).map_err(|_| LayoutError::BadChain)?;
         registry::securityfs_init_enabled(&crate::platform::Dir::stacker_root())
@@ -78,8 +71,8 @@ impl Harness {
         let ino = self.next_ino.get();
         self.next_ino.set(ino + 1);
         let inode = Rc::new(Inode::new(ino, dir));
-        self.int_hook(Hook::InodeAllocSecurity, || {
-            registry::inode_alloc_security(&inode)
+        self.int_hook(Hook::inode_alloc_security, || {
+            crate::dispatch::inode_alloc_security::<crate::dispatch::Loop>(&inode)
         })?;
         Ok(inode)
     }
@@ -90,16 +83,16 @@ impl Harness {
             name: name.as_bytes().to_vec(),
             inode: None,
         };
-        self.int_hook(Hook::InodeCreate, || {
-            registry::inode_create(&self.root, &negative, 0o100644)
+        self.int_hook(Hook::inode_create, || {
+            crate::dispatch::inode_create::<crate::dispatch::Loop>(&self.root, &negative, 0o100644)
         })?;
         let inode = self.new_inode(false)?;
         let dentry = Rc::new(Dentry {
             name: negative.name,
             inode: Some(inode.clone()),
         });
-        if self.registered(Hook::DInstantiate) {
-            registry::d_instantiate(&dentry, Some(&inode));
+        if self.registered(Hook::d_instantiate) {
+            crate::dispatch::d_instantiate::<crate::dispatch::Loop>(&dentry, Some(&inode));
         }
         Ok(dentry)
     }
@@ -110,15 +103,22 @@ impl Harness {
     /// (`file_free_security`), as the kernel does.
     pub(crate) fn open(&self, dentry: &Rc<Dentry>) -> Result<Rc<File>> {
         let inode = dentry.inode.clone().ok_or(crate::error::ENOENT)?;
-        self.int_hook(Hook::InodePermission, || {
-            registry::inode_permission(&inode, AccessMask(may::READ))
+        self.int_hook(Hook::inode_permission, || {
+            crate::dispatch::inode_permission::<crate::dispatch::Loop>(
+                &inode,
+                AccessMask(may::READ),
+            )
         })?;
         let file = Rc::new(File::new(dentry.clone(), inode));
         let opened = self
-            .int_hook(Hook::FileAllocSecurity, || {
-                registry::file_alloc_security(file.security())
+            .int_hook(Hook::file_alloc_security, || {
+                crate::dispatch::file_alloc_security::<crate::dispatch::Loop>(file.security())
             })
-            .and_then(|()| self.int_hook(Hook::FileOpen, || registry::file_open(&file)));
+            .and_then(|()| {
+                self.int_hook(Hook::file_open, || {
+                    crate::dispatch::file_open::<crate::dispatch::Loop>(&file)
+                })
+            });
         if let Err(err) = opened {
             self.close(file);
             return Err(err);
@@ -128,8 +128,8 @@ impl Harness {
 
     /// Closes `file`: `file_free_security`, with only the file's blob.
     pub(crate) fn close(&self, file: Rc<File>) {
-        if self.registered(Hook::FileFreeSecurity) {
-            registry::file_free_security(file.security());
+        if self.registered(Hook::file_free_security) {
+            crate::dispatch::file_free_security::<crate::dispatch::Loop>(file.security());
         }
         drop(file);
     }
@@ -138,22 +138,24 @@ impl Harness {
     /// an RCU grace period, `inode_free_security_rcu` with only its blob.
     /// Returns `ENOENT` (and frees nothing) while the inode is still in use.
     pub(crate) fn free_inode(&self, inode: Rc<Inode>) -> Result {
-        if self.registered(Hook::InodeFreeSecurity) {
-            registry::inode_free_security(&inode);
+        if self.registered(Hook::inode_free_security) {
+            crate::dispatch::inode_free_security::<crate::dispatch::Loop>(&inode);
         }
         let blob = Rc::try_unwrap(inode)
             .map_err(|_| crate::error::ENOENT)?
             .into_blob();
-        if self.registered(Hook::InodeFreeSecurityRcu) {
-            registry::inode_free_security_rcu(&InodeBlob { blob: &blob });
+        if self.registered(Hook::inode_free_security_rcu) {
+            crate::dispatch::inode_free_security_rcu::<crate::dispatch::Loop>(&InodeBlob {
+                blob: &blob,
+            });
         }
         Ok(())
     }
 
     /// Sets xattr `name` of `dentry` to `value`, if `inode_setxattr` allows.
     pub(crate) fn setxattr(&self, dentry: &Dentry, name: &[u8], value: &[u8]) -> Result {
-        self.int_hook(Hook::InodeSetxattr, || {
-            registry::inode_setxattr(dentry, name, value, 0)
+        self.int_hook(Hook::inode_setxattr, || {
+            crate::dispatch::inode_setxattr::<crate::dispatch::Loop>(dentry, name, value, 0)
         })?;
         if let Some(inode) = dentry.inode() {
             inode
@@ -166,8 +168,8 @@ impl Harness {
 
     /// Removes xattr `name` of `dentry`, if `inode_removexattr` allows.
     pub(crate) fn removexattr(&self, dentry: &Dentry, name: &[u8]) -> Result {
-        self.int_hook(Hook::InodeRemovexattr, || {
-            registry::inode_removexattr(dentry, name)
+        self.int_hook(Hook::inode_removexattr, || {
+            crate::dispatch::inode_removexattr::<crate::dispatch::Loop>(dentry, name)
         })?;
         if let Some(inode) = dentry.inode() {
             inode.xattrs.borrow_mut().remove(name);
@@ -177,8 +179,8 @@ impl Harness {
 
     /// Unlinks `dentry` from the root directory, if `inode_unlink` allows.
     pub(crate) fn unlink(&self, dentry: &Dentry) -> Result {
-        self.int_hook(Hook::InodeUnlink, || {
-            registry::inode_unlink(&self.root, dentry)
+        self.int_hook(Hook::inode_unlink, || {
+            crate::dispatch::inode_unlink::<crate::dispatch::Loop>(&self.root, dentry)
         })
     }
 
@@ -203,13 +205,15 @@ impl Harness {
         cred.gid = parent.gid;
         cred.caps.set(parent.caps.get());
         cred.ambient.set(parent.ambient.get());
-        self.int_hook(Hook::CredPrepare, || registry::cred_prepare(&cred, parent))?;
+        self.int_hook(Hook::cred_prepare, || {
+            crate::dispatch::cred_prepare::<crate::dispatch::Loop>(&cred, parent)
+        })?;
         let bprm = Binprm {
             file,
             cred: Rc::new(cred),
         };
-        self.int_hook(Hook::BprmCredsForExec, || {
-            registry::bprm_creds_for_exec(&bprm)
+        self.int_hook(Hook::bprm_creds_for_exec, || {
+            crate::dispatch::bprm_creds_for_exec::<crate::dispatch::Loop>(&bprm)
         })?;
         let Binprm { file, cred } = bprm;
         let mut cred = Rc::try_unwrap(cred).map_err(|_| crate::error::EINVAL)?;
@@ -217,11 +221,16 @@ impl Harness {
             cred.euid = 0;
             cred.caps.set([crate::objects::KernelCap((1 << 41) - 1); 3]);
         }
-        self.int_hook(Hook::BprmCredsFromFile, || {
-            registry::bprm_creds_from_file(&PreparedCred { cred: &cred }, &file)
+        self.int_hook(Hook::bprm_creds_from_file, || {
+            crate::dispatch::bprm_creds_from_file::<crate::dispatch::Loop>(
+                &PreparedCred { cred: &cred },
+                &file,
+            )
         })?;
-        if self.registered(Hook::BprmCommittedCreds) {
-            registry::bprm_committed_creds(&CommittedBinprm { file });
+        if self.registered(Hook::bprm_committed_creds) {
+            crate::dispatch::bprm_committed_creds::<crate::dispatch::Loop>(&CommittedBinprm {
+                file,
+            });
         }
         Ok(cred)
     }
@@ -235,9 +244,15 @@ impl Harness {
         let cred = Cred::new(uid);
         cred.caps.set(old.caps.get());
         cred.ambient.set(old.ambient.get());
-        self.int_hook(Hook::CredPrepare, || registry::cred_prepare(&cred, old))?;
-        self.int_hook(Hook::TaskFixSetuid, || {
-            registry::task_fix_setuid(&PreparedCred { cred: &cred }, old, 0)
+        self.int_hook(Hook::cred_prepare, || {
+            crate::dispatch::cred_prepare::<crate::dispatch::Loop>(&cred, old)
+        })?;
+        self.int_hook(Hook::task_fix_setuid, || {
+            crate::dispatch::task_fix_setuid::<crate::dispatch::Loop>(
+                &PreparedCred { cred: &cred },
+                old,
+                0,
+            )
         })?;
         Ok(cred)
     }
@@ -245,15 +260,21 @@ impl Harness {
     /// `capable(cap)` for `cred`, as the LSM core calls it after the
     /// capability module agreed.
     pub(crate) fn capable(&self, cred: &Cred, cap: u32) -> Result {
-        self.int_hook(Hook::Capable, || registry::capable(cred, cap as i32, 0))
+        self.int_hook(Hook::capable, || {
+            crate::dispatch::capable::<crate::dispatch::Loop>(cred, cap as i32, 0)
+        })
     }
 
     /// New credentials of `uid`, prepared from `parent` when given.
     pub(crate) fn cred(&self, uid: u32, parent: Option<&Cred>) -> Result<Cred> {
         let cred = Cred::new(uid);
         match parent {
-            Some(old) => self.int_hook(Hook::CredPrepare, || registry::cred_prepare(&cred, old))?,
-            None => self.int_hook(Hook::CredAllocBlank, || registry::cred_alloc_blank(&cred))?,
+            Some(old) => self.int_hook(Hook::cred_prepare, || {
+                crate::dispatch::cred_prepare::<crate::dispatch::Loop>(&cred, old)
+            })?,
+            None => self.int_hook(Hook::cred_alloc_blank, || {
+                crate::dispatch::cred_alloc_blank::<crate::dispatch::Loop>(&cred)
+            })?,
         }
         Ok(cred)
     }

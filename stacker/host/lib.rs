@@ -26,6 +26,8 @@ mod chain;
 mod dispatch;
 #[path = "../core/hook.rs"]
 mod hook;
+#[path = "../core/hook_table.rs"]
+mod hook_table;
 #[path = "../core/stats.rs"]
 mod stats;
 #[path = "../core/submodule.rs"]
@@ -47,17 +49,6 @@ mod capstack;
 #[path = "../../modules/denyname/name_rule.rs"]
 mod name_rule;
 
-/// The single-module direct path: a static branch in the kernel, a boot
-/// state check here.
-macro_rules! single_branch {
-    ($idx:literal, $key:ident) => {{
-        // The branch reads the key its name says (`mN` is key N, enabled at
-        // boot for the single submodule of index N), as the kernel's does.
-        const KEY: usize = $crate::dispatch::key_index(stringify!($key));
-        $crate::platform::single(KEY)
-    }};
-}
-
 /// The compiled-in submodules of the host build.
 mod registry {
     use crate::capstack::Capstack;
@@ -66,26 +57,26 @@ mod registry {
     use crate::xattrlock::XattrLock;
 
     crate::dispatch::define_registry! {
-        0 => XATTRLOCK: XattrLock<0> = XattrLock, m0;
-        1 => XATTRLOCK_B: XattrLock<1> = XattrLock, m1;
-        2 => XATTRLOCK_C: XattrLock<2> = XattrLock, m2;
-        3 => REC_A: Recorder<0> = Recorder, m3;
-        4 => REC_B: Recorder<1> = Recorder, m4;
-        5 => REC_C: Recorder<2> = Recorder, m5;
-        6 => REC_D: Recorder<3> = Recorder, m6;
-        7 => REC_E: Recorder<4> = Recorder, m7;
-        8 => REC_F: Recorder<5> = Recorder, m8;
-        9 => REC_G: Recorder<6> = Recorder, m9;
-        10 => REC_H: Recorder<7> = Recorder, m10;
-        11 => CAPSTACK: Capstack = Capstack, m11;
-        12 => NOP_A: Nop<0> = Nop, m12;
-        13 => NOP_B: Nop<1> = Nop, m13;
-        14 => NOP_C: Nop<2> = Nop, m14;
-        15 => NOP_D: Nop<3> = Nop, m15;
-        16 => NOP_E: Nop<4> = Nop, m16;
-        17 => NOP_F: Nop<5> = Nop, m17;
-        18 => NOP_G: Nop<6> = Nop, m18;
-        19 => NOP_H: Nop<7> = Nop, m19;
+        [all()] XATTRLOCK: XattrLock<0> = XattrLock;
+        [all()] XATTRLOCK_B: XattrLock<1> = XattrLock;
+        [all()] XATTRLOCK_C: XattrLock<2> = XattrLock;
+        [all()] REC_A: Recorder<0> = Recorder;
+        [all()] REC_B: Recorder<1> = Recorder;
+        [all()] REC_C: Recorder<2> = Recorder;
+        [all()] REC_D: Recorder<3> = Recorder;
+        [all()] REC_E: Recorder<4> = Recorder;
+        [all()] REC_F: Recorder<5> = Recorder;
+        [all()] REC_G: Recorder<6> = Recorder;
+        [all()] REC_H: Recorder<7> = Recorder;
+        [all()] CAPSTACK: Capstack = Capstack;
+        [all()] NOP_A: Nop<0> = Nop;
+        [all()] NOP_B: Nop<1> = Nop;
+        [all()] NOP_C: Nop<2> = Nop;
+        [all()] NOP_D: Nop<3> = Nop;
+        [all()] NOP_E: Nop<4> = Nop;
+        [all()] NOP_F: Nop<5> = Nop;
+        [all()] NOP_G: Nop<6> = Nop;
+        [all()] NOP_H: Nop<7> = Nop;
     }
 }
 

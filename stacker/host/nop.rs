@@ -4,9 +4,8 @@
 //! else, for measuring what dispatch itself costs (`host/bench.rs`).
 
 use crate::error::Result;
-use crate::hook::{Hook, HookSet};
 use crate::objects::{Cred, File};
-use crate::submodule::{Registered, Submodule};
+use crate::submodule::Registered;
 use std::ffi::CStr;
 
 /// No-op instance `I`.
@@ -16,22 +15,20 @@ const NAMES: [&CStr; 8] = [
     c"nop_a", c"nop_b", c"nop_c", c"nop_d", c"nop_e", c"nop_f", c"nop_g", c"nop_h",
 ];
 
-impl<const I: usize> Submodule for Nop<I>
-where
-    Self: Registered,
-{
-    const NAME: &'static CStr = NAMES[I];
-    const HOOKS: HookSet = HookSet::of(&[Hook::Capable, Hook::FileOpen]);
-
-    crate::submodule::blob_states! {}
-
-    #[inline(never)]
-    fn capable(&self, _cred: &Cred, _cap: i32, _opts: u32) -> Result {
-        Ok(())
+crate::submodule::submodule! {
+    impl [const I: usize] Submodule for Nop<I> where [Self: Registered] {
+        const NAME: &'static CStr = NAMES[I];
+        crate::submodule::blob_states! {}
     }
+    hooks {
+        #[inline(never)]
+        fn capable(&self, _cred: &Cred, _cap: i32, _opts: u32) -> Result {
+            Ok(())
+        }
 
-    #[inline(never)]
-    fn file_open(&self, _file: &File) -> Result {
-        Ok(())
+        #[inline(never)]
+        fn file_open(&self, _file: &File) -> Result {
+            Ok(())
+        }
     }
 }

@@ -23,9 +23,6 @@ type FileOps = (
 
 thread_local! {
     static BOOT: Cell<Option<&'static BootState>> = const { Cell::new(None) };
-    /// Registry index on the fast path, or `u32::MAX`: what the kernel's
-    /// static keys say, kept where one load reads it.
-    static SINGLE: Cell<u32> = const { Cell::new(u32::MAX) };
     static DIRS: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
     static FILES: RefCell<BTreeMap<String, FileOps>> = const { RefCell::new(BTreeMap::new()) };
     static LOG: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
@@ -47,7 +44,7 @@ pub(crate) fn might_sleep() {
     );
 }
 
-static EMPTY: BootState = match BootState::new(ChainSpec::EMPTY, &[], &[], true) {
+static EMPTY: BootState = match BootState::new(ChainSpec::EMPTY, &[], &[]) {
     Ok(state) => state,
     Err(_) => panic!("the empty chain always lays out"),
 };
@@ -61,7 +58,6 @@ pub(crate) fn boot() -> &'static BootState {
 pub(crate) fn set_boot(state: BootState) {
     let leaked: &'static BootState = Box::leak(Box::new(state));
     BOOT.with(|b| b.set(Some(leaked)));
-    SINGLE.with(|s| s.set(leaked.single().map_or(u32::MAX, u32::from)));
     DIRS.with(|d| d.borrow_mut().clear());
     FILES.with(|f| f.borrow_mut().clear());
     LOG.with(|l| l.borrow_mut().clear());
@@ -73,13 +69,6 @@ pub(crate) fn slot_offset(index: usize, kind: crate::layout::ObjectKind) -> Opti
     let layout = &boot().layout;
     (index < crate::layout::MAX_MODULES && layout.size(index, kind) != 0)
         .then(|| layout.offset(index, kind))
-}
-
-/// The static branch of the single-module direct path: on when `index` is
-/// the only submodule and the fast path is on.
-#[inline(always)]
-pub(crate) fn single(index: usize) -> bool {
-    SINGLE.with(|s| s.get()) == index as u32
 }
 
 /// A securityfs directory; on the host it only records its path.

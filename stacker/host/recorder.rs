@@ -6,9 +6,10 @@
 use crate::blob::HasBlob;
 use crate::error::{Error, Result, EINVAL};
 use crate::hook::{Hook, HookSet};
+#[allow(unused_imports)]
 use crate::objects::{
-    AccessMask, Binprm, CommittedBinprm, Cred, Dentry, File, FileSecurity, Inode, IpcPerm,
-    KernelCap, MmapAddr, PreparedCred, ProcAttrValue, Socket, Task, Vma, XattrValue,
+    AccessMask, Binprm, CommittedBinprm, Cred, Dentry, File, FileSecurity, Inode, InodeBlob,
+    IpcPerm, KernelCap, MmapAddr, PreparedCred, ProcAttrValue, Socket, Task, Vma, XattrValue,
 };
 use crate::submodule::{Registered, Submodule};
 use std::cell::RefCell;
@@ -102,11 +103,48 @@ where
     }
 }
 
+/// Declares a recorder method for each hook of the table that it only
+/// records: those with their own behaviour are written out below.
+macro_rules! record_methods {
+    ($(
+        $(#[doc = $doc:literal])*
+        $rule:ident $name:ident ($($cargs:tt)*) $(-> $cret:ty)?
+            => ($($rarg:ident: $rty:ty $(= $conv:expr)?),* $(,)?) $(-> $rret:ty = $default:expr)?;
+    )*) => {
+        $(record_methods!(@one $rule $name ($($rarg: $rty),*));)*
+    };
+    (@one $rule:ident file_alloc_security $args:tt) => {};
+    (@one $rule:ident file_free_security $args:tt) => {};
+    (@one $rule:ident inode_free_security_rcu $args:tt) => {};
+    (@one $rule:ident cred_prepare $args:tt) => {};
+    (@one first_error $name:ident ($($rarg:ident: $rty:ty),*)) => {
+        #[allow(unused_variables)]
+        fn $name(&self, $($rarg: $rty),*) -> Result {
+            Self::call(Hook::$name)
+        }
+    };
+    (@one every $name:ident ($($rarg:ident: $rty:ty),*)) => {
+        #[allow(unused_variables)]
+        fn $name(&self, $($rarg: $rty),*) {
+            let _ = Self::call(Hook::$name);
+        }
+    };
+    (@one all_agree $name:ident ($($rarg:ident: $rty:ty),*)) => {
+        #[allow(unused_variables)]
+        fn $name(&self, $($rarg: $rty),*) -> bool {
+            Self::call(Hook::$name).is_ok()
+        }
+    };
+    (@one $special:ident $name:ident $args:tt) => {};
+}
+
 impl<const I: usize> Submodule for Recorder<I>
 where
     Self: Registered,
 {
     const NAME: &'static CStr = NAMES[I];
+    // A recorder implements every hook, so it says so itself rather than
+    // through `submodule!`.
     const HOOKS: HookSet = HookSet::of(Hook::ALL);
     const XATTR_COUNT: u32 = 1;
 
@@ -117,23 +155,10 @@ where
         ipc: AtomicU64,
     }
 
-    fn file_open(&self, _: &File) -> Result {
-        Self::call(Hook::FileOpen)
-    }
-    fn file_permission(&self, _: &File, _: AccessMask) -> Result {
-        Self::call(Hook::FilePermission)
-    }
-    fn mmap_file(&self, _: Option<&File>, _: u64, _: u64, _: u64) -> Result {
-        Self::call(Hook::MmapFile)
-    }
-    fn file_mprotect(&self, _: &Vma, _: u64, _: u64) -> Result {
-        Self::call(Hook::FileMprotect)
-    }
-    fn mmap_addr(&self, _: &Cred, _: MmapAddr) -> Result {
-        Self::call(Hook::MmapAddr)
-    }
+    crate::hook_table::hook_table!(record_methods);
+
     fn file_alloc_security(&self, file: &FileSecurity) -> Result {
-        Self::call(Hook::FileAllocSecurity)?;
+        Self::call(Hook::file_alloc_security)?;
         // Set up this instance's file state, as a real module would.
         if let Some(state) = file.state::<Self>() {
             state.store(Self::TAG as u32, Ordering::Relaxed);
@@ -141,132 +166,41 @@ where
         Ok(())
     }
     fn file_free_security(&self, file: &FileSecurity) {
-        let _ = Self::call(Hook::FileFreeSecurity);
+        let _ = Self::call(Hook::file_free_security);
         if let Some(state) = file.state::<Self>() {
             Self::see(
-                Hook::FileFreeSecurity,
+                Hook::file_free_security,
                 u64::from(state.load(Ordering::Relaxed)),
             );
         }
     }
-    fn inode_permission(&self, _: &Inode, _: AccessMask) -> Result {
-        Self::call(Hook::InodePermission)
-    }
-    fn inode_create(&self, _: &Inode, _: &Dentry, _: u16) -> Result {
-        Self::call(Hook::InodeCreate)
-    }
-    fn inode_unlink(&self, _: &Inode, _: &Dentry) -> Result {
-        Self::call(Hook::InodeUnlink)
-    }
-    fn inode_rename(&self, _: &Inode, _: &Dentry, _: &Inode, _: &Dentry) -> Result {
-        Self::call(Hook::InodeRename)
-    }
-    fn inode_link(&self, _: &Dentry, _: &Inode, _: &Dentry) -> Result {
-        Self::call(Hook::InodeLink)
-    }
-    fn inode_mkdir(&self, _: &Inode, _: &Dentry, _: u16) -> Result {
-        Self::call(Hook::InodeMkdir)
-    }
-    fn inode_rmdir(&self, _: &Inode, _: &Dentry) -> Result {
-        Self::call(Hook::InodeRmdir)
-    }
-    fn inode_setxattr(&self, _: &Dentry, _: &[u8], _: &[u8], _: i32) -> Result {
-        Self::call(Hook::InodeSetxattr)
-    }
-    fn inode_removexattr(&self, _: &Dentry, _: &[u8]) -> Result {
-        Self::call(Hook::InodeRemovexattr)
-    }
     fn inode_init_security(&self, _: &Inode, _: &Inode, name: &[u8]) -> Result<Option<XattrValue>> {
-        Self::call(Hook::InodeInitSecurity)?;
+        Self::call(Hook::inode_init_security)?;
         Ok(Some(XattrValue::new(Self::NAME, name)?))
     }
-    fn inode_alloc_security(&self, _: &Inode) -> Result {
-        Self::call(Hook::InodeAllocSecurity)
-    }
-    fn inode_free_security(&self, _: &Inode) {
-        let _ = Self::call(Hook::InodeFreeSecurity);
-    }
-    fn inode_free_security_rcu(&self, state: &AtomicU64) {
-        let _ = Self::call(Hook::InodeFreeSecurityRcu);
-        Self::see(Hook::InodeFreeSecurityRcu, state.load(Ordering::Relaxed));
-    }
-    fn d_instantiate(&self, _: &Dentry, _: Option<&Inode>) {
-        let _ = Self::call(Hook::DInstantiate);
-    }
-    fn cred_alloc_blank(&self, _: &Cred) -> Result {
-        Self::call(Hook::CredAllocBlank)
+    fn inode_free_security_rcu(&self, blob: &InodeBlob<'_>) {
+        let _ = Self::call(Hook::inode_free_security_rcu);
+        if let Some(state) = blob.state::<Self>() {
+            Self::see(Hook::inode_free_security_rcu, state.load(Ordering::Relaxed));
+        }
     }
     fn cred_prepare(&self, new: &Cred, old: &Cred) -> Result {
-        Self::call(Hook::CredPrepare)?;
+        Self::call(Hook::cred_prepare)?;
         // Inherit the tag, as a real module would inherit its state.
         if let Some(tag) = Self::cred_tag(old) {
             Self::tag_cred(new, tag);
         }
         Ok(())
     }
-    fn cred_transfer(&self, _: &Cred, _: &Cred) {
-        let _ = Self::call(Hook::CredTransfer);
-    }
-    fn cred_free(&self, _: &Cred) {
-        let _ = Self::call(Hook::CredFree);
-    }
-    fn bprm_creds_for_exec(&self, _: &Binprm) -> Result {
-        Self::call(Hook::BprmCredsForExec)
-    }
-    fn bprm_creds_from_file(&self, _: &PreparedCred<'_>, _: &File) -> Result {
-        Self::call(Hook::BprmCredsFromFile)
-    }
-    fn bprm_check_security(&self, _: &Binprm) -> Result {
-        Self::call(Hook::BprmCheckSecurity)
-    }
-    fn bprm_committed_creds(&self, _: &CommittedBinprm) {
-        let _ = Self::call(Hook::BprmCommittedCreds);
-    }
-    fn capable(&self, _: &Cred, _: i32, _: u32) -> Result {
-        Self::call(Hook::Capable)
-    }
-    fn capset(&self, _: &Cred, _: &Cred, _: KernelCap, _: KernelCap, _: KernelCap) -> Result {
-        Self::call(Hook::Capset)
-    }
-    fn ptrace_access_check(&self, _: &Task, _: u32) -> Result {
-        Self::call(Hook::PtraceAccessCheck)
-    }
-    fn task_alloc(&self, _: &Task, _: u64) -> Result {
-        Self::call(Hook::TaskAlloc)
-    }
-    fn task_free(&self, _: &Task) {
-        let _ = Self::call(Hook::TaskFree);
-    }
-    fn task_kill(&self, _: &Task, _: i32, _: Option<&Cred>) -> Result {
-        Self::call(Hook::TaskKill)
-    }
-    fn task_fix_setuid(&self, _: &PreparedCred<'_>, _: &Cred, _: i32) -> Result {
-        Self::call(Hook::TaskFixSetuid)
-    }
-    fn task_fix_setgid(&self, _: &PreparedCred<'_>, _: &Cred, _: i32) -> Result {
-        Self::call(Hook::TaskFixSetgid)
-    }
-    fn socket_create(&self, _: i32, _: i32, _: i32, _: bool) -> Result {
-        Self::call(Hook::SocketCreate)
-    }
-    fn socket_connect(&self, _: &Socket, _: &[u8]) -> Result {
-        Self::call(Hook::SocketConnect)
-    }
-    fn ipc_permission(&self, _: &IpcPerm, _: i16) -> Result {
-        Self::call(Hook::IpcPermission)
-    }
     fn getprocattr(&self, _: &Task, _: &[u8], out: &mut ProcAttrValue) -> Result {
-        Self::call(Hook::Getprocattr)?;
+        Self::call(Hook::getprocattr)?;
         out.push_bytes(Self::NAME.to_bytes())
     }
     fn setprocattr(&self, _: &[u8], value: &[u8]) -> Result<usize> {
-        Self::call(Hook::Setprocattr)?;
+        Self::call(Hook::setprocattr)?;
         if value.is_empty() {
             return Err(EINVAL);
         }
         Ok(value.len())
-    }
-    fn vm_enough_memory(&self, _: &Cred, _: i64) -> bool {
-        Self::call(Hook::VmEnoughMemory).is_ok()
     }
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 
 //! Host tests of dispatch: order, short-circuit, defaults, void hooks, the
-//! hooks with their own combining rules, the fast path, and blob state.
+//! hooks with their own combining rules, the dispatch tiers, and blob state.
 
 use crate::blob::HasBlob;
 use crate::error::{EACCES, EINVAL, EOPNOTSUPP, EPERM};
@@ -30,20 +30,29 @@ fn int_hook_runs_in_chain_order_and_stops_at_first_denial() {
     let h = boot("rec_b,rec_a,rec_c");
     let inode = Inode::new(7, false);
     let mask = AccessMask(0);
-    assert_eq!(registry::inode_permission(&inode, mask), Ok(()));
+    assert_eq!(
+        crate::dispatch::inode_permission::<crate::dispatch::Loop>(&inode, mask),
+        Ok(())
+    );
     assert_eq!(names(&recorder::take_log()), ["rec_b", "rec_a", "rec_c"]);
 
-    recorder::answer(0, Hook::InodePermission, EACCES); // rec_a
-    recorder::answer(2, Hook::InodePermission, EPERM); // rec_c
-    assert_eq!(registry::inode_permission(&inode, mask), Err(EACCES));
+    recorder::answer(0, Hook::inode_permission, EACCES); // rec_a
+    recorder::answer(2, Hook::inode_permission, EPERM); // rec_c
+    assert_eq!(
+        crate::dispatch::inode_permission::<crate::dispatch::Loop>(&inode, mask),
+        Err(EACCES)
+    );
     // rec_c, after the denial, was not called.
     assert_eq!(names(&recorder::take_log()), ["rec_b", "rec_a"]);
 
     // The other order: rec_c's denial comes first.
     let _h = boot("rec_c,rec_a,rec_b");
-    recorder::answer(0, Hook::InodePermission, EACCES);
-    recorder::answer(2, Hook::InodePermission, EPERM);
-    assert_eq!(registry::inode_permission(&inode, mask), Err(EPERM));
+    recorder::answer(0, Hook::inode_permission, EACCES);
+    recorder::answer(2, Hook::inode_permission, EPERM);
+    assert_eq!(
+        crate::dispatch::inode_permission::<crate::dispatch::Loop>(&inode, mask),
+        Err(EPERM)
+    );
     assert_eq!(names(&recorder::take_log()), ["rec_c"]);
     drop(h);
 }
@@ -51,9 +60,9 @@ fn int_hook_runs_in_chain_order_and_stops_at_first_denial() {
 #[test]
 fn void_hook_calls_every_submodule() {
     let _h = boot("rec_a,rec_b,rec_c");
-    recorder::answer(0, Hook::CredFree, EACCES); // ignored: void hook
+    recorder::answer(0, Hook::cred_free, EACCES); // ignored: void hook
     let cred = Cred::new(0);
-    registry::cred_free(&cred);
+    crate::dispatch::cred_free::<crate::dispatch::Loop>(&cred);
     assert_eq!(names(&recorder::take_log()), ["rec_a", "rec_b", "rec_c"]);
 }
 
@@ -61,7 +70,7 @@ fn void_hook_calls_every_submodule() {
 fn unknown_and_repeated_names_are_ignored() {
     let h = boot("rec_a,nosuch,rec_a,rec_b");
     assert_eq!(crate::platform::boot().chain.order(), &[3, 4]);
-    assert!(h.registered(Hook::FileOpen));
+    assert!(h.registered(Hook::file_open));
 }
 
 #[test]
@@ -78,48 +87,65 @@ fn empty_chain_registers_no_hook_and_takes_no_space() {
 #[test]
 fn only_implemented_hooks_are_registered() {
     let h = boot("xattrlock");
-    assert!(h.registered(Hook::FileOpen));
-    assert!(h.registered(Hook::InodeSetxattr));
-    assert!(!h.registered(Hook::Capable));
-    assert!(!h.registered(Hook::InodePermission));
-    assert!(!h.registered(Hook::CredFree));
+    assert!(h.registered(Hook::file_open));
+    assert!(h.registered(Hook::inode_setxattr));
+    assert!(!h.registered(Hook::capable));
+    assert!(!h.registered(Hook::inode_permission));
+    assert!(!h.registered(Hook::cred_free));
 }
 
-/// Every recorder alone in the chain, with the fast path on and off: the
-/// hook reaches that recorder and no other, and the two paths agree. With
-/// the fast path on, this goes through the static branch of the recorder's
-/// registry entry, whose key must be its own (`define_registry!` refuses
-/// any other at compile time).
+/// The three dispatch tiers agree: a recorder alone as its own entry
+/// points (`Then<Rec, End>`) and through the loop; three recorders as a
+/// straight-line chain (`straight_chain!`, padded with `Absent`) and
+/// through the loop. Each tier reaches exactly the submodules of its chain,
+/// in order, and stops at the first denial.
 #[test]
-fn fast_path_and_loop_agree() {
-    const RECORDERS: [&str; 8] = [
-        "rec_a", "rec_b", "rec_c", "rec_d", "rec_e", "rec_f", "rec_g", "rec_h",
-    ];
-    for (instance, name) in RECORDERS.into_iter().enumerate() {
-        let index = registry::NAMES
-            .iter()
-            .position(|n| *n == name.as_bytes())
-            .unwrap();
-        for fast in [true, false] {
-            recorder::reset();
-            let _h = Harness::boot_with(name, fast).unwrap();
-            assert_eq!(
-                crate::platform::boot().single(),
-                fast.then_some(index as u8)
-            );
-            let cred = Cred::new(0);
-            assert_eq!(registry::capable(&cred, 21, 0), Ok(()));
-            recorder::answer(instance, Hook::Capable, EPERM);
-            recorder::answer(instance, Hook::VmEnoughMemory, EPERM);
-            assert_eq!(registry::capable(&cred, 21, 0), Err(EPERM));
-            assert!(!registry::vm_enough_memory(&cred, 1));
-            assert_eq!(
-                names(&recorder::take_log()),
-                [name, name, name],
-                "{name}, fast path {fast}"
-            );
-        }
+fn dispatch_tiers_agree() {
+    use crate::dispatch::{capable, vm_enough_memory, End, Loop, Then, Tier, NOWHERE};
+
+    fn run<T: Tier>(instance: usize) -> Vec<&'static str> {
+        let cred = Cred::new(0);
+        assert_eq!(capable::<T>(&cred, 21, 0), Ok(()));
+        recorder::answer(instance, Hook::capable, EPERM);
+        recorder::answer(instance, Hook::vm_enough_memory, EPERM);
+        assert_eq!(capable::<T>(&cred, 21, 0), Err(EPERM));
+        assert!(!vm_enough_memory::<T>(&cred, 1));
+        names(&recorder::take_log())
     }
+
+    macro_rules! single {
+        ($($i:literal),*) => {$(
+            let name = ["rec_a", "rec_b", "rec_c", "rec_d", "rec_e", "rec_f", "rec_g", "rec_h"][$i];
+            boot(name);
+            assert_eq!(run::<Then<Recorder<$i>, End>>($i), [name; 3], "single {name}");
+            boot(name);
+            assert_eq!(run::<Loop>($i), [name; 3], "loop {name}");
+        )*};
+    }
+    single!(0, 1, 2, 3, 4, 5, 6, 7);
+
+    // rec_c, rec_a, rec_b: indices from the registry, as the kernel's
+    // default chain is.
+    const ORDER: [usize; crate::dispatch::STRAIGHT_MAX] = {
+        let spec = crate::chain::ChainSpec::parse(b"rec_c,rec_a,rec_b", registry::NAMES);
+        crate::dispatch::straight_order(&spec)
+    };
+    const _: () = assert!(ORDER[3] == NOWHERE);
+    type Straight = crate::dispatch::straight_chain!(ORDER);
+    let expected = [
+        "rec_c", "rec_a", "rec_b", "rec_c", "rec_a", "rec_b", "rec_c", "rec_a", "rec_b",
+    ];
+    boot("rec_c,rec_a,rec_b");
+    // rec_b (instance 1) denies last: every submodule runs each time.
+    assert_eq!(run::<Straight>(1), expected);
+    boot("rec_c,rec_a,rec_b");
+    assert_eq!(run::<Loop>(1), expected);
+    // rec_c (instance 2) denies first: the others are not asked.
+    boot("rec_c,rec_a,rec_b");
+    assert_eq!(
+        run::<Straight>(2),
+        ["rec_c", "rec_a", "rec_b", "rec_c", "rec_c"]
+    );
 }
 
 #[test]
@@ -127,23 +153,35 @@ fn getprocattr_skips_einval_and_setprocattr_routes_by_name() {
     let _h = boot("rec_a,rec_b");
     let task = Task::new(1);
     let mut out = ProcAttrValue::default();
-    recorder::answer(0, Hook::Getprocattr, EINVAL); // "not mine"
-    assert_eq!(registry::getprocattr(&task, c"current", &mut out), Ok(()));
+    recorder::answer(0, Hook::getprocattr, EINVAL); // "not mine"
+    assert_eq!(
+        crate::dispatch::getprocattr::<crate::dispatch::Loop>(&task, c"current", &mut out),
+        Ok(())
+    );
     assert_eq!(out.0, b"rec_b");
 
     // Routed: only rec_b sees the write.
     recorder::take_log();
     let write = |value: &'static [u8]| ProcAttrWrite::new(c"current", value);
-    assert_eq!(registry::setprocattr(write(b"rec_b:xyz")), Ok(9));
+    assert_eq!(
+        crate::dispatch::setprocattr::<crate::dispatch::Loop>(write(b"rec_b:xyz")),
+        Ok(9)
+    );
     assert_eq!(names(&recorder::take_log()), ["rec_b"]);
     // Not routed: first non-EINVAL answer wins.
-    assert_eq!(registry::setprocattr(write(b"plain")), Ok(5));
+    assert_eq!(
+        crate::dispatch::setprocattr::<crate::dispatch::Loop>(write(b"plain")),
+        Ok(5)
+    );
     assert_eq!(names(&recorder::take_log()), ["rec_a"]);
     // Nobody takes it, and there is no LSM after stacker: the LSM default.
-    recorder::answer(0, Hook::Setprocattr, EINVAL);
-    recorder::answer(1, Hook::Setprocattr, EINVAL);
+    recorder::answer(0, Hook::setprocattr, EINVAL);
+    recorder::answer(1, Hook::setprocattr, EINVAL);
     set_later_lsms(Vec::new());
-    assert_eq!(registry::setprocattr(write(b"x")), Err(EINVAL));
+    assert_eq!(
+        crate::dispatch::setprocattr::<crate::dispatch::Loop>(write(b"x")),
+        Err(EINVAL)
+    );
 }
 
 /// The LSMs after stacker, as the LSM core orders them: one without the
@@ -177,10 +215,13 @@ fn getprocattr_goes_to_the_lsms_after_stacker_when_no_submodule_claims_it() {
     let _h = boot("rec_a,rec_b");
     let task = Task::new(1);
     set_later_lsms(later_lsms());
-    recorder::answer(0, Hook::Getprocattr, EINVAL);
-    recorder::answer(1, Hook::Getprocattr, EINVAL);
+    recorder::answer(0, Hook::getprocattr, EINVAL);
+    recorder::answer(1, Hook::getprocattr, EINVAL);
     let mut out = ProcAttrValue::default();
-    assert_eq!(registry::getprocattr(&task, c"current", &mut out), Ok(()));
+    assert_eq!(
+        crate::dispatch::getprocattr::<crate::dispatch::Loop>(&task, c"current", &mut out),
+        Ok(())
+    );
     assert_eq!(out.0, b"system_u:system_r:init_t:s0");
     assert_eq!(names(&recorder::take_log()), ["rec_a", "rec_b"]);
     assert_eq!(
@@ -195,13 +236,21 @@ fn getprocattr_goes_to_the_lsms_after_stacker_when_no_submodule_claims_it() {
         set: Err(EACCES),
     }]);
     assert_eq!(
-        registry::getprocattr(&task, c"current", &mut ProcAttrValue::default()),
+        crate::dispatch::getprocattr::<crate::dispatch::Loop>(
+            &task,
+            c"current",
+            &mut ProcAttrValue::default()
+        ),
         Err(EACCES)
     );
     // Nobody anywhere: EINVAL.
     set_later_lsms(Vec::new());
     assert_eq!(
-        registry::getprocattr(&task, c"current", &mut ProcAttrValue::default()),
+        crate::dispatch::getprocattr::<crate::dispatch::Loop>(
+            &task,
+            c"current",
+            &mut ProcAttrValue::default()
+        ),
         Err(EINVAL)
     );
 
@@ -209,7 +258,10 @@ fn getprocattr_goes_to_the_lsms_after_stacker_when_no_submodule_claims_it() {
     set_later_lsms(later_lsms());
     recorder::reset();
     let mut out = ProcAttrValue::default();
-    assert_eq!(registry::getprocattr(&task, c"current", &mut out), Ok(()));
+    assert_eq!(
+        crate::dispatch::getprocattr::<crate::dispatch::Loop>(&task, c"current", &mut out),
+        Ok(())
+    );
     assert_eq!(out.0, b"rec_a");
     assert_eq!(take_forwarded(), []);
 }
@@ -218,20 +270,29 @@ fn getprocattr_goes_to_the_lsms_after_stacker_when_no_submodule_claims_it() {
 fn setprocattr_goes_to_the_lsms_after_stacker_when_no_submodule_claims_it() {
     let _h = boot("rec_a,rec_b");
     set_later_lsms(later_lsms());
-    recorder::answer(0, Hook::Setprocattr, EINVAL);
-    recorder::answer(1, Hook::Setprocattr, EINVAL);
+    recorder::answer(0, Hook::setprocattr, EINVAL);
+    recorder::answer(1, Hook::setprocattr, EINVAL);
     let write = |value: &'static [u8]| ProcAttrWrite::new(c"exec", value);
-    assert_eq!(registry::setprocattr(write(b"unconfined_t")), Ok(7));
+    assert_eq!(
+        crate::dispatch::setprocattr::<crate::dispatch::Loop>(write(b"unconfined_t")),
+        Ok(7)
+    );
     assert_eq!(
         take_forwarded(),
         [("landlock", "setprocattr"), ("selinux", "setprocattr")]
     );
     // `NAME:rest` for a NAME that is no submodule: the whole value goes on.
-    assert_eq!(registry::setprocattr(write(b"selinux:x")), Ok(7));
+    assert_eq!(
+        crate::dispatch::setprocattr::<crate::dispatch::Loop>(write(b"selinux:x")),
+        Ok(7)
+    );
     assert_eq!(take_forwarded().len(), 2);
     // A submodule that takes it: nothing is forwarded.
     recorder::reset();
-    assert_eq!(registry::setprocattr(write(b"abc")), Ok(3));
+    assert_eq!(
+        crate::dispatch::setprocattr::<crate::dispatch::Loop>(write(b"abc")),
+        Ok(3)
+    );
     assert_eq!(take_forwarded(), []);
 }
 
@@ -244,26 +305,32 @@ fn inode_init_security_fills_slots_and_defaults_to_eopnotsupp() {
         limit: 2,
     };
     assert_eq!(
-        registry::inode_init_security(&inode, &dir, b"f", &mut slots),
+        crate::dispatch::inode_init_security::<crate::dispatch::Loop>(
+            &inode, &dir, b"f", &mut slots
+        ),
         Ok(())
     );
     let got: Vec<_> = slots.filled.iter().map(|x| x.name.to_bytes()).collect();
     assert_eq!(got, [&b"rec_a"[..], b"rec_b"]);
 
-    recorder::answer(0, Hook::InodeInitSecurity, EOPNOTSUPP);
-    recorder::answer(1, Hook::InodeInitSecurity, EOPNOTSUPP);
+    recorder::answer(0, Hook::inode_init_security, EOPNOTSUPP);
+    recorder::answer(1, Hook::inode_init_security, EOPNOTSUPP);
     let mut slots = XattrSlots {
         filled: Vec::new(),
         limit: 2,
     };
     // EOPNOTSUPP from every submodule is "nothing to add": the default.
     assert_eq!(
-        registry::inode_init_security(&inode, &dir, b"f", &mut slots),
+        crate::dispatch::inode_init_security::<crate::dispatch::Loop>(
+            &inode, &dir, b"f", &mut slots
+        ),
         Err(EOPNOTSUPP)
     );
-    recorder::answer(0, Hook::InodeInitSecurity, EACCES);
+    recorder::answer(0, Hook::inode_init_security, EACCES);
     assert_eq!(
-        registry::inode_init_security(&inode, &dir, b"f", &mut slots),
+        crate::dispatch::inode_init_security::<crate::dispatch::Loop>(
+            &inode, &dir, b"f", &mut slots
+        ),
         Err(EACCES)
     );
 }
@@ -278,9 +345,11 @@ fn inode_init_security_goes_on_after_eopnotsupp() {
         filled: Vec::new(),
         limit: 2,
     };
-    recorder::answer(0, Hook::InodeInitSecurity, EOPNOTSUPP);
+    recorder::answer(0, Hook::inode_init_security, EOPNOTSUPP);
     assert_eq!(
-        registry::inode_init_security(&inode, &dir, b"f", &mut slots),
+        crate::dispatch::inode_init_security::<crate::dispatch::Loop>(
+            &inode, &dir, b"f", &mut slots
+        ),
         Ok(())
     );
     let got: Vec<_> = slots.filled.iter().map(|x| x.name.to_bytes()).collect();
@@ -314,13 +383,13 @@ fn file_alloc_and_free_get_the_file_state() {
     assert_eq!(
         recorder::take_seen(),
         [
-            ("rec_a", Hook::FileFreeSecurity, u64::from(tag_a)),
-            ("rec_b", Hook::FileFreeSecurity, u64::from(tag_b)),
+            ("rec_a", Hook::file_free_security, u64::from(tag_a)),
+            ("rec_b", Hook::file_free_security, u64::from(tag_b)),
         ]
     );
 
     // A failed open frees the file again; the free hooks still get state.
-    recorder::answer(1, Hook::FileOpen, EACCES);
+    recorder::answer(1, Hook::file_open, EACCES);
     assert_eq!(h.open(&dentry).err(), Some(EACCES));
     let seen: Vec<_> = recorder::take_seen().into_iter().map(|s| s.2).collect();
     assert_eq!(seen, [u64::from(tag_a), u64::from(tag_b)]);
@@ -341,17 +410,17 @@ fn inode_free_security_rcu_gets_each_submodule_its_own_state() {
     assert_eq!(
         log,
         [
-            ("rec_a", Hook::InodeFreeSecurity),
-            ("rec_c", Hook::InodeFreeSecurity),
-            ("rec_a", Hook::InodeFreeSecurityRcu),
-            ("rec_c", Hook::InodeFreeSecurityRcu),
+            ("rec_a", Hook::inode_free_security),
+            ("rec_c", Hook::inode_free_security),
+            ("rec_a", Hook::inode_free_security_rcu),
+            ("rec_c", Hook::inode_free_security_rcu),
         ]
     );
     assert_eq!(
         recorder::take_seen(),
         [
-            ("rec_a", Hook::InodeFreeSecurityRcu, 0xa),
-            ("rec_c", Hook::InodeFreeSecurityRcu, 0xc),
+            ("rec_a", Hook::inode_free_security_rcu, 0xa),
+            ("rec_c", Hook::inode_free_security_rcu, 0xc),
         ]
     );
 }
@@ -369,14 +438,14 @@ fn exec_runs_the_bprm_hooks_in_the_kernels_order() {
     assert_eq!(
         hooks,
         [
-            Hook::CredPrepare,
-            Hook::BprmCredsForExec,
-            Hook::BprmCredsFromFile,
-            Hook::BprmCommittedCreds,
+            Hook::cred_prepare,
+            Hook::bprm_creds_for_exec,
+            Hook::bprm_creds_from_file,
+            Hook::bprm_committed_creds,
         ]
     );
     // A denial at bprm_creds_from_file fails the exec.
-    recorder::answer(1, Hook::BprmCredsFromFile, EACCES);
+    recorder::answer(1, Hook::bprm_creds_from_file, EACCES);
     assert_eq!(h.exec(&dentry, &parent, false).err(), Some(EACCES));
 }
 
@@ -384,10 +453,14 @@ fn exec_runs_the_bprm_hooks_in_the_kernels_order() {
 fn vm_enough_memory_needs_every_submodule() {
     let _h = boot("rec_a,rec_b,rec_c");
     let cred = Cred::new(0);
-    assert!(registry::vm_enough_memory(&cred, 1));
+    assert!(crate::dispatch::vm_enough_memory::<crate::dispatch::Loop>(
+        &cred, 1
+    ));
     recorder::take_log();
-    recorder::answer(1, Hook::VmEnoughMemory, EPERM);
-    assert!(!registry::vm_enough_memory(&cred, 1));
+    recorder::answer(1, Hook::vm_enough_memory, EPERM);
+    assert!(!crate::dispatch::vm_enough_memory::<crate::dispatch::Loop>(
+        &cred, 1
+    ));
     assert_eq!(names(&recorder::take_log()), ["rec_a", "rec_b"]);
 }
 
@@ -415,10 +488,10 @@ fn each_submodule_state_is_its_own() {
 fn statistics_count_calls_and_denials() {
     let _h = boot("rec_e");
     let cred = Cred::new(0);
-    let before = stats::get(7, Hook::Capable);
-    recorder::answer(4, Hook::Capable, EPERM);
-    let _ = registry::capable(&cred, 1, 0);
-    let after = stats::get(7, Hook::Capable);
+    let before = stats::get(7, Hook::capable);
+    recorder::answer(4, Hook::capable, EPERM);
+    let _ = crate::dispatch::capable::<crate::dispatch::Loop>(&cred, 1, 0);
+    let after = stats::get(7, Hook::capable);
     assert!(after.0 > before.0 && after.1 > before.1);
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 
-//! What stacker decides at boot: the chain, the blob layout, the fast path.
+//! What stacker decides at boot: the chain, the blob layout, the dispatch
+//! tier.
 //!
 //! The LSM core reads an LSM's blob sizes in `security_init()`, before it
 //! calls the LSM's `init`, and then overwrites them in place with the LSM's
@@ -16,8 +17,7 @@
 //! Both live in `.data..ro_after_init`: once the kernel marks that section
 //! read-only, nothing can change the chain or an offset.
 
-use crate::chain::{BootState, ChainSpec, Reject};
-use crate::hook::Hook;
+use crate::chain::{BootState, ChainSpec, DispatchTier, Reject};
 use crate::layout::{Layout, ObjectKind, KINDS, MAX_MODULES};
 use crate::registry::{HOOK_SETS, NAMES, REQUESTS, XATTR_COUNTS};
 use core::ptr::addr_of;
@@ -31,10 +31,15 @@ const DEFAULT_SPEC: ChainSpec = ChainSpec::parse(DEFAULT_CHAIN.as_bytes(), NAMES
 
 /// The boot state of the default chain, computed at compile time. A default
 /// chain that cannot be laid out fails the build.
-const DEFAULT_BOOT: BootState = match BootState::new(DEFAULT_SPEC, REQUESTS, HOOK_SETS, true) {
+const DEFAULT_BOOT: BootState = match BootState::new(DEFAULT_SPEC, REQUESTS, HOOK_SETS) {
     Ok(state) => state,
     Err(_) => panic!("CONFIG_SECURITY_STACKER_DEFAULT_CHAIN cannot be laid out"),
 };
+
+/// The default chain's registry indices, for its straight-line tier
+/// (`entry.rs`).
+pub(crate) const DEFAULT_ORDER: [usize; crate::dispatch::STRAIGHT_MAX] =
+    crate::dispatch::straight_order(&DEFAULT_SPEC);
 
 /// The boot state.
 ///
@@ -50,6 +55,19 @@ static mut BOOT: BootState = DEFAULT_BOOT;
 #[link_section = ".data..ro_after_init"]
 static mut CHAIN_FROM_CMDLINE: bool = false;
 
+/// Whether `stacker.dispatch=loop` asked for the loop tier whatever the
+/// chain (for measuring the tiers against each other).
+#[link_section = ".data..ro_after_init"]
+static mut LOOP_FORCED: bool = false;
+
+/// The dispatch tier stacker registers its hooks with.
+pub(crate) fn tier() -> DispatchTier {
+    // SAFETY: written only by the early parameter handler, before any
+    // reader runs.
+    let forced = unsafe { *addr_of!(LOOP_FORCED) };
+    boot().tier(&DEFAULT_SPEC, forced)
+}
+
 /// stacker's blob sizes, read by the LSM core (`DEFINE_LSM` in `lsm.c`
 /// points at this), which then replaces them with stacker's offsets.
 ///
@@ -62,7 +80,7 @@ static mut CHAIN_FROM_CMDLINE: bool = false;
 pub(crate) static mut stacker_blob_sizes: bindings::lsm_blob_sizes = blob_sizes(&DEFAULT_BOOT);
 
 /// The LSM core's blob sizes for the boot state `boot`.
-const fn blob_sizes(boot: &BootState) -> bindings::lsm_blob_sizes {
+pub(crate) const fn blob_sizes(boot: &BootState) -> bindings::lsm_blob_sizes {
     let l: &Layout = &boot.layout;
     // Totals fit `u32`: `Layout::compute` refuses larger ones.
     bindings::lsm_blob_sizes {
@@ -110,7 +128,11 @@ pub(crate) fn blob_offsets() -> &'static bindings::lsm_blob_sizes {
 
 /// stacker's offset in each kind of blob, as set by the LSM core.
 pub(crate) fn core_offset(kind: ObjectKind) -> usize {
-    let o = blob_offsets();
+    offset_of_kind(blob_offsets(), kind)
+}
+
+/// The `kind` member of an LSM's blob offsets.
+pub(crate) fn offset_of_kind(o: &bindings::lsm_blob_sizes, kind: ObjectKind) -> usize {
     (match kind {
         ObjectKind::Inode => o.lbs_inode,
         ObjectKind::Cred => o.lbs_cred,
@@ -132,8 +154,9 @@ const NO_SLOT: u32 = u32::MAX;
 ///
 /// # Invariants
 ///
-/// Filled once by [`init_tables`], in stacker's LSM init, before any hook is
-/// registered; read-only afterwards. Entry `[m][k]` is `NO_SLOT` exactly
+/// Each row is filled once by [`set_slots`], from stacker's LSM init or
+/// that of the submodule's own LSM (`own_lsm.rs`), before any hook that
+/// reads it is registered; read-only afterwards. Entry `[m][k]` is `NO_SLOT` exactly
 /// when the layout gives submodule `m` no space in kind `k`.
 #[link_section = ".data..ro_after_init"]
 static mut SLOTS: [[u32; KINDS]; MAX_MODULES] = [[NO_SLOT; KINDS]; MAX_MODULES];
@@ -143,24 +166,36 @@ static mut SLOTS: [[u32; KINDS]; MAX_MODULES] = [[NO_SLOT; KINDS]; MAX_MODULES];
 #[link_section = ".data..ro_after_init"]
 static mut XATTR_LIMIT: u32 = 0;
 
-/// Fills [`SLOTS`] from the boot layout and the LSM core's offsets, and
-/// [`XATTR_LIMIT`] from the chain, so that hooks only read them.
+/// Fills the [`SLOTS`] rows of the chain's submodules from the boot layout
+/// and the LSM core's offsets, and [`XATTR_LIMIT`] from the chain, so that
+/// hooks only read them.
 pub(crate) fn init_tables() {
     let b = boot();
-    let mut slots = [[NO_SLOT; KINDS]; MAX_MODULES];
     for &m in b.chain.order() {
-        for kind in ObjectKind::ALL {
-            if b.layout.size(m as usize, kind) != 0 {
-                let off = core_offset(kind) + b.layout.offset(m as usize, kind);
-                slots[m as usize][kind as usize] = u32::try_from(off).unwrap_or(NO_SLOT);
-            }
-        }
+        set_slots(m, b, blob_offsets());
     }
     // SAFETY: called once from stacker's LSM init, before any hook can read
-    // `SLOTS` or `XATTR_LIMIT` (see their invariants).
-    unsafe {
-        *core::ptr::addr_of_mut!(SLOTS) = slots;
-        *core::ptr::addr_of_mut!(XATTR_LIMIT) = xattr_count(b);
+    // `XATTR_LIMIT` (its invariant).
+    unsafe { *core::ptr::addr_of_mut!(XATTR_LIMIT) = xattr_count(b) };
+}
+
+/// Fills submodule `m`'s row of [`SLOTS`]: its slot in `state`'s layout,
+/// in the slices at `offsets` (stacker's, or its own LSM's).
+///
+/// Only from an LSM init, before any hook that reads the row is registered
+/// (the invariant of [`SLOTS`]).
+pub(crate) fn set_slots(m: u8, state: &BootState, offsets: &bindings::lsm_blob_sizes) {
+    let mut row = [NO_SLOT; KINDS];
+    for kind in ObjectKind::ALL {
+        if state.layout.size(m as usize, kind) != 0 {
+            let off = offset_of_kind(offsets, kind) + state.layout.offset(m as usize, kind);
+            row[kind as usize] = u32::try_from(off).unwrap_or(NO_SLOT);
+        }
+    }
+    // SAFETY: LSM init runs on the boot CPU before any hook can read
+    // `SLOTS` (its invariant).
+    if let Some(entry) = unsafe { (*core::ptr::addr_of_mut!(SLOTS)).get_mut(m as usize) } {
+        *entry = row;
     }
 }
 
@@ -225,8 +260,7 @@ pub(crate) unsafe extern "C" fn stacker_rs_set_chain(value: *const c_char) -> c_
     let input = unsafe { param_bytes(value) };
     let spec = ChainSpec::parse(input, NAMES);
     log_rejects(input, &spec, "stacker.chain");
-    let fast_path = boot().fast_path;
-    match BootState::new(spec, REQUESTS, HOOK_SETS, fast_path) {
+    match BootState::new(spec, REQUESTS, HOOK_SETS) {
         Ok(state) => {
             // SAFETY: before `security_init()` on the boot CPU, so nothing
             // else reads or writes these (see their invariants).
@@ -243,47 +277,28 @@ pub(crate) unsafe extern "C" fn stacker_rs_set_chain(value: *const c_char) -> c_
     0
 }
 
-/// `stacker.fastpath=` early parameter: `0`/`off` turns the single-module
-/// direct path off (for measuring it), `1`/`on` turns it on (the default).
+/// `stacker.dispatch=` early parameter: `loop` registers the loop tier
+/// whatever the chain (for measuring the tiers against each other);
+/// `auto`, the default, lets the chain choose (`dispatch.rs`).
 ///
 /// # Safety
 ///
 /// As for [`stacker_rs_set_chain`].
 #[no_mangle]
-pub(crate) unsafe extern "C" fn stacker_rs_set_fastpath(value: *const c_char) -> c_int {
+pub(crate) unsafe extern "C" fn stacker_rs_set_dispatch(value: *const c_char) -> c_int {
     // SAFETY: the caller passes a NUL-terminated string or null.
     let input = unsafe { param_bytes(value) };
-    let on = match input {
-        b"1" | b"on" | b"y" => true,
-        b"0" | b"off" | b"n" => false,
+    let forced = match input {
+        b"loop" => true,
+        b"auto" => false,
         _ => {
-            pr_warn!("stacker.fastpath: expected 0 or 1; keeping it on\n");
+            pr_warn!("stacker.dispatch: expected 'auto' or 'loop'; keeping 'auto'\n");
             return 0;
         }
     };
     // SAFETY: as in `stacker_rs_set_chain`.
-    unsafe { (*core::ptr::addr_of_mut!(BOOT)).fast_path = on };
+    unsafe { *core::ptr::addr_of_mut!(LOOP_FORCED) = forced };
     0
-}
-
-/// Whether the LSM core should register hook `name` for stacker: only if
-/// some enabled submodule implements it.
-///
-/// # Safety
-///
-/// `name` must be a NUL-terminated string.
-#[no_mangle]
-pub(crate) unsafe extern "C" fn stacker_rs_hook_wanted(name: *const c_char) -> bool {
-    // SAFETY: the caller passes a NUL-terminated string.
-    let name = unsafe { CStr::from_char_ptr(name) }.to_bytes();
-    Hook::from_name(name).is_some_and(|h| boot().wants(h))
-}
-
-/// The registry index of the submodule on the single-module direct path,
-/// or -1 when there is none.
-#[no_mangle]
-pub(crate) extern "C" fn stacker_rs_single_index() -> c_int {
-    boot().single().map_or(-1, c_int::from)
 }
 
 /// Logs the names of the default chain that were ignored (the early
@@ -353,5 +368,20 @@ pub(crate) fn fail_init_submodule() -> Option<u8> {
     match unsafe { *addr_of!(FAIL_INIT) } {
         FailInit::Submodule(m) => Some(m),
         _ => None,
+    }
+}
+
+/// Logs how many hooks stacker registered, and with which dispatch tier;
+/// called by `stacker_init()` (`lsm.c`) once it registered them.
+#[no_mangle]
+pub(crate) extern "C" fn stacker_rs_log_registered(count: c_int) {
+    let t = tier();
+    match t {
+        DispatchTier::Single(m) => pr_info!(
+            "registered {count} hooks, dispatch: {} {}\n",
+            t.name(),
+            crate::interface::name(m)
+        ),
+        _ => pr_info!("registered {count} hooks, dispatch: {}\n", t.name()),
     }
 }

@@ -1,202 +1,275 @@
 // SPDX-License-Identifier: GPL-2.0
 
 //! The LSM hook entry points: `extern "C"` functions that the LSM core calls
-//! through its static calls (see `lsm.c`).
+//! through its static calls, made from the hook table (`hook_table.rs`).
 //!
-//! Each one wraps its C arguments in the typed views of `objects.rs` and
-//! hands them to the dispatch function of the same name (`dispatch.rs`),
-//! then turns the `Result` into the `int` the core expects. Only hooks that
-//! some enabled submodule implements are ever registered.
+//! Each entry point is generic over the dispatch tier `T` (`dispatch.rs`):
+//! it wraps its C arguments in the typed views of `objects.rs`, calls the
+//! hook's dispatch function through `T`, and turns the answer into what the
+//! LSM core expects. [`options`] stores `entry_point::<T>` in bindgen's
+//! `security_list_options` union, under the hook's own member: an entry
+//! point whose C signature differs from the kernel's does not build.
+//!
+//! The C glue walks `lsm_hook_defs.h` and asks [`stacker_rs_hook`] for each
+//! of the core's hooks; only the hooks that some enabled submodule
+//! implements get an entry point.
 //!
 //! # Safety
 //!
-//! Every function here is called only by the LSM core, with the arguments
-//! that `include/linux/lsm_hook_defs.h` documents for its hook: pointers are
+//! Every entry point is called only by the LSM core, with the arguments that
+//! `include/linux/lsm_hook_defs.h` documents for its hook: pointers are
 //! valid (or null where the hook allows it) for the whole call.
 
+use crate::chain::DispatchTier;
+use crate::dispatch::{Loop, Tier, WithTier};
+use crate::hook::Hook;
+#[allow(unused_imports)]
 use crate::objects::{
-    c_bytes, c_str, with_current_cred, AccessMask, Binprm, CommittedBinprm, Cred, Dentry, File,
-    FileSecurity, Inode, InodeBlob, IpcPerm, MmapAddr, PreparedCred, ProcAttrValue, ProcAttrWrite,
-    Socket, Task, Vma, XattrSlots,
+    c_bytes, c_slice, c_str, kernel_cap, sockaddr_bytes, AccessMask, Binprm, CommittedBinprm, Cred,
+    Dentry, File, FileSecurity, Inode, InodeBlob, IpcPerm, KernelCap, MmapAddr, PreparedCred,
+    ProcAttrValue, ProcAttrWrite, Socket, Task, Vma, XattrSlots,
 };
-use crate::registry as chain;
 use kernel::{
     alloc::KVec,
-    bindings,
+    bindings as c,
     ffi::{c_char, c_int, c_long, c_short, c_uint, c_ulong, c_void},
     prelude::*,
 };
 
-/// A hook's `Result` as the `int` the LSM core expects.
-#[inline(always)]
-fn ret(result: Result) -> c_int {
-    match result {
-        Ok(()) => 0,
+/// A dispatch function's answer as the LSM core's return value.
+trait IntoC {
+    /// The C return type.
+    type C;
+    /// The conversion.
+    fn into_c(self) -> Self::C;
+}
+
+impl IntoC for Result {
+    type C = c_int;
+    #[inline(always)]
+    fn into_c(self) -> c_int {
+        match self {
+            Ok(()) => 0,
+            Err(err) => err.to_errno(),
+        }
+    }
+}
+
+impl IntoC for () {
+    type C = ();
+    #[inline(always)]
+    fn into_c(self) {}
+}
+
+/// `vm_enough_memory`: the LSM core stops at the first negative answer and
+/// then denies the `CAP_SYS_ADMIN` reserve.
+impl IntoC for bool {
+    type C = c_int;
+    #[inline(always)]
+    fn into_c(self) -> c_int {
+        if self {
+            0
+        } else {
+            EPERM.to_errno()
+        }
+    }
+}
+
+/// Declares the entry point of every hook whose rule is generic, and
+/// [`options`].
+macro_rules! entry_points {
+    ($(
+        $(#[doc = $doc:literal])*
+        $rule:ident $name:ident ($($carg:ident: $cty:ty),* $(,)?) $(-> $cret:ty)?
+            => ($($rarg:ident: $rty:ty $(= $conv:expr)?),* $(,)?) $(-> $rret:ty = $default:expr)?;
+    )*) => {
+        $(
+            entry_points!(@one $rule $name ($($carg: $cty),*) $(-> $cret)? => ($($rarg: $rty $(= $conv)?),*));
+        )*
+
+        /// The entry point of `hook` for chain `T`, as the LSM core stores
+        /// it. Each arm names the hook's own member of the union, so the
+        /// entry point must have exactly the kernel's type.
+        fn options<T: Tier>(hook: Hook) -> c::security_list_options {
+            match hook {
+                $(Hook::$name => c::security_list_options { $name: Some($name::<T>) },)*
+            }
+        }
+    };
+    (@one first_error $($rest:tt)*) => { entry_points!(@generic $($rest)*); };
+    (@one every $($rest:tt)*) => { entry_points!(@generic $($rest)*); };
+    (@one all_agree $($rest:tt)*) => { entry_points!(@generic $($rest)*); };
+    // The special rules' entry points are written out below.
+    (@one $special:ident $($rest:tt)*) => {};
+    (@generic $name:ident ($($carg:ident: $cty:ty),*) $(-> $cret:ty)?
+        => ($($rarg:ident: $rty:ty = $conv:expr),*)) => {
+        #[doc = concat!("`", stringify!($name), "` entry point for chain `T`.")]
+        ///
+        /// # Safety
+        ///
+        /// Called by the LSM core only, with valid arguments (module docs).
+        #[allow(unused_variables, unused_unsafe, clippy::unnecessary_cast, clippy::useless_conversion)]
+        unsafe extern "C" fn $name<T: Tier>($($carg: $cty),*) $(-> $cret)? {
+            let ($($rarg,)*): ($($rty,)*) = ($(
+                // SAFETY: the LSM core passes this hook's documented
+                // arguments, valid for the whole call, which is what each
+                // view's constructor asks for; the views do not outlive the
+                // call.
+                unsafe { $conv },
+            )*);
+            IntoC::into_c(crate::dispatch::$name::<T>($($rarg),*))
+        }
+    };
+}
+
+crate::hook_table::hook_table!(entry_points);
+
+/// `inode_init_security` entry point for chain `T`.
+///
+/// # Safety
+///
+/// Called by the LSM core only, with valid arguments (module docs).
+unsafe extern "C" fn inode_init_security<T: Tier>(
+    inode: *mut c::inode,
+    dir: *mut c::inode,
+    qstr: *const c::qstr,
+    xattrs: *mut c::xattr,
+    xattr_count: *mut c_int,
+) -> c_int {
+    let name: &[u8] = if qstr.is_null() {
+        &[]
+    } else {
+        // SAFETY: a non-null `qstr` is the new dentry's name, valid for the
+        // call.
+        let len = unsafe { (*qstr).__bindgen_anon_1.__bindgen_anon_1.len };
+        // SAFETY: as above; `name` has `len` bytes.
+        unsafe { c_slice((*qstr).name, len as usize) }
+    };
+    // SAFETY: the core's slot array and count, with stacker's reserved
+    // slots (its `lbs_xattr_count`).
+    let mut slots =
+        unsafe { XattrSlots::from_raw(xattrs, xattr_count, crate::boot::xattr_limit()) };
+    // SAFETY: valid inodes from the LSM core, for the call.
+    let (inode, dir) = unsafe { (Inode::from_raw(inode), Inode::from_raw(dir)) };
+    crate::dispatch::inode_init_security::<T>(inode, dir, name, &mut slots).into_c()
+}
+
+/// `getprocattr` entry point for chain `T`.
+///
+/// # Safety
+///
+/// Called by the LSM core only, with valid arguments (module docs).
+unsafe extern "C" fn getprocattr<T: Tier>(
+    p: *mut c::task_struct,
+    name: *const c_char,
+    value: *mut *mut c_char,
+) -> c_int {
+    let mut out = ProcAttrValue(KVec::new());
+    // SAFETY: a valid task and NUL-terminated name from the LSM core.
+    let (task, name) = unsafe { (Task::from_raw(p), c_str(name)) };
+    match crate::dispatch::getprocattr::<T>(task, name, &mut out) {
+        Ok(()) => {
+            let (ptr, len, cap) = out.0.into_raw_parts();
+            // The caller `kfree`s the value: it came from `kmalloc`, or is
+            // null when nothing was allocated.
+            let ptr = if cap == 0 {
+                core::ptr::null_mut()
+            } else {
+                ptr.cast()
+            };
+            // SAFETY: `value` is the core's out pointer, valid for writes.
+            unsafe { *value = ptr };
+            c_int::try_from(len).unwrap_or(c_int::MAX)
+        }
         Err(err) => err.to_errno(),
     }
 }
 
-/// Declares hook entry points: `name(args) => body;` each.
-macro_rules! entry_points {
-    ($($name:ident($($arg:ident: $ty:ty),*) $(-> $r:ty)? => $body:expr;)*) => {
-        $(
-            #[doc = concat!("`", stringify!($name), "` LSM hook entry point.")]
-            ///
-            /// # Safety
-            ///
-            /// Called by the LSM core only, with valid arguments (module docs).
-            #[no_mangle]
-            #[allow(unused_unsafe)]
-            pub(crate) unsafe extern "C" fn $name($($arg: $ty),*) $(-> $r)? {
-                // SAFETY: the LSM core passes valid arguments for the whole
-                // call (see the module documentation).
-                unsafe { $body }
-            }
-        )*
-    };
+/// `setprocattr` entry point for chain `T`.
+///
+/// # Safety
+///
+/// Called by the LSM core only, with valid arguments (module docs).
+unsafe extern "C" fn setprocattr<T: Tier>(
+    name: *const c_char,
+    value: *mut c_void,
+    size: usize,
+) -> c_int {
+    // SAFETY: the core's name and value, valid for the call.
+    let write = unsafe { ProcAttrWrite::from_raw(name, value, size) };
+    match crate::dispatch::setprocattr::<T>(write) {
+        Ok(used) => c_int::try_from(used).unwrap_or(c_int::MAX),
+        Err(err) => err.to_errno(),
+    }
 }
 
-entry_points! {
-    stacker_file_open(file: *mut bindings::file) -> c_int =>
-        ret(chain::file_open(File::from_raw(file)));
-    stacker_file_permission(file: *mut bindings::file, mask: c_int) -> c_int =>
-        ret(chain::file_permission(File::from_raw(file), AccessMask::from_raw(mask)));
-    stacker_mmap_file(file: *mut bindings::file, reqprot: c_ulong, prot: c_ulong, flags: c_ulong) -> c_int =>
-        ret(chain::mmap_file((!file.is_null()).then(|| File::from_raw(file)), reqprot as u64, prot as u64, flags as u64));
-    stacker_mmap_addr(addr: c_ulong) -> c_int =>
-        with_current_cred(|cred| ret(chain::mmap_addr(cred, MmapAddr::from_raw(addr))));
-    stacker_file_mprotect(vma: *mut bindings::vm_area_struct, reqprot: c_ulong, prot: c_ulong) -> c_int =>
-        ret(chain::file_mprotect(Vma::from_raw(vma), reqprot as u64, prot as u64));
-    stacker_file_alloc_security(file: *mut bindings::file) -> c_int =>
-        ret(chain::file_alloc_security(FileSecurity::from_raw(file)));
-    stacker_file_free_security(file: *mut bindings::file) =>
-        chain::file_free_security(FileSecurity::from_raw(file));
-    stacker_inode_permission(inode: *mut bindings::inode, mask: c_int) -> c_int =>
-        ret(chain::inode_permission(Inode::from_raw(inode), AccessMask::from_raw(mask)));
-    stacker_inode_create(dir: *mut bindings::inode, dentry: *mut bindings::dentry, mode: bindings::umode_t) -> c_int =>
-        ret(chain::inode_create(Inode::from_raw(dir), Dentry::from_raw(dentry), mode));
-    stacker_inode_unlink(dir: *mut bindings::inode, dentry: *mut bindings::dentry) -> c_int =>
-        ret(chain::inode_unlink(Inode::from_raw(dir), Dentry::from_raw(dentry)));
-    stacker_inode_rename(
-        old_dir: *mut bindings::inode, old: *mut bindings::dentry,
-        new_dir: *mut bindings::inode, new: *mut bindings::dentry
-    ) -> c_int =>
-        ret(chain::inode_rename(Inode::from_raw(old_dir), Dentry::from_raw(old),
-            Inode::from_raw(new_dir), Dentry::from_raw(new)));
-    stacker_inode_link(old: *mut bindings::dentry, dir: *mut bindings::inode, new: *mut bindings::dentry) -> c_int =>
-        ret(chain::inode_link(Dentry::from_raw(old), Inode::from_raw(dir), Dentry::from_raw(new)));
-    stacker_inode_mkdir(dir: *mut bindings::inode, dentry: *mut bindings::dentry, mode: bindings::umode_t) -> c_int =>
-        ret(chain::inode_mkdir(Inode::from_raw(dir), Dentry::from_raw(dentry), mode));
-    stacker_inode_rmdir(dir: *mut bindings::inode, dentry: *mut bindings::dentry) -> c_int =>
-        ret(chain::inode_rmdir(Inode::from_raw(dir), Dentry::from_raw(dentry)));
-    stacker_inode_setxattr(
-        _idmap: *mut bindings::mnt_idmap, dentry: *mut bindings::dentry, name: *const c_char,
-        value: *const c_void, size: usize, flags: c_int
-    ) -> c_int => {
-        let value: &[u8] = if value.is_null() || size == 0 {
-            &[]
-        } else {
-            core::slice::from_raw_parts(value.cast::<u8>(), size)
-        };
-        ret(chain::inode_setxattr(Dentry::from_raw(dentry), c_bytes(name), value, flags))
+/// [`options`] of one hook, for [`crate::registry::with_single`].
+struct Options(Hook);
+
+impl WithTier for Options {
+    type Output = c::security_list_options;
+    fn with<T: Tier>(self) -> c::security_list_options {
+        options::<T>(self.0)
+    }
+}
+
+/// The compile-time default chain as a straight-line chain.
+type Straight = crate::dispatch::straight_chain!(crate::boot::DEFAULT_ORDER);
+
+/// The entry point of `hook` for `tier`, or `None` if `tier` registers no
+/// hook.
+fn entry_point(tier: DispatchTier, hook: Hook) -> Option<c::security_list_options> {
+    match tier {
+        DispatchTier::Empty => None,
+        DispatchTier::Single(m) => crate::registry::with_single(m, Options(hook)),
+        DispatchTier::Straight => Some(options::<Straight>(hook)),
+        DispatchTier::Loop => Some(options::<Loop>(hook)),
+    }
+}
+
+/// Whom the C glue registers hooks for: stacker (`-1`) or, with
+/// `CONFIG_SECURITY_STACKER_OWN_LSM`, the submodule of that registry index
+/// as an LSM of its own.
+///
+/// Fills `*out` with the entry point of the LSM core's hook `name` and
+/// returns true if it is to be registered: for stacker, if some enabled
+/// submodule implements it, with the tier chosen at boot; for a submodule
+/// on its own, if it implements it, as a one-submodule chain.
+///
+/// # Safety
+///
+/// `name` must be a NUL-terminated string and `out` valid for a write.
+/// Called from the LSM init functions only, before any hook runs.
+#[no_mangle]
+pub(crate) unsafe extern "C" fn stacker_rs_hook(
+    name: *const c_char,
+    out: *mut c::security_list_options,
+    owner: c_int,
+) -> bool {
+    // SAFETY: the caller passes a NUL-terminated string.
+    let name = unsafe { c_bytes(name) };
+    let Some(hook) = Hook::from_name(name) else {
+        return false;
     };
-    stacker_inode_removexattr(_idmap: *mut bindings::mnt_idmap, dentry: *mut bindings::dentry, name: *const c_char) -> c_int =>
-        ret(chain::inode_removexattr(Dentry::from_raw(dentry), c_bytes(name)));
-    stacker_inode_init_security(
-        inode: *mut bindings::inode, dir: *mut bindings::inode, qstr: *const bindings::qstr,
-        xattrs: *mut bindings::xattr, xattr_count: *mut c_int
-    ) -> c_int => {
-        let name: &[u8] = if qstr.is_null() {
-            &[]
-        } else {
-            core::slice::from_raw_parts((*qstr).name, (*qstr).__bindgen_anon_1.__bindgen_anon_1.len as usize)
-        };
-        let mut slots = XattrSlots::from_raw(xattrs, xattr_count, crate::boot::xattr_limit());
-        ret(chain::inode_init_security(Inode::from_raw(inode), Inode::from_raw(dir), name, &mut slots))
-    };
-    stacker_inode_alloc_security(inode: *mut bindings::inode) -> c_int =>
-        ret(chain::inode_alloc_security(Inode::from_raw(inode)));
-    stacker_inode_free_security(inode: *mut bindings::inode) =>
-        chain::inode_free_security(Inode::from_raw(inode));
-    stacker_inode_free_security_rcu(inode_security: *mut c_void) =>
-        chain::inode_free_security_rcu(&InodeBlob::from_raw(inode_security));
-    stacker_d_instantiate(dentry: *mut bindings::dentry, inode: *mut bindings::inode) =>
-        chain::d_instantiate(Dentry::from_raw(dentry), (!inode.is_null()).then(|| Inode::from_raw(inode)));
-    stacker_cred_alloc_blank(cred: *mut bindings::cred, _gfp: bindings::gfp_t) -> c_int =>
-        ret(chain::cred_alloc_blank(Cred::from_raw(cred)));
-    stacker_cred_prepare(new: *mut bindings::cred, old: *const bindings::cred, _gfp: bindings::gfp_t) -> c_int =>
-        ret(chain::cred_prepare(Cred::from_raw(new), Cred::from_raw(old)));
-    stacker_cred_transfer(new: *mut bindings::cred, old: *const bindings::cred) =>
-        chain::cred_transfer(Cred::from_raw(new), Cred::from_raw(old));
-    stacker_cred_free(cred: *mut bindings::cred) =>
-        chain::cred_free(Cred::from_raw(cred));
-    stacker_bprm_creds_for_exec(bprm: *mut bindings::linux_binprm) -> c_int =>
-        ret(chain::bprm_creds_for_exec(Binprm::from_raw(bprm)));
-    stacker_bprm_creds_from_file(bprm: *mut bindings::linux_binprm, file: *const bindings::file) -> c_int =>
-        ret(chain::bprm_creds_from_file(&PreparedCred::from_bprm(bprm), File::from_raw(file)));
-    stacker_bprm_check_security(bprm: *mut bindings::linux_binprm) -> c_int =>
-        ret(chain::bprm_check_security(Binprm::from_raw(bprm)));
-    stacker_bprm_committed_creds(bprm: *const bindings::linux_binprm) =>
-        chain::bprm_committed_creds(CommittedBinprm::from_raw(bprm));
-    stacker_capable(cred: *const bindings::cred, _ns: *mut bindings::user_namespace, cap: c_int, opts: c_uint) -> c_int =>
-        ret(chain::capable(Cred::from_raw(cred), cap, opts));
-    stacker_capset(
-        new: *mut bindings::cred, old: *const bindings::cred, effective: *const bindings::kernel_cap_t,
-        inheritable: *const bindings::kernel_cap_t, permitted: *const bindings::kernel_cap_t
-    ) -> c_int =>
-        ret(chain::capset(Cred::from_raw(new), Cred::from_raw(old), crate::objects::kernel_cap(effective),
-            crate::objects::kernel_cap(inheritable), crate::objects::kernel_cap(permitted)));
-    stacker_ptrace_access_check(child: *mut bindings::task_struct, mode: c_uint) -> c_int =>
-        ret(chain::ptrace_access_check(Task::from_raw(child), mode));
-    stacker_task_alloc(task: *mut bindings::task_struct, clone_flags: u64) -> c_int =>
-        ret(chain::task_alloc(Task::from_raw(task), clone_flags));
-    stacker_task_free(task: *mut bindings::task_struct) =>
-        chain::task_free(Task::from_raw(task));
-    stacker_task_kill(
-        p: *mut bindings::task_struct, _info: *mut bindings::kernel_siginfo, sig: c_int,
-        cred: *const bindings::cred
-    ) -> c_int =>
-        ret(chain::task_kill(Task::from_raw(p), sig, (!cred.is_null()).then(|| Cred::from_raw(cred))));
-    stacker_task_fix_setuid(new: *mut bindings::cred, old: *const bindings::cred, flags: c_int) -> c_int =>
-        ret(chain::task_fix_setuid(&PreparedCred::from_new(new), Cred::from_raw(old), flags));
-    stacker_task_fix_setgid(new: *mut bindings::cred, old: *const bindings::cred, flags: c_int) -> c_int =>
-        ret(chain::task_fix_setgid(&PreparedCred::from_new(new), Cred::from_raw(old), flags));
-    stacker_socket_create(family: c_int, ty: c_int, protocol: c_int, kern: c_int) -> c_int =>
-        ret(chain::socket_create(family, ty, protocol, kern != 0));
-    stacker_socket_connect(sock: *mut bindings::socket, address: *mut bindings::sockaddr, addrlen: c_int) -> c_int => {
-        let address: &[u8] = if address.is_null() || addrlen <= 0 {
-            &[]
-        } else {
-            core::slice::from_raw_parts(address.cast::<u8>(), addrlen as usize)
-        };
-        ret(chain::socket_connect(Socket::from_raw(sock), address))
-    };
-    stacker_ipc_permission(ipcp: *mut bindings::kern_ipc_perm, flag: c_short) -> c_int =>
-        ret(chain::ipc_permission(IpcPerm::from_raw(ipcp), flag));
-    stacker_getprocattr(p: *mut bindings::task_struct, name: *const c_char, value: *mut *mut c_char) -> c_int => {
-        let mut out = ProcAttrValue(KVec::new());
-        match chain::getprocattr(Task::from_raw(p), c_str(name), &mut out) {
-            Ok(()) => {
-                let (ptr, len, cap) = out.0.into_raw_parts();
-                // The caller `kfree`s the value: it came from `kmalloc`, or
-                // is null when nothing was allocated.
-                *value = if cap == 0 { core::ptr::null_mut() } else { ptr.cast() };
-                c_int::try_from(len).unwrap_or(c_int::MAX)
+    let entry = match u8::try_from(owner) {
+        Ok(m) => {
+            let implements = crate::registry::HOOK_SETS
+                .get(m as usize)
+                .is_some_and(|set| set.contains(hook));
+            if !implements {
+                return false;
             }
-            Err(err) => err.to_errno(),
+            crate::registry::with_single(m, Options(hook))
         }
+        Err(_) if crate::boot::boot().wants(hook) => entry_point(crate::boot::tier(), hook),
+        Err(_) => None,
     };
-    stacker_setprocattr(name: *const c_char, value: *mut c_void, size: usize) -> c_int =>
-        match chain::setprocattr(ProcAttrWrite::from_raw(name, value, size)) {
-            Ok(used) => c_int::try_from(used).unwrap_or(c_int::MAX),
-            Err(err) => err.to_errno(),
-        };
-    // The LSM core stops at the first negative answer and then denies the
-    // `CAP_SYS_ADMIN` reserve (`security_vm_enough_memory_mm()`).
-    stacker_vm_enough_memory(_mm: *mut bindings::mm_struct, pages: c_long) -> c_int =>
-        if with_current_cred(|cred| chain::vm_enough_memory(cred, pages as i64)) {
-            0
-        } else {
-            EPERM.to_errno()
-        };
+    match entry {
+        Some(entry) => {
+            // SAFETY: `out` is valid for a write, as the caller promises.
+            unsafe { out.write(entry) };
+            true
+        }
+        None => false,
+    }
 }

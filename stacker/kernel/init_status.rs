@@ -10,6 +10,7 @@
 //! policy nothing would enforce or touch state that was never initialised.
 
 use crate::error::Error;
+use crate::layout::MAX_MODULES;
 use core::ptr::addr_of;
 
 /// The outcome of stacker's init.
@@ -35,15 +36,29 @@ pub(crate) enum Stage {
     LayoutCheck,
     /// The init of the submodule with this registry index.
     Submodule(u8),
+    /// The submodule with this registry index is both in stacker's chain
+    /// and registered as an LSM of its own: its blob slot can only be one.
+    Conflict(u8),
 }
 
 /// Whose init an outcome is.
 #[derive(Clone, Copy)]
 pub(crate) enum Lsm {
     /// stacker's.
-    Stacker = 0,
-    /// capstack's, registered as its own LSM (`capstack/direct.rs`).
-    CapstackDirect = 1,
+    Stacker,
+    /// That of the submodule with this registry index, registered as an
+    /// LSM of its own (`own_lsm.rs`).
+    Own(u8),
+}
+
+impl Lsm {
+    /// The entry of [`STATUS`] for this LSM.
+    fn index(self) -> usize {
+        match self {
+            Lsm::Stacker => 0,
+            Lsm::Own(m) => 1 + m as usize,
+        }
+    }
 }
 
 /// The recorded outcomes, by [`Lsm`].
@@ -53,19 +68,25 @@ pub(crate) enum Lsm {
 /// Each entry is written once, by [`record`] from that LSM's init, on the
 /// boot CPU before any securityfs file exists; read-only afterwards.
 #[link_section = ".data..ro_after_init"]
-static mut STATUS: [InitStatus; 2] = [InitStatus::NotRun; 2];
+static mut STATUS: [InitStatus; 1 + MAX_MODULES] = [InitStatus::NotRun; 1 + MAX_MODULES];
 
 /// Records the outcome of `lsm`'s init.
 pub(crate) fn record(lsm: Lsm, status: InitStatus) {
     // SAFETY: called once per LSM, from its init, before anything reads
     // its entry (the invariant).
-    unsafe { (*core::ptr::addr_of_mut!(STATUS))[lsm as usize] = status };
+    if let Some(entry) = unsafe { (*core::ptr::addr_of_mut!(STATUS)).get_mut(lsm.index()) } {
+        *entry = status;
+    }
 }
 
 /// The recorded outcome of `lsm`'s init.
 pub(crate) fn get(lsm: Lsm) -> InitStatus {
     // SAFETY: an entry is not written once it can be read (the invariant).
-    unsafe { (*addr_of!(STATUS))[lsm as usize] }
+    let status = unsafe { &*addr_of!(STATUS) };
+    status
+        .get(lsm.index())
+        .copied()
+        .unwrap_or(InitStatus::NotRun)
 }
 
 impl kernel::fmt::Display for InitStatus {
@@ -80,6 +101,15 @@ impl kernel::fmt::Display for InitStatus {
                 f,
                 "failed: layout check: Rust and C disagree on a kernel structure \
                  (see the boot log): error {}",
+                err.to_errno()
+            ),
+            InitStatus::Failed {
+                stage: Stage::Conflict(m),
+                err,
+            } => write!(
+                f,
+                "failed: submodule {} is both in stacker's chain and an LSM of its own: error {}",
+                crate::interface::name(*m),
                 err.to_errno()
             ),
             InitStatus::Failed {

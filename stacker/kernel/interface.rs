@@ -9,14 +9,18 @@
 //!   with the submodules that implement each, in call order;
 //! - `status`: `ok` when init succeeded, else `failed: WHY`; after a failed
 //!   init it is the only file (`init_status.rs`);
-//! - `fastpath`: `1 NAME` when the fast-path static key of submodule NAME is
-//!   enabled, read from the keys themselves; `0` when no key is;
+//! - `dispatch`: the dispatch tier of the registered hooks: `single NAME`,
+//!   `straight-line`, `loop` or `none`;
+//! - `available`: every compiled-in submodule, one per line: what
+//!   `stacker.chain=` may name;
 //! - `stats` (with `CONFIG_SECURITY_STACKER_STATS`): per submodule and hook,
 //!   calls and denials.
 
 use crate::attribute::Attribute;
 use crate::boot::{boot, core_offset};
+use crate::chain::DispatchTier;
 use crate::hook::Hook;
+use crate::init_status::Lsm;
 use crate::layout::ObjectKind;
 use crate::platform::{Dir, TextBuf};
 use crate::registry::C_NAMES;
@@ -31,18 +35,41 @@ pub(crate) fn name(index: u8) -> &'static str {
         .unwrap_or("?")
 }
 
-/// Creates `status` in `dir`.
-pub(crate) fn create_status(dir: &Dir) -> Result {
-    dir.create_file::<StatusFile>(c"status")
+/// Creates `status` in `dir`, for `lsm`'s init.
+pub(crate) fn create_status(dir: &Dir, lsm: Lsm) -> Result {
+    match lsm {
+        Lsm::Stacker => dir.create_file::<StatusFile<{ usize::MAX }>>(c"status"),
+        Lsm::Own(m) => create_own_status(dir, m),
+    }
 }
 
-/// `status`.
-struct StatusFile;
+/// Creates the `status` file of the own LSM of submodule `m` in `dir`.
+fn create_own_status(dir: &Dir, m: u8) -> Result {
+    macro_rules! by_index {
+        ($($i:literal)*) => {
+            match m {
+                $($i => dir.create_file::<StatusFile<$i>>(c"status"),)*
+                _ => Err(EINVAL),
+            }
+        };
+    }
+    // Every registry index: `MAX_MODULES` of them.
+    const _: () = assert!(crate::layout::MAX_MODULES == 32);
+    by_index!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31)
+}
 
-impl Attribute for StatusFile {
+/// `status` of stacker (`OWNER` is `usize::MAX`) or of the own LSM of the
+/// submodule with registry index `OWNER`: `ok` or `failed: WHY`.
+struct StatusFile<const OWNER: usize>;
+
+impl<const OWNER: usize> Attribute for StatusFile<OWNER> {
     fn show(out: &mut TextBuf) -> Result {
+        let lsm = match u8::try_from(OWNER) {
+            Ok(m) => Lsm::Own(m),
+            Err(_) => Lsm::Stacker,
+        };
         // The kernel's `fmt!`, whose `Display` the status implements.
-        let status = crate::init_status::get(crate::init_status::Lsm::Stacker);
+        let status = crate::init_status::get(lsm);
         out.write_fmt(fmt!("{}\n", status)).map_err(|_| ENOMEM)
     }
 }
@@ -52,7 +79,8 @@ pub(crate) fn create(dir: &Dir) -> Result {
     dir.create_file::<ChainFile>(c"chain")?;
     dir.create_file::<LayoutFile>(c"layout")?;
     dir.create_file::<HooksFile>(c"hooks")?;
-    dir.create_file::<FastpathFile>(c"fastpath")?;
+    dir.create_file::<DispatchFile>(c"dispatch")?;
+    dir.create_file::<AvailableFile>(c"available")?;
     if crate::stats::ENABLED {
         dir.create_file::<StatsFile>(c"stats")?;
     }
@@ -126,23 +154,31 @@ impl Attribute for HooksFile {
     }
 }
 
-/// `fastpath`: `1 NAME` when submodule NAME's fast-path static key is
-/// enabled, `0` when none is. Read from the keys, not from the boot state,
-/// so that it shows what the hooks actually branch on.
-struct FastpathFile;
+/// `dispatch`: the tier stacker registered its hooks with: `single NAME`,
+/// `straight-line`, `loop` or `none` (`dispatch.rs`).
+struct DispatchFile;
 
-impl Attribute for FastpathFile {
+impl Attribute for DispatchFile {
     fn show(out: &mut TextBuf) -> Result {
-        extern "C" {
-            fn stacker_single_key_enabled() -> kernel::ffi::c_int;
-        }
-        // SAFETY: only reads the static keys' state.
-        let index = unsafe { stacker_single_key_enabled() };
-        match u8::try_from(index) {
-            Ok(m) => writeln!(out, "1 {}", name(m)),
-            Err(_) => writeln!(out, "0"),
+        let tier = crate::boot::tier();
+        match tier {
+            DispatchTier::Single(m) => writeln!(out, "{} {}", tier.name(), name(m)),
+            _ => writeln!(out, "{}", tier.name()),
         }
         .map_err(|_| ENOMEM)
+    }
+}
+
+/// `available`: every compiled-in submodule, one per line, in registry
+/// order: what `stacker.chain=` may name.
+struct AvailableFile;
+
+impl Attribute for AvailableFile {
+    fn show(out: &mut TextBuf) -> Result {
+        for m in 0..C_NAMES.len() {
+            writeln!(out, "{}", name(m as u8)).map_err(|_| ENOMEM)?;
+        }
+        Ok(())
     }
 }
 

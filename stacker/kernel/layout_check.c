@@ -25,7 +25,6 @@
 #include <linux/dcache.h>
 #include <linux/fs.h>
 #include <linux/ipc.h>
-#include <linux/jump_label.h>
 #include <linux/lsm_hooks.h>
 #include <linux/mm_types.h>
 #include <linux/sched.h>
@@ -56,12 +55,13 @@
 
 /*
  * The sizes of what Rust builds (file_operations, lsm_blob_sizes, xattr
- * slots, the fast-path keys), indexes (task_struct, cred) or lets C write
+ * slots, hook entry points in security_list_options), indexes (task_struct, cred) or lets C write
  * into (name_snapshot, kernel_cap_t). Keep in step with objects.rs.
  */
 #define STACKER_SIZES(X)                                                     \
-	X(struct xattr) X(struct name_snapshot) X(struct static_key_false)   \
-	X(struct stacker_single_keys) X(struct file_operations)              \
+	X(struct xattr) X(struct name_snapshot)                              \
+	X(union security_list_options)                                       \
+	X(struct file_operations)                                            \
 	X(struct lsm_blob_sizes) X(struct task_struct) X(struct cred)        \
 	X(kernel_cap_t)
 

@@ -2,11 +2,12 @@
 /*
  * stacker - C glue: what only C can do.
  *
- * This file defines the LSM (DEFINE_LSM), its id, its early parameters, the
- * catalog of hooks it can register, and the fast-path static keys. Policy,
- * layout and dispatch live in Rust. Each hook entry points directly at a
- * Rust function (stacker.h), so a hook goes from the LSM core's static call
- * straight into Rust, with no C trampoline.
+ * This file defines the LSM (DEFINE_LSM), its id, its early parameters, and
+ * the catalog of the LSM core's hooks, made from lsm_hook_defs.h as
+ * security/bpf/hooks.c makes its own. Policy, layout and dispatch live in
+ * Rust: for each hook of the catalog, Rust says whether it is registered
+ * and with which entry point (kernel/entry.rs), so a hook goes from the LSM
+ * core's static call straight into Rust, with no C trampoline.
  *
  * Only the hooks that some enabled submodule implements are registered: the
  * others keep the LSM core's static key off and cost nothing.
@@ -14,7 +15,6 @@
 
 #define pr_fmt(fmt) "stacker: " fmt
 
-#include <linux/jump_label.h>
 #include <linux/lsm_hooks.h>
 #include <linux/ratelimit.h>
 #include <uapi/linux/lsm.h>
@@ -26,44 +26,45 @@ static const struct lsm_id stacker_lsmid = {
 	.id = LSM_ID_STACKER,
 };
 
-struct stacker_single_keys stacker_single __ro_after_init = {
-	STATIC_KEY_FALSE_INIT, STATIC_KEY_FALSE_INIT, STATIC_KEY_FALSE_INIT,
-	STATIC_KEY_FALSE_INIT, STATIC_KEY_FALSE_INIT, STATIC_KEY_FALSE_INIT,
-	STATIC_KEY_FALSE_INIT, STATIC_KEY_FALSE_INIT,
-};
-
-/* Every hook stacker can dispatch; keep in step with stacker/hook.rs. */
-#define STACKER_HOOKS(X)                                                     \
-	X(file_open) X(file_permission) X(mmap_file) X(mmap_addr)            \
-	X(file_mprotect) X(file_alloc_security) X(file_free_security)        \
-	X(inode_permission) X(inode_create) X(inode_unlink)                  \
-	X(inode_rename) X(inode_link) X(inode_mkdir) X(inode_rmdir)          \
-	X(inode_setxattr) X(inode_removexattr) X(inode_init_security)        \
-	X(inode_alloc_security) X(inode_free_security)                       \
-	X(inode_free_security_rcu) X(d_instantiate) X(cred_alloc_blank)      \
-	X(cred_prepare) X(cred_transfer) X(cred_free)                        \
-	X(bprm_creds_for_exec) X(bprm_creds_from_file)                       \
-	X(bprm_check_security) X(bprm_committed_creds) X(capable) X(capset)  \
-	X(ptrace_access_check) X(task_alloc) X(task_free) X(task_kill)       \
-	X(task_fix_setuid) X(task_fix_setgid)                                \
-	X(socket_create) X(socket_connect) X(ipc_permission)                 \
-	X(getprocattr) X(setprocattr) X(vm_enough_memory)
-
-struct stacker_hook {
-	struct security_hook_list hl;
+/* Every hook of the LSM core, by name, with its static call slots. */
+struct stacker_hook_slot {
+	struct lsm_static_call *scalls;
 	const char *name;
 };
 
-#define STACKER_CATALOG_ENTRY(NAME) \
-	{ .hl = LSM_HOOK_INIT(NAME, stacker_##NAME), .name = #NAME },
-
-static struct stacker_hook stacker_catalog[] __initdata = {
-	STACKER_HOOKS(STACKER_CATALOG_ENTRY)
+#define LSM_HOOK(RET, DEFAULT, NAME, ...) \
+	{ .scalls = static_calls_table.NAME, .name = #NAME },
+static const struct stacker_hook_slot stacker_catalog[STACKER_CATALOG_SIZE]
+	__initconst = {
+#include <linux/lsm_hook_defs.h>
 };
+#undef LSM_HOOK
 
-/* The hooks actually registered: the wanted part of the catalog. */
-static struct security_hook_list stacker_hooks[ARRAY_SIZE(stacker_catalog)]
+/* The hooks actually registered: at most one per hook of the catalog. */
+static struct security_hook_list stacker_hooks[STACKER_CATALOG_SIZE]
 	__ro_after_init;
+
+/*
+ * Fills @hooks with the catalog's hooks that Rust registers for @owner
+ * (-1: stacker's chain; else the registry index of a submodule registered
+ * as an LSM of its own, own_lsm.c) and returns how many. @hooks has room
+ * for one per hook of the catalog.
+ */
+int __init stacker_collect_hooks(struct security_hook_list *hooks, int owner)
+{
+	int i, count = 0;
+
+	for (i = 0; i < ARRAY_SIZE(stacker_catalog); i++) {
+		union security_list_options entry;
+
+		if (!stacker_rs_hook(stacker_catalog[i].name, &entry, owner))
+			continue;
+		hooks[count].scalls = stacker_catalog[i].scalls;
+		hooks[count].hook = entry;
+		count++;
+	}
+	return count;
+}
 
 static int __init stacker_chain_setup(char *str)
 {
@@ -71,11 +72,11 @@ static int __init stacker_chain_setup(char *str)
 }
 early_param("stacker.chain", stacker_chain_setup);
 
-static int __init stacker_fastpath_setup(char *str)
+static int __init stacker_dispatch_setup(char *str)
 {
-	return stacker_rs_set_fastpath(str);
+	return stacker_rs_set_dispatch(str);
 }
-early_param("stacker.fastpath", stacker_fastpath_setup);
+early_param("stacker.dispatch", stacker_dispatch_setup);
 
 #ifdef CONFIG_SECURITY_STACKER_TEST_FAIL_INIT
 static int __init stacker_fail_init_setup(char *str)
@@ -84,27 +85,6 @@ static int __init stacker_fail_init_setup(char *str)
 }
 early_param("stacker.fail_init", stacker_fail_init_setup);
 #endif
-
-/* The keys are consecutive members of one type, used like an array. */
-static struct static_key_false *stacker_single_key(int index)
-{
-	BUILD_BUG_ON(sizeof(stacker_single) !=
-		     STACKER_SINGLE_KEYS * sizeof(stacker_single.m0));
-	if (index < 0 || index >= STACKER_SINGLE_KEYS)
-		return NULL;
-	return &stacker_single.m0 + index;
-}
-
-/* The registry index whose fast-path key is enabled, or -1 (interface.rs). */
-int stacker_single_key_enabled(void)
-{
-	int i;
-
-	for (i = 0; i < STACKER_SINGLE_KEYS; i++)
-		if (static_key_enabled(stacker_single_key(i)))
-			return i;
-	return -1;
-}
 
 /*
  * Refused securityfs writes are logged through their own rate limit (10
@@ -121,22 +101,15 @@ bool stacker_securityfs_ratelimit(void)
 
 static int __init stacker_init(void)
 {
-	struct static_key_false *single;
-	int i, count = 0;
+	int count;
 	/* Checks the kernel structures, then lays out and inits the chain. */
 	int err = stacker_rs_init();
 
 	if (err)
 		return err;
-	for (i = 0; i < ARRAY_SIZE(stacker_catalog); i++)
-		if (stacker_rs_hook_wanted(stacker_catalog[i].name))
-			stacker_hooks[count++] = stacker_catalog[i].hl;
+	count = stacker_collect_hooks(stacker_hooks, -1);
 	security_add_hooks(stacker_hooks, count, &stacker_lsmid);
-	single = stacker_single_key(stacker_rs_single_index());
-	if (single)
-		static_branch_enable(single);
-	pr_info("registered %d of %zu hooks\n", count,
-		ARRAY_SIZE(stacker_catalog));
+	stacker_rs_log_registered(count);
 	return 0;
 }
 

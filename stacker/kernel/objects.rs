@@ -68,6 +68,20 @@ macro_rules! wrapper {
                 unsafe { &*ptr.cast::<$name>() }
             }
 
+            /// Borrows a C object passed in by the LSM core that may be
+            /// null: `None` then.
+            ///
+            /// # Safety
+            ///
+            /// `ptr` must be null or point to a valid object that stays
+            /// valid for `'a`.
+            #[inline(always)]
+            pub(crate) unsafe fn from_raw_opt<'a>(ptr: *const $c) -> Option<&'a $name> {
+                // SAFETY: a non-null `ptr` is valid for `'a`, as the caller
+                // promises.
+                (!ptr.is_null()).then(|| unsafe { Self::from_raw(ptr) })
+            }
+
             /// The C object.
             #[inline(always)]
             pub(crate) fn as_raw(&self) -> *mut $c {
@@ -109,6 +123,35 @@ pub(crate) unsafe fn c_bytes<'a>(ptr: *const c_char) -> &'a [u8] {
     s.to_bytes_with_nul()
         .split_last()
         .map_or(&[], |(_, bytes)| bytes)
+}
+
+/// The `len` bytes at `ptr`; empty when `ptr` is null or `len` is 0.
+///
+/// # Safety
+///
+/// A non-null `ptr` must point to `len` readable bytes that stay valid and
+/// unchanged for `'a`.
+pub(crate) unsafe fn c_slice<'a>(ptr: *const u8, len: usize) -> &'a [u8] {
+    if ptr.is_null() || len == 0 {
+        return &[];
+    }
+    // SAFETY: promised by the caller.
+    unsafe { core::slice::from_raw_parts(ptr, len) }
+}
+
+/// A socket address argument (`struct sockaddr *`, `int addrlen`) as bytes;
+/// empty when it is null or its length is not positive.
+///
+/// # Safety
+///
+/// As for [`c_slice`], with `addrlen` bytes at `address`.
+pub(crate) unsafe fn sockaddr_bytes<'a>(
+    address: *mut bindings::sockaddr,
+    addrlen: c_int,
+) -> &'a [u8] {
+    let len = usize::try_from(addrlen).unwrap_or(0);
+    // SAFETY: promised by the caller.
+    unsafe { c_slice(address.cast::<u8>().cast_const(), len) }
 }
 
 /// Implements [`HasBlob`] for a wrapper whose blob is `(*ptr).$field`.
@@ -410,8 +453,7 @@ static stacker_rust_offsets: [usize; CHECKED_FIELDS] = {
         // Sizes (`STACKER_SIZES` in C).
         size_of::<b::xattr>(),
         size_of::<b::name_snapshot>(),
-        size_of::<b::static_key_false>(),
-        size_of::<crate::platform::SingleKeys>(),
+        size_of::<b::security_list_options>(),
         size_of::<b::file_operations>(),
         size_of::<b::lsm_blob_sizes>(),
         size_of::<b::task_struct>(),
@@ -421,7 +463,7 @@ static stacker_rust_offsets: [usize; CHECKED_FIELDS] = {
 };
 
 /// Number of fields and sizes checked.
-const CHECKED_FIELDS: usize = 53;
+const CHECKED_FIELDS: usize = 52;
 
 /// Whether Rust's and C's views of every listed kernel structure agree:
 /// `stacker_layout_check()` (`layout_check.c`) compares the two lists and
@@ -599,19 +641,26 @@ impl HasBlob for InodeBlob<'_> {
     }
 }
 
-/// Calls `f` with the current task's subjective credentials
-/// (`current_cred()`), for hooks that check the current task without
-/// being passed a cred (`mmap_addr`, `vm_enough_memory`).
-pub(crate) fn with_current_cred<R>(f: impl FnOnce(&Cred) -> R) -> R {
-    // SAFETY: hooks run in process context, where `current` is valid.
-    let task = unsafe { bindings::get_current() };
-    // SAFETY: the current task is valid; `current_cred()` reads its `cred`
-    // without RCU because only the task itself replaces it.
-    let cred = unsafe { (*task).cred };
-    // SAFETY: the task holds a reference on its own cred, and only the task
-    // itself (`commit_creds`, `override_creds`) replaces it, which no code
-    // reachable from a hook does: the cred outlives the borrow in `f`.
-    f(unsafe { Cred::from_raw(cred) })
+impl Cred {
+    /// The current task's subjective credentials (`current_cred()`), for
+    /// hooks that check the current task without being passed a cred
+    /// (`mmap_addr`, `vm_enough_memory`).
+    ///
+    /// # Safety
+    ///
+    /// Only within a hook call, in process context, and `'a` must not
+    /// outlast it: the task holds a reference on its own cred, and only the
+    /// task itself (`commit_creds`, `override_creds`) replaces it, which no
+    /// code reachable from a hook does.
+    pub(crate) unsafe fn current<'a>() -> &'a Cred {
+        // SAFETY: hooks run in process context, where `current` is valid.
+        let task = unsafe { bindings::get_current() };
+        // SAFETY: the current task is valid; `current_cred()` reads its
+        // `cred` without RCU because only the task itself replaces it.
+        let cred = unsafe { (*task).cred };
+        // SAFETY: valid for `'a`, as the caller promises (see above).
+        unsafe { Cred::from_raw(cred) }
+    }
 }
 
 /// The address an `mmap_addr` hook is asked about.

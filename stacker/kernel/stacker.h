@@ -3,8 +3,10 @@
  * stacker - the Rust functions that the C glue calls.
  *
  * Every function declared here is defined in Rust as a `#[no_mangle]
- * extern "C"` function with exactly this signature: the hook entry points in
- * stacker/hooks.rs, the rest in stacker/boot.rs and stacker/stacker_main.rs.
+ * extern "C"` function with exactly this signature, in kernel/boot.rs,
+ * kernel/entry.rs and kernel/stacker_main.rs. The hook entry points are not
+ * declared here: C only hands them to the LSM core, and Rust checks their
+ * types against security_list_options.
  */
 #ifndef _SECURITY_STACKER_H
 #define _SECURITY_STACKER_H
@@ -12,23 +14,29 @@
 #include <linux/init.h>
 #include <linux/lsm_hooks.h>
 
+/* Early parameters: stacker.chain= and stacker.dispatch= (boot.rs). */
+int stacker_rs_set_chain(const char *value);
+int stacker_rs_set_dispatch(const char *value);
+
 /*
- * Hook entry points: stacker_<hook> with the LSM core's signature of <hook>,
- * declared for every hook the way security/security.c does it. Only those
- * in STACKER_HOOKS (lsm.c) are defined.
+ * Whether the LSM core's hook @name is registered for @owner (-1: stacker;
+ * else a registry index, own_lsm.c), and if so its entry point in @entry
+ * (entry.rs).
  */
-#define LSM_HOOK(RET, DEFAULT, NAME, ...) RET stacker_##NAME(__VA_ARGS__);
+bool stacker_rs_hook(const char *name, union security_list_options *entry,
+		     int owner);
+/* How many hooks the LSM core has: the size of stacker's catalog (lsm.c). */
+enum stacker_catalog_size {
+#define LSM_HOOK(RET, DEFAULT, NAME, ...) STACKER_CATALOG_##NAME,
 #include <linux/lsm_hook_defs.h>
 #undef LSM_HOOK
+	STACKER_CATALOG_SIZE
+};
 
-/* Early parameters: stacker.chain= and stacker.fastpath= (boot.rs). */
-int stacker_rs_set_chain(const char *value);
-int stacker_rs_set_fastpath(const char *value);
-
-/* Whether the enabled chain wants hook @name (boot.rs). */
-bool stacker_rs_hook_wanted(const char *name);
-/* Registry index of the only submodule on the fast path, or -1 (boot.rs). */
-int stacker_rs_single_index(void);
+/* The catalog's hooks that Rust registers for @owner, into @hooks (lsm.c). */
+int stacker_collect_hooks(struct security_hook_list *hooks, int owner);
+/* Logs how many hooks were registered, and the dispatch tier (boot.rs). */
+void stacker_rs_log_registered(int count);
 
 /* stacker.fail_init= (CONFIG_SECURITY_STACKER_TEST_FAIL_INIT; boot.rs). */
 int stacker_rs_set_fail_init(const char *value);
@@ -42,6 +50,13 @@ int stacker_rs_set_fail_init(const char *value);
 int stacker_rs_init(void);
 /* Once at fs_initcall time, after securityfs is up. */
 int stacker_rs_securityfs_init(void);
+
+/*
+ * A submodule as an LSM of its own (own_lsm.c, own_lsm.rs): init returns
+ * its registry index or a negative error; then its securityfs files.
+ */
+int stacker_rs_own_init(const char *name, const struct lsm_blob_sizes *offsets);
+int stacker_rs_own_securityfs_init(const char *name);
 
 /* C's view of the structures Rust reads (layout_check.c). */
 int stacker_layout_check(void);
@@ -57,16 +72,7 @@ int stacker_forward_setprocattr(const char *name, void *value, size_t size);
 /* Blob sizes, then offsets; defined in Rust (boot.rs). */
 extern struct lsm_blob_sizes stacker_blob_sizes;
 
-/* Fast-path keys, one per registry index (platform.rs mirrors this). */
-#define STACKER_SINGLE_KEYS 8
-struct stacker_single_keys {
-	struct static_key_false m0, m1, m2, m3, m4, m5, m6, m7;
-};
-extern struct stacker_single_keys stacker_single;
 /* Whether a refused securityfs write may be logged now (lsm.c). */
 bool stacker_securityfs_ratelimit(void);
-
-/* The registry index whose fast-path key is enabled, or -1 (lsm.c). */
-int stacker_single_key_enabled(void);
 
 #endif /* _SECURITY_STACKER_H */

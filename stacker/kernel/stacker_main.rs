@@ -38,6 +38,8 @@ mod chain;
 mod dispatch;
 #[path = "../core/hook.rs"]
 mod hook;
+#[path = "../core/hook_table.rs"]
+mod hook_table;
 #[path = "../core/stats.rs"]
 mod stats;
 #[path = "../core/submodule.rs"]
@@ -60,33 +62,36 @@ mod error {
     pub(crate) use kernel::error::{code::*, Error, Result};
 }
 
-// Submodules.
+// Submodules, each behind its own Kconfig option.
+#[cfg(CONFIG_SECURITY_STACKER_CAPSTACK)]
 #[path = "../../capstack/mod.rs"]
 mod capstack;
+#[cfg(CONFIG_SECURITY_STACKER_TEST_MODULES)]
 #[path = "../../modules/denyname/denyname.rs"]
 mod denyname;
+#[cfg(CONFIG_SECURITY_STACKER_TEST_MODULES)]
 #[path = "../../modules/xattrlock/xattrlock.rs"]
 mod xattrlock;
 
+// A submodule registered as an LSM of its own, for benchmarks and tests.
+#[cfg(CONFIG_SECURITY_STACKER_OWN_LSM)]
+mod own_lsm;
+
 /// The compiled-in submodules. The chain picks among them at boot.
 mod registry {
+    #[cfg(CONFIG_SECURITY_STACKER_CAPSTACK)]
     use crate::capstack::Capstack;
-    use crate::denyname::DenyName;
-    use crate::platform::single_branch;
-    use crate::xattrlock::XattrLock;
+    #[cfg(CONFIG_SECURITY_STACKER_TEST_MODULES)]
+    use crate::{denyname::DenyName, xattrlock::XattrLock};
 
     crate::dispatch::define_registry! {
-        0 => DENYNAME: DenyName = DenyName, m0;
-        1 => XATTRLOCK: XattrLock<0> = XattrLock, m1;
-        2 => XATTRLOCK_B: XattrLock<1> = XattrLock, m2;
-        3 => XATTRLOCK_C: XattrLock<2> = XattrLock, m3;
-        4 => CAPSTACK: Capstack = Capstack, m4;
+        [CONFIG_SECURITY_STACKER_CAPSTACK] CAPSTACK: Capstack = Capstack;
+        [CONFIG_SECURITY_STACKER_TEST_MODULES] DENYNAME: DenyName = DenyName;
+        [CONFIG_SECURITY_STACKER_TEST_MODULES] XATTRLOCK: XattrLock<0> = XattrLock;
+        [CONFIG_SECURITY_STACKER_TEST_MODULES] XATTRLOCK_B: XattrLock<1> = XattrLock;
+        [CONFIG_SECURITY_STACKER_TEST_MODULES] XATTRLOCK_C: XattrLock<2> = XattrLock;
     }
 }
-
-// Every registered submodule needs a fast-path key.
-const _: () = assert!(registry::NAMES.len() <= platform::SINGLE_KEYS);
-const _: () = assert!(registry::NAMES.len() <= layout::MAX_MODULES);
 
 /// stacker's init: checks the kernel structures Rust reads, fills the
 /// tables the hooks read, and initialises the enabled submodules.
@@ -98,6 +103,18 @@ fn init() -> core::result::Result<(), InitStatus> {
         });
     }
     boot::log_default_rejects();
+    // A submodule already registered as its own LSM keeps its slots.
+    if let Some(&m) = boot::boot()
+        .chain
+        .order()
+        .iter()
+        .find(|&&m| matches!(init_status::get(Lsm::Own(m)), InitStatus::Ok))
+    {
+        return Err(InitStatus::Failed {
+            stage: Stage::Conflict(m),
+            err: EBUSY,
+        });
+    }
     boot::init_tables();
     registry::init_enabled(boot::fail_init_submodule()).map_err(|(m, err)| InitStatus::Failed {
         stage: Stage::Submodule(m),
@@ -113,16 +130,7 @@ pub extern "C" fn stacker_rs_init() -> c_int {
     match init() {
         Ok(()) => {
             init_status::record(Lsm::Stacker, InitStatus::Ok);
-            let b = boot::boot();
-            pr_info!(
-                "initialized, chain: {}{}\n",
-                ChainNames,
-                if b.single().is_some() {
-                    " (fast path)"
-                } else {
-                    ""
-                }
-            );
+            pr_info!("initialized, chain: {}\n", ChainNames);
             0
         }
         Err(status) => {
@@ -143,7 +151,7 @@ pub extern "C" fn stacker_rs_init() -> c_int {
 pub extern "C" fn stacker_rs_securityfs_init() -> c_int {
     let result = (|| -> Result {
         let dir = platform::Dir::root().create_dir(c"stacker")?;
-        interface::create_status(&dir)?;
+        interface::create_status(&dir, Lsm::Stacker)?;
         if !matches!(init_status::get(Lsm::Stacker), InitStatus::Ok) {
             return Ok(());
         }

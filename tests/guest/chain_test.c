@@ -7,10 +7,13 @@
  * - that stacker initialized (the "status" file reads "ok"); if not, every
  *   later check fails;
  * - that exactly the hooks the chain's submodules implement are registered
- *   (the "hooks" file, and the boot log's "registered N of M hooks" with M
- *   the number of hooks in all_hooks), in chain order;
- * - that the single-module fast path's static key is on, for the chain's
- *   only submodule, exactly when it should be (the "fastpath" file);
+ *   (the "hooks" file, and the boot log's "registered N hooks"), in chain
+ *   order; the hooks of each submodule come from its source
+ *   (hook_names.h, made by scripts/gen-hook-names.py);
+ * - that the dispatch tier is the one the chain calls for (the "dispatch"
+ *   file and the boot log): "single NAME" for one submodule, "straight-line"
+ *   for the compile-time default chain, "loop" for any other chain or with
+ *   stacker.dispatch=loop, "none" for the empty chain;
  * - that the layout gives each submodule with inode state its own,
  *   non-overlapping slot (skipped unless the chain has two xattrlock
  *   copies to compare; the slot of each copy is checked with one);
@@ -26,48 +29,10 @@
 
 #include "ktap.h"
 #include "guest_util.h"
+#include "hook_names.h"
 
 #define STACKER "/sys/kernel/security/stacker/"
 #define MAX 16
-
-/* Hooks of each compiled-in submodule, in the order of stacker/hook.rs. */
-static const char *const denyname_hooks[] = { "file_open", "inode_permission", NULL };
-static const char *const capstack_hooks[] = {
-	"mmap_addr", "cred_prepare", "cred_transfer", "bprm_creds_for_exec",
-	"bprm_creds_from_file", "capable", "capset", "task_fix_setuid",
-	"task_fix_setgid", "vm_enough_memory", NULL
-};
-static const char *const xattrlock_hooks[] = {
-	"file_open", "inode_unlink", "inode_rename", "inode_setxattr",
-	"inode_removexattr", NULL
-};
-/* Every hook, in the order of stacker/hook.rs (the "hooks" file order). */
-static const char *const all_hooks[] = {
-	"file_open", "file_permission", "mmap_file", "mmap_addr",
-	"file_mprotect", "file_alloc_security", "file_free_security",
-	"inode_permission", "inode_create", "inode_unlink", "inode_rename",
-	"inode_link", "inode_mkdir", "inode_rmdir", "inode_setxattr",
-	"inode_removexattr", "inode_init_security", "inode_alloc_security",
-	"inode_free_security", "inode_free_security_rcu", "d_instantiate",
-	"cred_alloc_blank", "cred_prepare", "cred_transfer", "cred_free",
-	"bprm_creds_for_exec", "bprm_creds_from_file", "bprm_check_security",
-	"bprm_committed_creds", "capable", "capset", "ptrace_access_check",
-	"task_alloc", "task_free", "task_kill", "task_fix_setuid",
-	"task_fix_setgid", "socket_create",
-	"socket_connect", "ipc_permission", "getprocattr", "setprocattr",
-	"vm_enough_memory", NULL
-};
-
-static const char *const *hooks_of(const char *module)
-{
-	if (!strcmp(module, "denyname"))
-		return denyname_hooks;
-	if (!strncmp(module, "xattrlock", 9))
-		return xattrlock_hooks;
-	if (!strcmp(module, "capstack"))
-		return capstack_hooks;
-	return NULL;
-}
 
 static int has(const char *const *list, const char *hook)
 {
@@ -144,11 +109,11 @@ static int has_inode_slot(const char *layout, const char *name)
 
 int main(void)
 {
-	char chain[MAX][64], expect[8192], fast_want[96], why[128];
-	int n = 0, i, h, ok, locks = 0, hooks_total = 0;
-	int logged_registered = -1, logged_total = -1;
+	char chain[MAX][64], expect[8192], tier_want[96], logged_tier[96] = "", why[128];
+	int n = 0, i, h, ok, locks = 0;
+	int logged_registered = -1;
 	char *buf, *p, *save;
-	const char *fast_param = cmdline_value("stacker.fastpath");
+	const char *dispatch_param = cmdline_value("stacker.dispatch");
 	const char *chain_param = cmdline_value("stacker.chain");
 	const char *log, *at;
 	int registered = 0;
@@ -182,7 +147,6 @@ int main(void)
 			registered++;
 		}
 	}
-	hooks_total = h;
 	buf = slurp(STACKER "hooks");
 	ok = !strcmp(buf, expect);
 	if (!ok) {
@@ -192,30 +156,35 @@ int main(void)
 	ktap_result(ok, "hooks_are_those_of_the_chain", "the hooks file differs (above)");
 
 	/*
-	 * The fast path: "1 NAME" when the static key of submodule NAME is
-	 * on, which must be exactly when NAME is the chain's only submodule
-	 * and stacker.fastpath=0 was not given; "0" otherwise.
+	 * The dispatch tier. Without stacker.chain=, the chain is the
+	 * compile-time default: straight-line unless it has one submodule.
 	 */
-	if (n == 1 && !(fast_param && fast_param[0] == '0'))
-		snprintf(fast_want, sizeof(fast_want), "1 %s\n", chain[0]);
+	if (n == 0)
+		snprintf(tier_want, sizeof(tier_want), "none");
+	else if (dispatch_param && !strcmp(dispatch_param, "loop"))
+		snprintf(tier_want, sizeof(tier_want), "loop");
+	else if (n == 1)
+		snprintf(tier_want, sizeof(tier_want), "single %s", chain[0]);
+	else if (!chain_param)
+		snprintf(tier_want, sizeof(tier_want), "straight-line");
 	else
-		snprintf(fast_want, sizeof(fast_want), "0\n");
-	buf = slurp(STACKER "fastpath");
-	ok = !strcmp(buf, fast_want);
-	ktap_result(ok, "fastpath_iff_single_module", "fastpath is '%s', expected '%s'",
-		    chomp(buf), chomp(fast_want));
+		snprintf(tier_want, sizeof(tier_want), "loop");
+	buf = slurp(STACKER "dispatch");
+	ok = !strcmp(chomp(buf), tier_want);
+	ktap_result(ok, "dispatch_tier_fits_the_chain", "dispatch is '%s', expected '%s'",
+		    buf, tier_want);
 
-	/* The boot log: "stacker: registered N of M hooks". */
+	/* The boot log: "stacker: registered N hooks, dispatch: TIER". */
 	log = klog_read();
 	at = strstr(log, "stacker: registered ");
 	if (at)
-		sscanf(at, "stacker: registered %d of %d hooks", &logged_registered,
-		       &logged_total);
-	ktap_result(logged_registered == registered && logged_total == hooks_total,
+		sscanf(at, "stacker: registered %d hooks, dispatch: %95[^\n]", &logged_registered,
+		       logged_tier);
+	ktap_result(logged_registered == registered && !strcmp(logged_tier, tier_want),
 		    "boot_log_counts_registered_hooks",
-		    "expected 'registered %d of %d hooks' in the boot log, got %s%d of %d",
-		    registered, hooks_total, at ? "" : "no such line: ", logged_registered,
-		    logged_total);
+		    "expected 'registered %d hooks, dispatch: %s' in the boot log, got %s%d, '%s'",
+		    registered, tier_want, at ? "" : "no such line: ", logged_registered,
+		    logged_tier);
 
 	/*
 	 * stacker.chain=: unknown and repeated names are reported and left
