@@ -32,9 +32,8 @@ VARIANTS=(
 	"baseline|lsm=capability"
 	"stacker-empty|lsm=stacker stacker.chain="
 	"stacker-capstack|lsm=stacker stacker.chain=capstack"
-	"stacker-capstack-nofast|lsm=stacker stacker.chain=capstack stacker.fastpath=0"
-	"capstack-direct|lsm=capstack"
-	"stacker-all|lsm=stacker stacker.chain=capstack,xattrlock,xattrlock_b,xattrlock_c,denyname"
+	"stacker-capstack-loop|lsm=stacker stacker.chain=capstack stacker.dispatch=loop"
+	"capstack-own-lsm|lsm=capstack stacker.chain="
 	"landlock-yama|lsm=landlock,yama"
 )
 if [ "$quick" = 1 ]; then

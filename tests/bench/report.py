@@ -19,15 +19,14 @@ T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365,
        8: 2.306, 9: 2.262, 10: 2.228, 15: 2.131, 20: 2.086, 30: 2.042}
 
 BASELINE = "baseline"
-ORDER = ["baseline", "stacker-empty", "stacker-capstack", "stacker-capstack-nofast",
-         "capstack-direct", "stacker-all", "landlock-yama"]
+ORDER = ["baseline", "stacker-empty", "stacker-capstack", "stacker-capstack-loop",
+         "capstack-own-lsm", "landlock-yama"]
 DESCRIBE = {
     "baseline": "no stacker: capability only (`lsm=capability`)",
     "stacker-empty": "stacker with an empty chain",
-    "stacker-capstack": "stacker + capstack, single-module fast path",
-    "stacker-capstack-nofast": "stacker + capstack, fast path off",
-    "capstack-direct": "capstack registered as its own LSM",
-    "stacker-all": "stacker + every submodule (capstack, xattrlock x3, denyname)",
+    "stacker-capstack": "stacker + capstack, single tier (capstack's own entry points)",
+    "stacker-capstack-loop": "stacker + capstack, loop tier (`stacker.dispatch=loop`)",
+    "capstack-own-lsm": "capstack registered as its own LSM (`lsm=capstack`)",
     "landlock-yama": "upstream reference: Landlock + Yama",
 }
 MICRO = ["null_syscall", "setuid", "stat", "open_close", "create_delete", "unix_socket", "fork_exit",
@@ -162,18 +161,18 @@ def targets(by, workloads, units):
             "not decidable (one run)" if any(d[2] is None for d in diffs) else "NOT met")
         out.append(f"- Empty chain vs baseline, no difference beyond the run-to-run spread: "
                    f"**{verdict}**. " + ", ".join(f"{w} {o:+.2f}%" for w, o, _ in diffs) + ".")
-    # 2. Fast path against capstack registered directly.
+    # 2. The single tier against capstack registered as its own LSM.
     worst = None
     parts = []
     for w in micro:
-        a, b = by.get(("stacker-capstack", w)), by.get(("capstack-direct", w))
+        a, b = by.get(("stacker-capstack", w)), by.get(("capstack-own-lsm", w))
         if a and b:
             rel = overhead(a[4], b[4], units[w])
             parts.append(f"{w} {rel:+.3f}%")
             worst = rel if worst is None else max(worst, rel)
     if worst is not None:
         verdict = "met" if worst <= 0.3 else "NOT met"
-        out.append(f"- stacker + capstack (fast path) vs capstack alone, at most +0.3% on every "
+        out.append(f"- stacker + capstack (single tier) vs capstack alone, at most +0.3% on every "
                    f"micro-operation: **{verdict}** (worst {worst:+.3f}%). " + ", ".join(parts) + ".")
     # 3. A hook no submodule implements adds nothing: capstack implements
     # no file or socket hook, so those operations must cost what they cost
