@@ -39,7 +39,8 @@
 //! `EINVAL` and a log line naming the line; the old one stays in force.
 //!
 //! The hook logic is in free functions that take the [`CredState`], so that
-//! capstack can also be registered directly as its own LSM (`direct.rs`).
+//! capstack can also be registered as an LSM of its own, with the same
+//! entry points (`stacker/kernel/own_lsm.rs`, `CONFIG_SECURITY_STACKER_OWN_LSM`).
 //! Kernel-independent: the host harness runs the same file.
 
 use super::caps;

@@ -11,6 +11,10 @@
 So the tests expect what the code declares, and adding a hook or a
 submodule needs no edit here.
 
+It also writes STACKER_DEFAULT_CHAIN: the test kernel's compile-time
+default chain, the last value in linux/stacker.config then
+linux/test.config (the order the test kernel merges them).
+
 Usage: gen-hook-names.py REPO_ROOT OUT_HEADER
 """
 import pathlib
@@ -59,6 +63,15 @@ def submodules(root, known):
     return out
 
 
+def default_chain(root):
+    value = ""
+    for frag in ("linux/stacker.config", "linux/test.config"):
+        for m in re.finditer(r'^CONFIG_SECURITY_STACKER_DEFAULT_CHAIN="([^"]*)"',
+                             (root / frag).read_text(), re.M):
+            value = m.group(1)
+    return value
+
+
 def main():
     root, header = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
     hooks = table_hooks(root)
@@ -70,6 +83,9 @@ def main():
         "#ifndef HOOK_NAMES_H",
         "#define HOOK_NAMES_H",
         "#include <string.h>",
+        "",
+        "/* The test kernel's default chain (CONFIG_SECURITY_STACKER_DEFAULT_CHAIN). */",
+        f'#define STACKER_DEFAULT_CHAIN "{default_chain(root)}"',
         "",
         "/* Every hook stacker can register, in hook table order. */",
         f"static const char *const all_hooks[] = {{ {c(hooks)}, NULL }};",

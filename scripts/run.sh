@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # The main job (`make run`): set up, build the kernel with stacker, and boot
-# it in QEMU, showing the active chain and one denial from userspace.
+# it in QEMU, showing the active chain, its dispatch tier and one denial (capstack
+# takes CAP_CHOWN away from root) from userspace.
 # With SHELL_AFTER=1 the guest gives an interactive shell after the demo.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"

@@ -42,6 +42,7 @@ BOOTS=(
 	"three|stacker.chain=xattrlock,xattrlock_b,xattrlock_c|stack_test chain_test"
 	"three-reversed|stacker.chain=xattrlock_c,xattrlock_b,xattrlock|stack_test chain_test"
 	"default-loop|stacker.dispatch=loop|denyname_test chain_test"
+	"default-by-name|stacker.chain=denyname,capstack|denyname_test chain_test"
 	"single-loop|stacker.chain=xattrlock stacker.dispatch=loop|stack_test chain_test"
 	"single|stacker.chain=xattrlock|stack_test chain_test"
 	"empty|stacker.chain=|chain_test"

@@ -142,15 +142,19 @@ unsafe extern "C" fn inode_init_security<T: Tier>(
         // SAFETY: a non-null `qstr` is the new dentry's name, valid for the
         // call.
         let len = unsafe { (*qstr).__bindgen_anon_1.__bindgen_anon_1.len };
-        // SAFETY: as above; `name` has `len` bytes.
-        unsafe { c_slice((*qstr).name, len as usize) }
+        // SAFETY: as above.
+        let bytes = unsafe { (*qstr).name };
+        // SAFETY: the name has `len` bytes, valid for the call.
+        unsafe { c_slice(bytes, len as usize) }
     };
+    let limit = crate::boot::xattr_limit();
     // SAFETY: the core's slot array and count, with stacker's reserved
     // slots (its `lbs_xattr_count`).
-    let mut slots =
-        unsafe { XattrSlots::from_raw(xattrs, xattr_count, crate::boot::xattr_limit()) };
-    // SAFETY: valid inodes from the LSM core, for the call.
-    let (inode, dir) = unsafe { (Inode::from_raw(inode), Inode::from_raw(dir)) };
+    let mut slots = unsafe { XattrSlots::from_raw(xattrs, xattr_count, limit) };
+    // SAFETY: a valid inode from the LSM core, for the call.
+    let inode = unsafe { Inode::from_raw(inode) };
+    // SAFETY: as above.
+    let dir = unsafe { Inode::from_raw(dir) };
     crate::dispatch::inode_init_security::<T>(inode, dir, name, &mut slots).into_c()
 }
 
@@ -165,8 +169,10 @@ unsafe extern "C" fn getprocattr<T: Tier>(
     value: *mut *mut c_char,
 ) -> c_int {
     let mut out = ProcAttrValue(KVec::new());
-    // SAFETY: a valid task and NUL-terminated name from the LSM core.
-    let (task, name) = unsafe { (Task::from_raw(p), c_str(name)) };
+    // SAFETY: a valid task from the LSM core, for the call.
+    let task = unsafe { Task::from_raw(p) };
+    // SAFETY: a NUL-terminated name from the LSM core, for the call.
+    let name = unsafe { c_str(name) };
     match crate::dispatch::getprocattr::<T>(task, name, &mut out) {
         Ok(()) => {
             let (ptr, len, cap) = out.0.into_raw_parts();

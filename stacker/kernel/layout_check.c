@@ -32,7 +32,7 @@
 
 #include "stacker.h"
 
-/* Keep in step with stacker_rust_offsets in stacker/objects.rs. */
+/* Keep in step with stacker_rust_offsets in stacker/kernel/objects.rs. */
 #define STACKER_FIELDS(X)                                                    \
 	X(file, f_path.dentry) X(file, f_inode) X(file, f_security)          \
 	X(dentry, d_inode) X(inode, i_mode) X(inode, i_ino)                  \

@@ -4,7 +4,7 @@
 //!
 //! stacker registers with the LSM core as one LSM (see `lsm.c`) and runs a
 //! chain of submodules behind it. This is the kernel crate root. It pulls
-//! in the kernel-independent core (shared with the host crate, `host.rs`),
+//! in the kernel-independent core (shared with the host crate, `stacker/host/lib.rs`),
 //! the kernel-side files, and the submodules under `modules/`, which are
 //! all compiled into this one crate.
 //!

@@ -12,7 +12,9 @@
  *   (hook_names.h, made by scripts/gen-hook-names.py);
  * - that the dispatch tier is the one the chain calls for (the "dispatch"
  *   file and the boot log): "single NAME" for one submodule, "straight-line"
- *   for the compile-time default chain, "loop" for any other chain or with
+ *   for the compile-time default chain (STACKER_DEFAULT_CHAIN in
+ *   hook_names.h), even when stacker.chain= names it, "loop" for any other
+ *   chain or with
  *   stacker.dispatch=loop, "none" for the empty chain;
  * - that the layout gives each submodule with inode state its own,
  *   non-overlapping slot (skipped unless the chain has two xattrlock
@@ -109,7 +111,7 @@ static int has_inode_slot(const char *layout, const char *name)
 
 int main(void)
 {
-	char chain[MAX][64], expect[8192], tier_want[96], logged_tier[96] = "", why[128];
+	char chain[MAX][64], chain_csv[MAX * 65], expect[8192], tier_want[96], logged_tier[96] = "", why[128];
 	int n = 0, i, h, ok, locks = 0;
 	int logged_registered = -1;
 	char *buf, *p, *save;
@@ -156,16 +158,23 @@ int main(void)
 	ktap_result(ok, "hooks_are_those_of_the_chain", "the hooks file differs (above)");
 
 	/*
-	 * The dispatch tier. Without stacker.chain=, the chain is the
-	 * compile-time default: straight-line unless it has one submodule.
+	 * The dispatch tier. The compile-time default chain, with or without
+	 * stacker.chain= naming it, is straight-line unless it has one
+	 * submodule.
 	 */
+	chain_csv[0] = '\0';
+	for (i = 0; i < n; i++) {
+		if (i)
+			strcat(chain_csv, ",");
+		strcat(chain_csv, chain[i]);
+	}
 	if (n == 0)
 		snprintf(tier_want, sizeof(tier_want), "none");
 	else if (dispatch_param && !strcmp(dispatch_param, "loop"))
 		snprintf(tier_want, sizeof(tier_want), "loop");
 	else if (n == 1)
 		snprintf(tier_want, sizeof(tier_want), "single %s", chain[0]);
-	else if (!chain_param)
+	else if (!strcmp(chain_csv, STACKER_DEFAULT_CHAIN))
 		snprintf(tier_want, sizeof(tier_want), "straight-line");
 	else
 		snprintf(tier_want, sizeof(tier_want), "loop");
