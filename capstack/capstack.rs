@@ -570,6 +570,20 @@ mod tests {
         h
     }
 
+    /// What `make run` shows: root loses `CAP_CHOWN` under a `uid 0` rule,
+    /// and an empty policy (a comment) gives it back.
+    #[test]
+    fn uid_0_rule_takes_chown_from_root() {
+        let _s = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+        let h = boot();
+        let root = h.cred(0, None).unwrap();
+        assert_eq!(h.capable(&root, CHOWN), Ok(()));
+        write_file(POLICY, b"deny CAP_CHOWN uid 0\n", true).unwrap();
+        assert_eq!(h.capable(&root, CHOWN), Err(EPERM));
+        write_file(POLICY, b"# empty\n", true).unwrap();
+        assert_eq!(h.capable(&root, CHOWN), Ok(()));
+    }
+
     #[test]
     fn uid_rule_denies_users_not_root() {
         let _s = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
