@@ -67,10 +67,13 @@ build() {
 
 boot_variant() { # NAME PARAMS REPEAT
 	local name=$1 params=$2 rep=$3 log="$OUT/raw/$1-$3.log"
-	timeout "${BENCH_TIMEOUT:-900}" qemu-system-x86_64 -accel tcg -cpu max -m 512M -smp 1 \
-		-icount shift=0 -nographic -no-reboot \
+	# Bit-for-bit repeatable boots: no RDRAND/RDSEED, no KASLR, no user
+	# address randomisation (toolchain.md), so two boots of one variant
+	# count the same instructions.
+	timeout "${BENCH_TIMEOUT:-900}" qemu-system-x86_64 -accel tcg -cpu max,-rdrand,-rdseed \
+		-m 512M -smp 1 -icount shift=0 -nographic -no-reboot \
 		-kernel "$(cat "$OUT/bzImage.path")" -initrd "$OUT/initramfs-bench.cpio.gz" \
-		-append "console=ttyS0 panic=-1 quiet stacker_guest=bench stacker_bench=$mode $params" \
+		-append "console=ttyS0 panic=-1 quiet nokaslr norandmaps stacker_guest=bench stacker_bench=$mode $params" \
 		</dev/null >"$log" 2>&1 || true
 	tr -d '\r' <"$log" >"$log.tmp" && mv "$log.tmp" "$log"
 	if grep -q '^BENCH-FAIL' "$log" || ! grep -q '^BENCH-DONE' "$log"; then
