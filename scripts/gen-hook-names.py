@@ -5,8 +5,10 @@
 - every hook stacker can register, in hook table order
   (stacker/core/hook_table.rs);
 - each submodule's hooks: the methods in the `hooks { ... }` block of its
-  `submodule!` (every *.rs under capstack/ and modules/), under each name it
-  registers (its `c"..."` names).
+  `submodule!` (every *.rs under capstack/ and modules/), with the hooks
+  that follow from them, or every hook for a submodule that says it
+  implements all (`HookSet::of(Hook::ALL)`), under each name it registers
+  (its `c"..."` names).
 
 So the tests expect what the code declares, and adding a hook or a
 submodule needs no edit here.
@@ -21,7 +23,9 @@ import pathlib
 import re
 import sys
 
-RULES = "first_error|every|all_agree|xattrs|procattr_get|procattr_set|selfattr_get|selfattr_set"
+RULES = "first_error|every|all_agree|first_claim|prctl|xattrs|procattr_get|procattr_set|selfattr_get|selfattr_set"
+# Hooks that follow from others (`HookSet::with_derived` in stacker/core/hook.rs).
+DERIVED = {"getprocattr": "getselfattr", "setprocattr": "setselfattr"}
 
 
 def table_hooks(root):
@@ -45,15 +49,20 @@ def submodules(root, known):
     for path in sorted([*root.glob("capstack/*.rs"), *root.glob("modules/*/*.rs")]):
         text = path.read_text()
         m = re.search(r"crate::submodule::submodule!\s*\{", text)
-        if not m:
+        if m:
+            body = block(text, m.start())
+            impl = block(body, 0)
+            hooks_at = body.index("hooks", body.index(impl) + len(impl))
+            hooks = re.findall(r"\bfn\s+(\w+)", block(body, hooks_at))
+            unknown = [h for h in hooks if h not in known]
+            if unknown:
+                sys.exit(f"{path}: not hooks of the table: {unknown}")
+            hooks += [DERIVED[h] for h in hooks if h in DERIVED]
+        elif "const HOOKS: HookSet = HookSet::of(Hook::ALL);" in text:
+            # A submodule that implements every hook (modules/probe).
+            impl, hooks = text, list(known)
+        else:
             continue
-        body = block(text, m.start())
-        impl = block(body, 0)
-        hooks_at = body.index("hooks", body.index(impl) + len(impl))
-        hooks = re.findall(r"\bfn\s+(\w+)", block(body, hooks_at))
-        unknown = [h for h in hooks if h not in known]
-        if unknown:
-            sys.exit(f"{path}: not hooks of the table: {unknown}")
         # `const NAME: &CStr = c"x";`, or `NAMES[I]` of `const NAMES: [..] = [c"a", ..];`.
         const = "NAMES" if "NAMES[" in impl else "NAME"
         value = re.search(rf"const {const}\b[^=]*=([^;]*);", text).group(1)

@@ -7,9 +7,9 @@
 //! Setting any other value, or removing the attribute, unlocks it.
 //!
 //! The lock is one flag in the submodule's own slot of the inode's security
-//! blob, so it costs no lookup and dies with the inode. It is recorded when
-//! the `setxattr` is asked for (a real module would use the post-operation
-//! hook, which stacker does not wire yet).
+//! blob, so it costs no lookup and dies with the inode. It is recorded in
+//! the post-operation hooks, once the xattr was set or removed: a refused
+//! or failed `setxattr` changes nothing.
 //!
 //! The type is generic over an instance number so that the tests can stack
 //! three independent copies (`xattrlock`, `xattrlock_b`, `xattrlock_c`),
@@ -92,18 +92,16 @@ crate::submodule::submodule! {
             Self::check(new.inode())
         }
 
-        fn inode_setxattr(&self, dentry: &Dentry, name: &[u8], value: &[u8], _flags: i32) -> Result {
+        fn inode_post_setxattr(&self, dentry: &Dentry, name: &[u8], value: &[u8], _flags: i32) {
             if name == ATTRS[I] {
                 Self::set(dentry, value == b"locked");
             }
-            Ok(())
         }
 
-        fn inode_removexattr(&self, dentry: &Dentry, name: &[u8]) -> Result {
+        fn inode_post_removexattr(&self, dentry: &Dentry, name: &[u8]) {
             if name == ATTRS[I] {
                 Self::set(dentry, false);
             }
-            Ok(())
         }
     }
 }

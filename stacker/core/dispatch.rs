@@ -27,14 +27,11 @@
 //! Kernel-independent: compiled into the kernel and into the host crate.
 
 use crate::blob::BlobState;
-use crate::error::{Result, EINVAL, EOPNOTSUPP};
+use crate::error::{Error, Result, EINVAL, ENOSYS, EOPNOTSUPP};
 use crate::hook::Hook;
 use crate::layout::{Request, Slot, BLOB_ALIGN, KINDS};
-use crate::objects::{
-    AccessMask, Binprm, CommittedBinprm, Cred, Dentry, File, FileSecurity, Inode, InodeBlob,
-    IpcPerm, KernelCap, MmapAddr, PreparedCred, ProcAttrValue, ProcAttrWrite, Socket, Task, Vma,
-    XattrSlots, XattrValue,
-};
+#[allow(unused_imports)]
+use crate::objects::*;
 use crate::submodule::{Registered, Submodule};
 use core::marker::PhantomData;
 use core::ops::ControlFlow;
@@ -45,24 +42,8 @@ pub(crate) trait Tier {
     /// that implements `hook`, in chain order, until it breaks.
     fn each(hook: Hook, visit: impl FnMut(u8) -> ControlFlow<()>);
 
-    crate::hook_table::hook_table!(crate::dispatch::tier_methods);
+    crate::hook_table::hook_table!(crate::dispatch::tier_methods: decl);
 }
-
-/// Declares the [`Tier`] methods: one per hook, calling the hook of the
-/// submodule with registry index `m` only.
-macro_rules! tier_methods {
-    ($(
-        $(#[doc = $doc:literal])*
-        $rule:ident $name:ident ($($cargs:tt)*) $(-> $cret:ty)?
-            => ($($rarg:ident: $rty:ty $(= $conv:expr)?),* $(,)?) $(-> $rret:ty = $default:expr)?;
-    )*) => {
-        $(
-            #[doc = concat!("Calls `", stringify!($name), "` of submodule `m` (if in the chain).")]
-            fn $name(m: u8, $($rarg: $rty),*) $(-> $rret)?;
-        )*
-    };
-}
-pub(crate) use tier_methods;
 
 /// The end of a chain: no submodule.
 pub(crate) struct End;
@@ -73,66 +54,95 @@ pub(crate) struct Then<M, R>(PhantomData<(M, R)>);
 /// The chain chosen at boot, walked in the order computed then.
 pub(crate) struct Loop;
 
-/// Implements [`Tier`] for [`End`], [`Then`] and [`Loop`].
-macro_rules! tier_impls {
+/// Declares (`decl`) or implements (`end`, `then`, `loop`) the [`Tier`]
+/// methods: one per hook with a submodule method, calling that hook of the
+/// submodule with registry index `m` only.
+macro_rules! tier_methods {
+    ($kind:ident $(
+        $(#[doc = $doc:literal])*
+        $rule:ident $name:ident ($($cargs:tt)*) $(-> $cret:ty)?
+            => ($($rarg:ident: $rty:ty $(= $conv:expr)?),* $(,)?) $(-> $rret:ty = $default:expr)?;
+    )*) => {
+        $(
+            crate::dispatch::tier_methods!(@one $kind $rule $name ($($rarg: $rty),*) $(-> $rret = $default)?);
+        )*
+    };
+    // No submodule method (`submodule.rs`).
+    (@one $kind:ident selfattr_get $($rest:tt)*) => {};
+    (@one $kind:ident selfattr_set $($rest:tt)*) => {};
+    (@one decl $rule:ident $name:ident ($($rarg:ident: $rty:ty),*) $(-> $rret:ty = $default:expr)?) => {
+        #[doc = concat!("Calls `", stringify!($name), "` of submodule `m` (if in the chain).")]
+        fn $name(m: u8, $($rarg: $rty),*) $(-> $rret)?;
+    };
+    (@one end $rule:ident $name:ident ($($rarg:ident: $rty:ty),*) $(-> $rret:ty = $default:expr)?) => {
+        #[inline(always)]
+        #[allow(unused_variables)]
+        fn $name(m: u8, $($rarg: $rty),*) $(-> $rret)? {
+            $($default)?
+        }
+    };
+    (@one then $rule:ident $name:ident ($($rarg:ident: $rty:ty),*) $(-> $rret:ty = $default:expr)?) => {
+        #[inline(always)]
+        fn $name(m: u8, $($rarg: $rty),*) $(-> $rret)? {
+            if m as usize == M::INDEX {
+                M::get().$name($($rarg),*)
+            } else {
+                R::$name(m, $($rarg),*)
+            }
+        }
+    };
+    (@one loop $rule:ident $name:ident ($($rarg:ident: $rty:ty),*) $(-> $rret:ty = $default:expr)?) => {
+        #[inline(always)]
+        fn $name(m: u8, $($rarg: $rty),*) $(-> $rret)? {
+            <crate::registry::All as Tier>::$name(m, $($rarg),*)
+        }
+    };
+}
+pub(crate) use tier_methods;
+
+impl Tier for End {
+    #[inline(always)]
+    fn each(_hook: Hook, _visit: impl FnMut(u8) -> ControlFlow<()>) {}
+
+    crate::hook_table::hook_table!(crate::dispatch::tier_methods: end);
+}
+
+impl<M: Submodule + Registered, R: Tier> Tier for Then<M, R> {
+    #[inline(always)]
+    fn each(hook: Hook, mut visit: impl FnMut(u8) -> ControlFlow<()>) {
+        // `M::INDEX` fits: the registry has at most `MAX_MODULES`
+        // entries (`Absent` never implements a hook).
+        if M::HOOKS.contains(hook) && visit(M::INDEX as u8).is_break() {
+            return;
+        }
+        R::each(hook, visit)
+    }
+
+    crate::hook_table::hook_table!(crate::dispatch::tier_methods: then);
+}
+
+impl Tier for Loop {
+    #[inline(always)]
+    fn each(hook: Hook, mut visit: impl FnMut(u8) -> ControlFlow<()>) {
+        for &m in crate::platform::boot().order(hook) {
+            if visit(m).is_break() {
+                return;
+            }
+        }
+    }
+
+    crate::hook_table::hook_table!(crate::dispatch::tier_methods: loop);
+}
+
+/// Declares the dispatch function of every hook with a generic rule.
+macro_rules! dispatch_functions {
     ($(
         $(#[doc = $doc:literal])*
         $rule:ident $name:ident ($($cargs:tt)*) $(-> $cret:ty)?
             => ($($rarg:ident: $rty:ty $(= $conv:expr)?),* $(,)?) $(-> $rret:ty = $default:expr)?;
     )*) => {
-        impl Tier for End {
-            #[inline(always)]
-            fn each(_hook: Hook, _visit: impl FnMut(u8) -> ControlFlow<()>) {}
-            $(
-                #[inline(always)]
-                #[allow(unused_variables)]
-                fn $name(m: u8, $($rarg: $rty),*) $(-> $rret)? {
-                    $($default)?
-                }
-            )*
-        }
-
-        impl<M: Submodule + Registered, R: Tier> Tier for Then<M, R> {
-            #[inline(always)]
-            fn each(hook: Hook, mut visit: impl FnMut(u8) -> ControlFlow<()>) {
-                // `M::INDEX` fits: the registry has at most `MAX_MODULES`
-                // entries (`Absent` never implements a hook).
-                if M::HOOKS.contains(hook) && visit(M::INDEX as u8).is_break() {
-                    return;
-                }
-                R::each(hook, visit)
-            }
-            $(
-                #[inline(always)]
-                fn $name(m: u8, $($rarg: $rty),*) $(-> $rret)? {
-                    if m as usize == M::INDEX {
-                        M::get().$name($($rarg),*)
-                    } else {
-                        R::$name(m, $($rarg),*)
-                    }
-                }
-            )*
-        }
-
-        impl Tier for Loop {
-            #[inline(always)]
-            fn each(hook: Hook, mut visit: impl FnMut(u8) -> ControlFlow<()>) {
-                for &m in crate::platform::boot().order(hook) {
-                    if visit(m).is_break() {
-                        return;
-                    }
-                }
-            }
-            $(
-                #[inline(always)]
-                fn $name(m: u8, $($rarg: $rty),*) $(-> $rret)? {
-                    <crate::registry::All as Tier>::$name(m, $($rarg),*)
-                }
-            )*
-        }
-
         $(
-            crate::dispatch::combine!($rule $name ($($rarg: $rty),*) $(-> $rret)?);
+            crate::dispatch::combine!($rule $name ($($rarg: $rty),*) $(-> $rret = $default)?);
         )*
     };
 }
@@ -140,7 +150,7 @@ macro_rules! tier_impls {
 /// The dispatch function of one hook, by its combining rule. The special
 /// rules' functions are written out below.
 macro_rules! combine {
-    (first_error $name:ident ($($rarg:ident: $rty:ty),*) -> $rret:ty) => {
+    (first_error $name:ident ($($rarg:ident: $rty:ty),*) -> $rret:ty = $default:expr) => {
         #[doc = concat!("Dispatches `", stringify!($name), "` through chain `T`: the first error decides.")]
         #[inline(always)]
         pub(crate) fn $name<T: Tier>($($rarg: $rty),*) -> $rret {
@@ -170,7 +180,7 @@ macro_rules! combine {
             });
         }
     };
-    (all_agree $name:ident ($($rarg:ident: $rty:ty),*) -> $rret:ty) => {
+    (all_agree $name:ident ($($rarg:ident: $rty:ty),*) -> $rret:ty = $default:expr) => {
         #[doc = concat!("Dispatches `", stringify!($name), "` through chain `T`: `true` only if every submodule agrees.")]
         ///
         /// Stops at the first that does not, as the LSM core does (for
@@ -193,11 +203,25 @@ macro_rules! combine {
             out
         }
     };
-    ($special:ident $name:ident ($($rarg:ident: $rty:ty),*) $(-> $rret:ty)?) => {};
+    (first_claim $name:ident ($($rarg:ident: $rty:ty),*) -> $rret:ty = $default:expr) => {
+        #[doc = concat!("Dispatches `", stringify!($name), "` through chain `T`: the first answer that is not `", stringify!($default), "` (\"not mine\") decides.")]
+        #[inline(always)]
+        pub(crate) fn $name<T: Tier>($($rarg: $rty),*) -> $rret {
+            // A `first_claim` default is an error (`hook_table.rs`).
+            let default: $rret = $default;
+            let decline = match default {
+                Err(err) => err,
+                Ok(_) => EINVAL,
+            };
+            first_claim::<T, _>(Hook::$name, decline, |m| T::$name(m, $($rarg),*))
+                .map_or(Err(decline), |(_, answer)| answer)
+        }
+    };
+    ($special:ident $name:ident ($($rarg:ident: $rty:ty),*) $(-> $rret:ty = $default:expr)?) => {};
 }
 pub(crate) use combine;
 
-crate::hook_table::hook_table!(tier_impls);
+crate::hook_table::hook_table!(dispatch_functions);
 
 /// Counts a call of `hook` in submodule `m`, with whether it denied, when
 /// statistics are built in.
@@ -205,6 +229,49 @@ crate::hook_table::hook_table!(tier_impls);
 fn record<R>(m: u8, hook: Hook, result: Result<R>) -> Result<R> {
     crate::stats::count(m as usize, hook, result.is_err());
     result
+}
+
+/// Walks chain `T` for `hook`, calling `call` for each submodule, until one
+/// answers something other than `Err(decline)` ("not mine"). Returns that
+/// submodule and its answer, or `None` if none claimed the call.
+#[inline(always)]
+fn first_claim<T: Tier, R>(
+    hook: Hook,
+    decline: Error,
+    mut call: impl FnMut(u8) -> Result<R>,
+) -> Option<(u8, Result<R>)> {
+    let mut claim = None;
+    T::each(hook, |m| match record(m, hook, call(m)) {
+        Err(err) if err == decline => ControlFlow::Continue(()),
+        answer => {
+            claim = Some((m, answer));
+            ControlFlow::Break(())
+        }
+    });
+    claim
+}
+
+/// Dispatches `task_prctl` as `security_task_prctl()` does: `ENOSYS` from
+/// a submodule means "not mine"; `Ok(0)` is kept and the walk goes on; any
+/// other answer ends it. `ENOSYS` when no submodule handled the call, so
+/// that the kernel's own `prctl` handling runs.
+#[inline(always)]
+pub(crate) fn task_prctl<T: Tier>(option: i32, args: [u64; 4]) -> Result<i32> {
+    let mut out = Err(ENOSYS);
+    T::each(Hook::task_prctl, |m| {
+        match record(m, Hook::task_prctl, T::task_prctl(m, option, args)) {
+            Err(err) if err == ENOSYS => ControlFlow::Continue(()),
+            Ok(0) => {
+                out = Ok(0);
+                ControlFlow::Continue(())
+            }
+            answer => {
+                out = answer;
+                ControlFlow::Break(())
+            }
+        }
+    });
+    out
 }
 
 /// Dispatches `inode_init_security`.
@@ -271,7 +338,7 @@ pub(crate) fn inode_init_security<T: Tier>(
 pub(crate) fn getprocattr<T: Tier>(
     task: &Task,
     name: &core::ffi::CStr,
-    out: &mut ProcAttrValue,
+    out: &mut AttrValue,
 ) -> Result {
     // The name without its NUL (`to_bytes()` would bring an overflow
     // check, a panic path, onto the hook path).
@@ -279,22 +346,109 @@ pub(crate) fn getprocattr<T: Tier>(
         .to_bytes_with_nul()
         .split_last()
         .map_or(&[][..], |(_, b)| b);
-    let mut answer = Err(EINVAL);
-    T::each(Hook::getprocattr, |m| {
-        answer = record(m, Hook::getprocattr, T::getprocattr(m, task, bytes, out));
-        if answer == Err(EINVAL) {
-            ControlFlow::Continue(())
-        } else {
-            ControlFlow::Break(())
-        }
-    });
-    if answer != Err(EINVAL) {
+    if let Some((_, answer)) = first_claim::<T, _>(Hook::getprocattr, EINVAL, |m| {
+        T::getprocattr(m, task, bytes, out)
+    }) {
         return answer;
     }
     // Nothing a submodule left in `out` before saying "not mine" may reach
     // the answer of another LSM.
     out.0.clear();
     crate::objects::forward_getprocattr(task, name, out)
+}
+
+/// Sends a value `NAME:rest` for attribute `name` to the `setprocattr` of
+/// submodule `NAME`, if it is in chain `T` and implements `hook`
+/// (`setprocattr`, or `setselfattr` which follows from it), counted as a
+/// call of `hook`.
+/// Returns `None` if the value names no such submodule; otherwise its
+/// answer, counting the `NAME:` prefix as used.
+#[inline(always)]
+fn route_setprocattr<T: Tier>(hook: Hook, name: &[u8], value: &[u8]) -> Option<Result<usize>> {
+    let colon = value.iter().position(|&b| b == b':')?;
+    let (target, rest) = (value.get(..colon)?, value.get(colon + 1..)?);
+    let mut answer = None;
+    T::each(hook, |m| {
+        if crate::registry::NAMES.get(m as usize).copied() != Some(target) {
+            return ControlFlow::Continue(());
+        }
+        answer = Some(match record(m, hook, T::setprocattr(m, name, rest)) {
+            // A submodule cannot claim more than it was given.
+            Ok(used) if used > rest.len() => Err(EINVAL),
+            Ok(used) => Ok(value.len() - rest.len() + used),
+            Err(err) => Err(err),
+        });
+        ControlFlow::Break(())
+    });
+    answer
+}
+
+/// The process attributes of the LSM syscalls: each `LSM_ATTR_*` value
+/// (`include/uapi/linux/lsm.h`; the kernel build checks them) with its name
+/// in `/proc/PID/attr/`.
+pub(crate) const SELF_ATTRS: [(u32, &[u8]); 6] = [
+    (100, b"current"),
+    (101, b"exec"),
+    (102, b"fscreate"),
+    (103, b"keycreate"),
+    (104, b"prev"),
+    (105, b"sockcreate"),
+];
+
+/// The name of the process attribute `attr` (`LSM_ATTR_*`).
+fn self_attr_name(attr: u32) -> Option<&'static [u8]> {
+    SELF_ATTRS
+        .iter()
+        .find(|(a, _)| *a == attr)
+        .map(|(_, name)| *name)
+}
+
+/// Dispatches `getselfattr` (`lsm_get_self_attr(2)`) for `task`, the
+/// current task: the first submodule whose `getprocattr` answers for
+/// attribute `attr` decides, and `out` gets `NAME:value` with the
+/// submodule's name. `EOPNOTSUPP` (the LSM default, "nothing from this
+/// LSM") for an attribute no submodule answers. Unlike `getprocattr`, never
+/// forwarded: the LSMs after stacker answer the syscall under their own ids.
+#[inline(always)]
+pub(crate) fn getselfattr<T: Tier>(task: &Task, attr: u32, out: &mut AttrValue) -> Result {
+    let Some(name) = self_attr_name(attr) else {
+        return Err(EOPNOTSUPP);
+    };
+    let mut value = AttrValue::default();
+    // Each submodule that implements `getprocattr` has `getselfattr`
+    // (`HookSet::with_derived`); the calls count as `getselfattr`.
+    match first_claim::<T, _>(Hook::getselfattr, EINVAL, |m| {
+        T::getprocattr(m, task, name, &mut value)
+    }) {
+        Some((m, Ok(()))) => {
+            let owner = crate::registry::NAMES
+                .get(m as usize)
+                .copied()
+                .unwrap_or(b"");
+            out.push_bytes(owner)?;
+            out.push_bytes(b":")?;
+            out.push_bytes(&value.0)
+        }
+        Some((_, Err(err))) => Err(err),
+        None => Err(EOPNOTSUPP),
+    }
+}
+
+/// Dispatches `setselfattr` (`lsm_set_self_attr(2)` with stacker's LSM
+/// id): `value` must be `NAME:rest`, and goes to submodule `NAME`'s
+/// `setprocattr` for attribute `attr`. `EINVAL` when it names no submodule
+/// in the chain that implements `setprocattr`, or when the submodule used
+/// less than all of it.
+#[inline(always)]
+pub(crate) fn setselfattr<T: Tier>(attr: u32, value: &[u8]) -> Result {
+    let Some(name) = self_attr_name(attr) else {
+        return Err(EOPNOTSUPP);
+    };
+    match route_setprocattr::<T>(Hook::setselfattr, name, value) {
+        Some(Ok(used)) if used == value.len() => Ok(()),
+        Some(Ok(_)) | None => Err(EINVAL),
+        Some(Err(err)) => Err(err),
+    }
 }
 
 /// Dispatches `setprocattr`, routed by submodule name.
@@ -308,36 +462,12 @@ pub(crate) fn getprocattr<T: Tier>(
 #[inline(always)]
 pub(crate) fn setprocattr<T: Tier>(write: ProcAttrWrite<'_>) -> Result<usize> {
     let (name, value) = (write.name(), write.value());
-    let mut answer = Err(EINVAL);
-    let mut routed = false;
-    if let Some(colon) = value.iter().position(|&b| b == b':') {
-        let (target, rest) = (&value[..colon], &value[colon + 1..]);
-        T::each(Hook::setprocattr, |m| {
-            if crate::registry::NAMES.get(m as usize).copied() != Some(target) {
-                return ControlFlow::Continue(());
-            }
-            routed = true;
-            answer = match record(m, Hook::setprocattr, T::setprocattr(m, name, rest)) {
-                // A submodule cannot claim more than it was given.
-                Ok(used) if used > rest.len() => Err(EINVAL),
-                Ok(used) => Ok(value.len() - rest.len() + used),
-                Err(err) => Err(err),
-            };
-            ControlFlow::Break(())
-        });
-    }
-    if routed {
+    if let Some(answer) = route_setprocattr::<T>(Hook::setprocattr, name, value) {
         return answer;
     }
-    T::each(Hook::setprocattr, |m| {
-        answer = record(m, Hook::setprocattr, T::setprocattr(m, name, value));
-        if answer == Err(EINVAL) {
-            ControlFlow::Continue(())
-        } else {
-            ControlFlow::Break(())
-        }
-    });
-    if answer != Err(EINVAL) {
+    if let Some((_, answer)) = first_claim::<T, _>(Hook::setprocattr, EINVAL, |m| {
+        T::setprocattr(m, name, value)
+    }) {
         return answer;
     }
     write.forward()
@@ -433,6 +563,25 @@ pub(crate) trait WithTier {
     fn with<T: Tier>(self) -> Self::Output;
 }
 
+/// Something to do with a submodule type, chosen at run time by its
+/// registry index (`crate::registry::with_submodule`).
+pub(crate) trait WithSubmodule {
+    /// What it gives.
+    type Output;
+    /// Does it with submodule `M`.
+    fn with<M: Submodule + Registered>(self) -> Self::Output;
+}
+
+/// A [`WithTier`] done with the one-submodule chain of a submodule.
+pub(crate) struct Single<W>(pub(crate) W);
+
+impl<W: WithTier> WithSubmodule for Single<W> {
+    type Output = W::Output;
+    fn with<M: Submodule + Registered>(self) -> W::Output {
+        self.0.with::<Then<M, End>>()
+    }
+}
+
 /// Defines the registry of compiled-in submodules, in the crate root's
 /// `registry` module.
 ///
@@ -470,18 +619,24 @@ macro_rules! define_registry {
         /// Every registered submodule, as a chain (for the loop tier).
         pub(crate) type All = $crate::dispatch::define_registry!(@first $($m)*);
 
-        /// Does `what` with the one-submodule chain of registry index `m`;
+        /// Does `what` with the submodule type of registry index `m`;
         /// `None` for an index that is not registered.
-        pub(crate) fn with_single<W: $crate::dispatch::WithTier>(m: u8, what: W) -> Option<W::Output> {
+        pub(crate) fn with_submodule<W: $crate::dispatch::WithSubmodule>(m: u8, what: W) -> Option<W::Output> {
             use $crate::submodule::Registered;
             $(
                 #[cfg($cfg)]
                 if m as usize == <$ty as Registered>::INDEX {
-                    return Some(what.with::<$crate::dispatch::Then<$ty, $crate::dispatch::End>>());
+                    return Some(what.with::<$ty>());
                 }
             )*
             let _ = what;
             None
+        }
+
+        /// Does `what` with the one-submodule chain of registry index `m`;
+        /// `None` for an index that is not registered.
+        pub(crate) fn with_single<W: $crate::dispatch::WithTier>(m: u8, what: W) -> Option<W::Output> {
+            with_submodule(m, $crate::dispatch::Single(what))
         }
 
         /// Runs the init of submodule `m`.

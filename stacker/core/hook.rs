@@ -75,6 +75,29 @@ impl HookSet {
         HookSet(bits)
     }
 
+    /// The set with the hooks that follow from those in it: the LSM
+    /// syscalls' `getselfattr` and `setselfattr` are answered from
+    /// `getprocattr` and `setprocattr`, so a submodule that implements one
+    /// of those gets the matching one of these.
+    pub(crate) const fn with_derived(self) -> HookSet {
+        let mut set = self;
+        if set.contains(Hook::getprocattr) {
+            set = set.with(Hook::getselfattr);
+        }
+        if set.contains(Hook::setprocattr) {
+            set = set.with(Hook::setselfattr);
+        }
+        set
+    }
+
+    /// The set with `hook` added.
+    const fn with(self, hook: Hook) -> HookSet {
+        let h = hook as usize;
+        let mut bits = self.0;
+        bits[(h / 64) % HOOK_WORDS] |= 1 << (h % 64);
+        HookSet(bits)
+    }
+
     /// Whether `hook` is in the set.
     pub(crate) const fn contains(self, hook: Hook) -> bool {
         let h = hook as usize;
@@ -102,5 +125,18 @@ mod tests {
         assert!(set.contains(Hook::vm_enough_memory));
         assert!(!set.contains(Hook::capable));
         assert!(!HookSet::of(&[]).contains(Hook::file_open));
+    }
+
+    #[test]
+    fn selfattr_hooks_follow_from_procattr_hooks() {
+        let get = HookSet::of(&[Hook::getprocattr]).with_derived();
+        assert!(get.contains(Hook::getselfattr));
+        assert!(!get.contains(Hook::setselfattr));
+        let set = HookSet::of(&[Hook::setprocattr]).with_derived();
+        assert!(set.contains(Hook::setselfattr));
+        assert!(!set.contains(Hook::getselfattr));
+        assert!(!HookSet::of(&[Hook::file_open])
+            .with_derived()
+            .contains(Hook::getselfattr));
     }
 }

@@ -26,17 +26,25 @@
 //! - `every`: a `void` hook; every submodule is called;
 //! - `all_agree`: `vm_enough_memory`; `true` only if every submodule says
 //!   so, and the walk stops at the first that does not;
+//! - `first_claim`: a hook whose default is an error that means "not
+//!   mine" (`inode_getsecurity`): the first answer that is not the default
+//!   decides;
+//! - `prctl`: `task_prctl`'s rule, as `security_task_prctl()`;
 //! - `xattrs`, `procattr_get`, `procattr_set`, `selfattr_get`,
 //!   `selfattr_set`: rules of their own, written out in `dispatch.rs`
 //!   (dispatch) and `kernel/entry.rs` (entry point), and documented there.
+//!   The `selfattr_*` hooks (the LSM syscalls) have no method of their
+//!   own: they are answered from `getprocattr` and `setprocattr`.
 //!
 //! Kernel-independent: the host build hands the table to macros that ignore
 //! the C part.
 
-/// Hands the hook table to the macro `$callback`.
+/// Hands the hook table to the macro `$callback`, after the tokens
+/// `$prefix` if given (`hook_table!(m: tokens)`).
 macro_rules! hook_table {
-    ($callback:path) => {
+    ($callback:path $(: $($prefix:tt)*)?) => {
         $callback! {
+            $($($prefix)*)?
             // Files.
             /// May `file` be opened?
             first_error file_open(file: *mut c::file) -> c_int
@@ -59,6 +67,26 @@ macro_rules! hook_table {
             first_error file_mprotect(vma: *mut c::vm_area_struct, reqprot: c_ulong, prot: c_ulong) -> c_int
                 => (vma: &Vma = Vma::from_raw(vma), reqprot: u64 = reqprot as u64,
                     prot: u64 = prot as u64) -> Result = Ok(());
+            /// May `cmd` be run on `file` through `ioctl(2)`?
+            first_error file_ioctl(file: *mut c::file, cmd: c_uint, arg: c_ulong) -> c_int
+                => (file: &File = File::from_raw(file), cmd: u32 = cmd, arg: u64 = arg as u64) -> Result = Ok(());
+            /// May `cmd` be run on `file` through `fcntl(2)`?
+            first_error file_fcntl(file: *mut c::file, cmd: c_uint, arg: c_ulong) -> c_int
+                => (file: &File = File::from_raw(file), cmd: u32 = cmd, arg: u64 = arg as u64) -> Result = Ok(());
+            /// May `file` be locked (`cmd` as `LOCK_*` or `F_*LK`)?
+            first_error file_lock(file: *mut c::file, cmd: c_uint) -> c_int
+                => (file: &File = File::from_raw(file), cmd: u32 = cmd) -> Result = Ok(());
+            /// May `file` be received over a Unix socket or by `pidfd_getfd`?
+            first_error file_receive(file: *mut c::file) -> c_int
+                => (file: &File = File::from_raw(file)) -> Result = Ok(());
+            /// `file` was opened with `mask` access: the measure and
+            /// appraise point of integrity modules.
+            first_error file_post_open(file: *mut c::file, mask: c_int) -> c_int
+                => (file: &File = File::from_raw(file), mask: AccessMask = AccessMask::from_raw(mask))
+                -> Result = Ok(());
+            /// May `file` be truncated?
+            first_error file_truncate(file: *mut c::file) -> c_int
+                => (file: &File = File::from_raw(file)) -> Result = Ok(());
             /// A file is being set up; its path is not set yet, so only its
             /// blob is reachable.
             first_error file_alloc_security(file: *mut c::file) -> c_int
@@ -109,6 +137,56 @@ macro_rules! hook_table {
                     name: *const c_char) -> c_int
                 => (dentry: &Dentry = Dentry::from_raw(dentry), name: &[u8] = c_bytes(name))
                 -> Result = Ok(());
+            /// May symlink `dentry` to `old_name` be made in `dir`?
+            first_error inode_symlink(dir: *mut c::inode, dentry: *mut c::dentry, old_name: *const c_char) -> c_int
+                => (dir: &Inode = Inode::from_raw(dir), dentry: &Dentry = Dentry::from_raw(dentry),
+                    old_name: &[u8] = c_bytes(old_name)) -> Result = Ok(());
+            /// May special file `dentry` be made in `dir`?
+            first_error inode_mknod(dir: *mut c::inode, dentry: *mut c::dentry, mode: c::umode_t, dev: c::dev_t) -> c_int
+                => (dir: &Inode = Inode::from_raw(dir), dentry: &Dentry = Dentry::from_raw(dentry),
+                    mode: u16 = mode, dev: u32 = dev) -> Result = Ok(());
+            /// May symlink `dentry` be read?
+            first_error inode_readlink(dentry: *mut c::dentry) -> c_int
+                => (dentry: &Dentry = Dentry::from_raw(dentry)) -> Result = Ok(());
+            /// May symlink `dentry` (inode `inode`) be followed? With `rcu`,
+            /// in an RCU-walk lookup: must not sleep.
+            first_error inode_follow_link(dentry: *mut c::dentry, inode: *mut c::inode, rcu: bool) -> c_int
+                => (dentry: &Dentry = Dentry::from_raw(dentry), inode: &Inode = Inode::from_raw(inode),
+                    rcu: bool = rcu) -> Result = Ok(());
+            /// May the attributes of `dentry` be changed as `attr` says?
+            first_error inode_setattr(idmap: *mut c::mnt_idmap, dentry: *mut c::dentry, attr: *mut c::iattr) -> c_int
+                => (dentry: &Dentry = Dentry::from_raw(dentry), attr: &Iattr = Iattr::from_raw(attr))
+                -> Result = Ok(());
+            /// May the attributes of `path` be read (`stat(2)`)?
+            first_error inode_getattr(path: *const c::path) -> c_int
+                => (path: &Path = Path::from_raw(path)) -> Result = Ok(());
+            /// May xattr `name` of `dentry` be read?
+            first_error inode_getxattr(dentry: *mut c::dentry, name: *const c_char) -> c_int
+                => (dentry: &Dentry = Dentry::from_raw(dentry), name: &[u8] = c_bytes(name)) -> Result = Ok(());
+            /// May the xattr names of `dentry` be listed?
+            first_error inode_listxattr(dentry: *mut c::dentry) -> c_int
+                => (dentry: &Dentry = Dentry::from_raw(dentry)) -> Result = Ok(());
+            /// Xattr `name` of `dentry` was set to `value`.
+            every inode_post_setxattr(dentry: *mut c::dentry, name: *const c_char, value: *const c_void,
+                    size: usize, flags: c_int)
+                => (dentry: &Dentry = Dentry::from_raw(dentry), name: &[u8] = c_bytes(name),
+                    value: &[u8] = c_slice(value.cast(), size), flags: i32 = flags);
+            /// Xattr `name` of `dentry` was removed.
+            every inode_post_removexattr(dentry: *mut c::dentry, name: *const c_char)
+                => (dentry: &Dentry = Dentry::from_raw(dentry), name: &[u8] = c_bytes(name));
+            /// The value of `security.NAME` of `inode`, made by the
+            /// submodule rather than read from the file system. The default,
+            /// `EOPNOTSUPP`, means "not mine": the next submodule is asked,
+            /// and if none answers, the xattr is read from the inode.
+            first_claim inode_getsecurity(idmap: *mut c::mnt_idmap, inode: *mut c::inode, name: *const c_char,
+                    buffer: *mut *mut c_void, alloc: bool) -> c_int
+                => (inode: &Inode, name: &[u8], out: &mut AttrValue) -> Result = Err(EOPNOTSUPP);
+            /// Adds the `security.*` xattr names the submodule makes for
+            /// `inode` to `names` (for `listxattr(2)`).
+            first_error inode_listsecurity(inode: *mut c::inode, buffer: *mut *mut c_char, remaining_size: *mut isize) -> c_int
+                => (inode: &Inode = Inode::from_raw(inode),
+                    names: &mut XattrNames<'_> = &mut XattrNames::from_raw(buffer, remaining_size))
+                -> Result = Ok(());
             /// The security xattr for a new inode, if any. `Ok(None)` means
             /// "none from this submodule". At most
             /// [`Submodule::XATTR_COUNT`] are used per inode.
@@ -130,6 +208,33 @@ macro_rules! hook_table {
             /// `dentry` now refers to `inode`.
             every d_instantiate(dentry: *mut c::dentry, inode: *mut c::inode)
                 => (dentry: &Dentry = Dentry::from_raw(dentry), inode: Option<&Inode> = Inode::from_raw_opt(inode));
+
+            // Superblocks and mounts.
+            /// A superblock is being set up.
+            first_error sb_alloc_security(sb: *mut c::super_block) -> c_int
+                => (sb: &Superblock = Superblock::from_raw(sb)) -> Result = Ok(());
+            /// A superblock is being freed.
+            every sb_free_security(sb: *mut c::super_block)
+                => (sb: &Superblock = Superblock::from_raw(sb));
+            /// May file system type `fs_type` from `dev_name` be mounted on
+            /// `path` (`flags` as `MS_*`)? Either name may be absent.
+            first_error sb_mount(dev_name: *const c_char, path: *const c::path, fs_type: *const c_char,
+                    flags: c_ulong, data: *mut c_void) -> c_int
+                => (dev_name: Option<&[u8]> = c_bytes_opt(dev_name), path: &Path = Path::from_raw(path),
+                    fs_type: Option<&[u8]> = c_bytes_opt(fs_type), flags: u64 = flags as u64)
+                -> Result = Ok(());
+            /// May `mnt` be unmounted (`flags` as `MNT_*`)?
+            first_error sb_umount(mnt: *mut c::vfsmount, flags: c_int) -> c_int
+                => (mnt: &Vfsmount = Vfsmount::from_raw(mnt), flags: i32 = flags) -> Result = Ok(());
+            /// May the new superblock `sb` be mounted?
+            first_error sb_kern_mount(sb: *const c::super_block) -> c_int
+                => (sb: &Superblock = Superblock::from_raw(sb)) -> Result = Ok(());
+            /// May the file system of `dentry` be asked for its statistics?
+            first_error sb_statfs(dentry: *mut c::dentry) -> c_int
+                => (dentry: &Dentry = Dentry::from_raw(dentry)) -> Result = Ok(());
+            /// May the mount at `from` be moved to `to`?
+            first_error move_mount(from: *const c::path, to: *const c::path) -> c_int
+                => (from: &Path = Path::from_raw(from), to: &Path = Path::from_raw(to)) -> Result = Ok(());
 
             // Credentials.
             /// A blank cred is being set up.
@@ -161,6 +266,10 @@ macro_rules! hook_table {
             /// May the program be run?
             first_error bprm_check_security(bprm: *mut c::linux_binprm) -> c_int
                 => (bprm: &Binprm = Binprm::from_raw(bprm)) -> Result = Ok(());
+            /// The new program's creds are about to be committed (they
+            /// are still the binprm's).
+            every bprm_committing_creds(bprm: *const c::linux_binprm)
+                => (bprm: &Binprm = Binprm::from_raw(bprm));
             /// The new program's creds are in place (they are the current
             /// task's; the binprm no longer holds them).
             every bprm_committed_creds(bprm: *const c::linux_binprm)
@@ -199,6 +308,30 @@ macro_rules! hook_table {
                     cred: *const c::cred) -> c_int
                 => (target: &Task = Task::from_raw(p), sig: i32 = sig, cred: Option<&Cred> = Cred::from_raw_opt(cred))
                 -> Result = Ok(());
+            /// May the current task be traced by `parent` (`PTRACE_TRACEME`)?
+            first_error ptrace_traceme(parent: *mut c::task_struct) -> c_int
+                => (parent: &Task = Task::from_raw(parent)) -> Result = Ok(());
+            /// May `target`'s process group be set to `pgid`?
+            first_error task_setpgid(p: *mut c::task_struct, pgid: c::pid_t) -> c_int
+                => (target: &Task = Task::from_raw(p), pgid: i32 = pgid) -> Result = Ok(());
+            /// May `target`'s process group be read?
+            first_error task_getpgid(p: *mut c::task_struct) -> c_int
+                => (target: &Task = Task::from_raw(p)) -> Result = Ok(());
+            /// May `target`'s session id be read?
+            first_error task_getsid(p: *mut c::task_struct) -> c_int
+                => (target: &Task = Task::from_raw(p)) -> Result = Ok(());
+            /// May `target`'s nice value be set to `nice`?
+            first_error task_setnice(p: *mut c::task_struct, nice: c_int) -> c_int
+                => (target: &Task = Task::from_raw(p), nice: i32 = nice) -> Result = Ok(());
+            /// May `target`'s scheduling policy be changed?
+            first_error task_setscheduler(p: *mut c::task_struct) -> c_int
+                => (target: &Task = Task::from_raw(p)) -> Result = Ok(());
+            /// A `prctl(2)` call. The default, `ENOSYS`, means "not mine";
+            /// `Ok(0)` means handled, and the next submodule is asked too;
+            /// any other answer ends the walk and is `prctl`'s result.
+            prctl task_prctl(option: c_int, arg2: c_ulong, arg3: c_ulong, arg4: c_ulong, arg5: c_ulong) -> c_int
+                => (option: i32 = option, args: [u64; 4] = [arg2 as u64, arg3 as u64, arg4 as u64, arg5 as u64])
+                -> Result<i32> = Err(ENOSYS);
             /// The current task changes its uids to those of `new`
             /// (prepared, not yet committed; `flags` as `LSM_SETID_*`),
             /// after the capability module adjusted `new`'s sets.
@@ -220,21 +353,143 @@ macro_rules! hook_table {
             first_error socket_connect(sock: *mut c::socket, address: *mut c::sockaddr, addrlen: c_int) -> c_int
                 => (sock: &Socket = Socket::from_raw(sock), address: &[u8] = sockaddr_bytes(address, addrlen))
                 -> Result = Ok(());
+            /// `sock` was created (`kern` for kernel sockets).
+            first_error socket_post_create(sock: *mut c::socket, family: c_int, ty: c_int, protocol: c_int,
+                    kern: c_int) -> c_int
+                => (sock: &Socket = Socket::from_raw(sock), family: i32 = family, ty: i32 = ty,
+                    protocol: i32 = protocol, kern: bool = kern != 0) -> Result = Ok(());
+            /// May `sock` be bound to `address`?
+            first_error socket_bind(sock: *mut c::socket, address: *mut c::sockaddr, addrlen: c_int) -> c_int
+                => (sock: &Socket = Socket::from_raw(sock), address: &[u8] = sockaddr_bytes(address, addrlen))
+                -> Result = Ok(());
+            /// May `sock` listen?
+            first_error socket_listen(sock: *mut c::socket, backlog: c_int) -> c_int
+                => (sock: &Socket = Socket::from_raw(sock), backlog: i32 = backlog) -> Result = Ok(());
+            /// May `sock` accept a connection? `new` has no `sock` yet.
+            first_error socket_accept(sock: *mut c::socket, new: *mut c::socket) -> c_int
+                => (sock: &Socket = Socket::from_raw(sock), new: &Socket = Socket::from_raw(new)) -> Result = Ok(());
+            /// May `size` bytes be sent on `sock`?
+            first_error socket_sendmsg(sock: *mut c::socket, msg: *mut c::msghdr, size: c_int) -> c_int
+                => (sock: &Socket = Socket::from_raw(sock), size: i32 = size) -> Result = Ok(());
+            /// May `size` bytes be received on `sock`?
+            first_error socket_recvmsg(sock: *mut c::socket, msg: *mut c::msghdr, size: c_int, flags: c_int) -> c_int
+                => (sock: &Socket = Socket::from_raw(sock), size: i32 = size, flags: i32 = flags) -> Result = Ok(());
+            /// A `struct sock` of `family` is being set up.
+            first_error sk_alloc_security(sk: *mut c::sock, family: c_int, priority: c::gfp_t) -> c_int
+                => (sk: &Sock = Sock::from_raw(sk), family: i32 = family) -> Result = Ok(());
+            /// A `struct sock` is being freed.
+            every sk_free_security(sk: *mut c::sock)
+                => (sk: &Sock = Sock::from_raw(sk));
+            /// May Unix stream socket `sock` connect to `other` (`new` is
+            /// the server's end of the new connection)?
+            first_error unix_stream_connect(sock: *mut c::sock, other: *mut c::sock, new: *mut c::sock) -> c_int
+                => (sock: &Sock = Sock::from_raw(sock), other: &Sock = Sock::from_raw(other),
+                    new: &Sock = Sock::from_raw(new)) -> Result = Ok(());
+            /// May Unix datagram socket `sock` send to `other`?
+            first_error unix_may_send(sock: *mut c::socket, other: *mut c::socket) -> c_int
+                => (sock: &Socket = Socket::from_raw(sock), other: &Socket = Socket::from_raw(other))
+                -> Result = Ok(());
 
             // IPC.
             /// May `flag` access be made to the IPC object?
             first_error ipc_permission(ipcp: *mut c::kern_ipc_perm, flag: c_short) -> c_int
                 => (ipc: &IpcPerm = IpcPerm::from_raw(ipcp), flag: i16 = flag) -> Result = Ok(());
+            /// A message queue is being set up.
+            first_error msg_queue_alloc_security(perm: *mut c::kern_ipc_perm) -> c_int
+                => (ipc: &IpcPerm = IpcPerm::from_raw(perm)) -> Result = Ok(());
+            /// A message queue is being freed.
+            every msg_queue_free_security(perm: *mut c::kern_ipc_perm)
+                => (ipc: &IpcPerm = IpcPerm::from_raw(perm));
+            /// A shared memory segment is being set up.
+            first_error shm_alloc_security(perm: *mut c::kern_ipc_perm) -> c_int
+                => (ipc: &IpcPerm = IpcPerm::from_raw(perm)) -> Result = Ok(());
+            /// A shared memory segment is being freed.
+            every shm_free_security(perm: *mut c::kern_ipc_perm)
+                => (ipc: &IpcPerm = IpcPerm::from_raw(perm));
+            /// A semaphore set is being set up.
+            first_error sem_alloc_security(perm: *mut c::kern_ipc_perm) -> c_int
+                => (ipc: &IpcPerm = IpcPerm::from_raw(perm)) -> Result = Ok(());
+            /// A semaphore set is being freed.
+            every sem_free_security(perm: *mut c::kern_ipc_perm)
+                => (ipc: &IpcPerm = IpcPerm::from_raw(perm));
+            /// May the existing message queue be looked up (`msgget(2)`)?
+            first_error msg_queue_associate(perm: *mut c::kern_ipc_perm, msqflg: c_int) -> c_int
+                => (ipc: &IpcPerm = IpcPerm::from_raw(perm), flag: i32 = msqflg) -> Result = Ok(());
+            /// May the existing shared memory segment be looked up?
+            first_error shm_associate(perm: *mut c::kern_ipc_perm, shmflg: c_int) -> c_int
+                => (ipc: &IpcPerm = IpcPerm::from_raw(perm), flag: i32 = shmflg) -> Result = Ok(());
+            /// May the existing semaphore set be looked up?
+            first_error sem_associate(perm: *mut c::kern_ipc_perm, semflg: c_int) -> c_int
+                => (ipc: &IpcPerm = IpcPerm::from_raw(perm), flag: i32 = semflg) -> Result = Ok(());
+            /// May `msg` be sent to the queue?
+            first_error msg_queue_msgsnd(perm: *mut c::kern_ipc_perm, msg: *mut c::msg_msg, msqflg: c_int) -> c_int
+                => (ipc: &IpcPerm = IpcPerm::from_raw(perm), msg: &MsgMsg = MsgMsg::from_raw(msg),
+                    flag: i32 = msqflg) -> Result = Ok(());
+            /// May `target` receive `msg` from the queue?
+            first_error msg_queue_msgrcv(perm: *mut c::kern_ipc_perm, msg: *mut c::msg_msg, target: *mut c::task_struct,
+                    ty: c_long, mode: c_int) -> c_int
+                => (ipc: &IpcPerm = IpcPerm::from_raw(perm), msg: &MsgMsg = MsgMsg::from_raw(msg),
+                    target: &Task = Task::from_raw(target), ty: i64 = ty as i64, mode: i32 = mode)
+                -> Result = Ok(());
+            /// A message is being set up.
+            first_error msg_msg_alloc_security(msg: *mut c::msg_msg) -> c_int
+                => (msg: &MsgMsg = MsgMsg::from_raw(msg)) -> Result = Ok(());
+            /// A message is being freed.
+            every msg_msg_free_security(msg: *mut c::msg_msg)
+                => (msg: &MsgMsg = MsgMsg::from_raw(msg));
+
+            // Keys.
+            /// A key is being set up for `cred` (`flags` as `KEY_ALLOC_*`).
+            first_error key_alloc(key: *mut c::key, cred: *const c::cred, flags: c_ulong) -> c_int
+                => (key: &Key = Key::from_raw(key), cred: &Cred = Cred::from_raw(cred), flags: u64 = flags as u64)
+                -> Result = Ok(());
+            /// May `cred` use the key for `need` (`enum key_need_perm`)?
+            first_error key_permission(key_ref: c::key_ref_t, cred: *const c::cred, need: c::key_need_perm) -> c_int
+                => (key: &Key = Key::from_ref(key_ref), cred: &Cred = Cred::from_raw(cred), need: u32 = need as u32)
+                -> Result = Ok(());
+
+            // Kernel reads.
+            /// May the kernel read `file` for `id` (`enum kernel_read_file_id`)?
+            /// `contents` is false when only the file, not its contents,
+            /// will be seen (`kernel_post_read_file` will not follow).
+            first_error kernel_read_file(file: *mut c::file, id: c::kernel_read_file_id, contents: bool) -> c_int
+                => (file: &File = File::from_raw(file), id: u32 = id as u32, contents: bool = contents)
+                -> Result = Ok(());
+            /// The kernel read `buf` from `file` for `id`: the measure and
+            /// appraise point of integrity modules.
+            first_error kernel_post_read_file(file: *mut c::file, buf: *mut c_char, size: c::loff_t,
+                    id: c::kernel_read_file_id) -> c_int
+                => (file: &File = File::from_raw(file), buf: &[u8] = c_slice(buf.cast(), usize::try_from(size).unwrap_or(0)),
+                    id: u32 = id as u32) -> Result = Ok(());
+            /// May the kernel load data for `id` (`enum kernel_load_data_id`)
+            /// from memory rather than a file?
+            first_error kernel_load_data(id: c::kernel_load_data_id, contents: bool) -> c_int
+                => (id: u32 = id as u32, contents: bool = contents) -> Result = Ok(());
+            /// The kernel loaded `buf` from memory for `id`.
+            first_error kernel_post_load_data(buf: *mut c_char, size: c::loff_t, id: c::kernel_load_data_id,
+                    description: *mut c_char) -> c_int
+                => (buf: &[u8] = c_slice(buf.cast(), usize::try_from(size).unwrap_or(0)), id: u32 = id as u32,
+                    description: &[u8] = c_bytes_opt(description).unwrap_or(&[])) -> Result = Ok(());
 
             // Process attributes.
             /// The value of `/proc/PID/attr/NAME` for `task`. The default,
             /// `EINVAL`, means "not mine": the next submodule is asked.
             procattr_get getprocattr(p: *mut c::task_struct, name: *const c_char, value: *mut *mut c_char) -> c_int
-                => (task: &Task, name: &[u8], out: &mut ProcAttrValue) -> Result = Err(EINVAL);
+                => (task: &Task, name: &[u8], out: &mut AttrValue) -> Result = Err(EINVAL);
             /// A write of `value` to `/proc/self/attr/NAME`; returns how many
             /// bytes were used. The default, `EINVAL`, means "not mine".
             procattr_set setprocattr(name: *const c_char, value: *mut c_void, size: usize) -> c_int
                 => (name: &[u8], value: &[u8]) -> Result<usize> = Err(EINVAL);
+            /// The current task's attribute `attr` (`LSM_ATTR_*`), for
+            /// `lsm_get_self_attr(2)`: the first submodule whose
+            /// `getprocattr` answers for the attribute's name decides, and
+            /// the value is `NAME:value`, under stacker's LSM id.
+            selfattr_get getselfattr(attr: c_uint, ctx: *mut c::lsm_ctx, size: *mut u32, flags: u32) -> c_int
+                => () -> Result = Err(EOPNOTSUPP);
+            /// `lsm_set_self_attr(2)` with stacker's LSM id: a value
+            /// `NAME:rest` goes to submodule `NAME`'s `setprocattr`.
+            selfattr_set setselfattr(attr: c_uint, ctx: *mut c::lsm_ctx, size: u32, flags: u32) -> c_int
+                => () -> Result = Err(EOPNOTSUPP);
         }
     };
 }

@@ -37,12 +37,10 @@
 //! Kernel-independent: compiled into the kernel and into the host crate.
 
 use crate::blob::BlobState;
-use crate::error::{Result, EINVAL};
+use crate::error::{Result, EINVAL, ENOSYS, EOPNOTSUPP};
 use crate::hook::HookSet;
-use crate::objects::{
-    AccessMask, Binprm, CommittedBinprm, Cred, Dentry, File, FileSecurity, Inode, InodeBlob,
-    IpcPerm, KernelCap, MmapAddr, PreparedCred, ProcAttrValue, Socket, Task, Vma, XattrValue,
-};
+#[allow(unused_imports)]
+use crate::objects::*;
 use crate::platform::Dir;
 use core::ffi::CStr;
 
@@ -100,13 +98,22 @@ macro_rules! hook_methods {
             => ($($rarg:ident: $rty:ty $(= $conv:expr)?),* $(,)?) $(-> $rret:ty = $default:expr)?;
     )*) => {
         $(
-            #[doc = concat!("`", stringify!($name), "`: ")]
-            $(#[doc = $doc])*
-            #[allow(unused_variables)]
-            fn $name(&self, $($rarg: $rty),*) $(-> $rret)? {
-                $($default)?
-            }
+            crate::submodule::hook_methods!(@one $rule $name ($($rarg: $rty),*) $(-> $rret = $default)?;
+                $($doc)*);
         )*
+    };
+    // The LSM syscalls' hooks are answered from `getprocattr` and
+    // `setprocattr` (`dispatch.rs`): no method of their own.
+    (@one selfattr_get $($rest:tt)*) => {};
+    (@one selfattr_set $($rest:tt)*) => {};
+    (@one $rule:ident $name:ident ($($rarg:ident: $rty:ty),*) $(-> $rret:ty = $default:expr)?;
+        $($doc:literal)*) => {
+        #[doc = concat!("`", stringify!($name), "`: ")]
+        $(#[doc = $doc])*
+        #[allow(unused_variables)]
+        fn $name(&self, $($rarg: $rty),*) $(-> $rret)? {
+            $($default)?
+        }
     };
 }
 pub(crate) use hook_methods;
@@ -156,7 +163,7 @@ macro_rules! submodule {
             $($items)*
 
             const HOOKS: $crate::hook::HookSet =
-                $crate::hook::HookSet::of(&[$($crate::hook::Hook::$name),*]);
+                $crate::hook::HookSet::of(&[$($crate::hook::Hook::$name),*]).with_derived();
 
             $(
                 $(#[$attr])*

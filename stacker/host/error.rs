@@ -46,6 +46,7 @@ codes! {
     ENOSPC = 28,
     EROFS = 30,
     ERANGE = 34,
+    ENOSYS = 38,
     ENODATA = 61,
     EOPNOTSUPP = 95,
 }

@@ -163,6 +163,9 @@ impl Harness {
                 .borrow_mut()
                 .insert(name.to_vec(), value.to_vec());
         }
+        if self.registered(Hook::inode_post_setxattr) {
+            crate::dispatch::inode_post_setxattr::<crate::dispatch::Loop>(dentry, name, value, 0);
+        }
         Ok(())
     }
 
@@ -173,6 +176,9 @@ impl Harness {
         })?;
         if let Some(inode) = dentry.inode() {
             inode.xattrs.borrow_mut().remove(name);
+        }
+        if self.registered(Hook::inode_post_removexattr) {
+            crate::dispatch::inode_post_removexattr::<crate::dispatch::Loop>(dentry, name);
         }
         Ok(())
     }

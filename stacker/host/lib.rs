@@ -2,42 +2,25 @@
 
 //! Host build of stacker: the core, the submodules, and a test harness.
 //!
-//! The kernel compiles the same core files (`layout.rs`, `hook.rs`,
-//! `chain.rs`, `blob.rs`, `submodule.rs`, `dispatch.rs`, `stats.rs`) and
-//! submodules into its stacker crate (`stacker_main.rs`). Here they are
+//! The kernel compiles the same core files (the one list in
+//! `stacker/core/modules.rs`) and submodules into its stacker crate
+//! (`stacker_main.rs`). Here they are
 //! compiled against in-memory objects (`host/objects.rs`) so that
 //! `cargo test` runs the real dispatch, layout and submodule code.
 
 // Some core items are only used by the kernel build.
 #![allow(dead_code)]
 
-#[path = "../../blob-layout/layout.rs"]
-mod layout;
-
-#[path = "../core/access.rs"]
-mod access;
-#[path = "../core/attribute.rs"]
-mod attribute;
-#[path = "../core/blob.rs"]
-mod blob;
-#[path = "../core/chain.rs"]
-mod chain;
-#[path = "../core/dispatch.rs"]
-mod dispatch;
-#[path = "../core/hook.rs"]
-mod hook;
-#[path = "../core/hook_table.rs"]
-mod hook_table;
-#[path = "../core/stats.rs"]
-mod stats;
-#[path = "../core/submodule.rs"]
-mod submodule;
+// The kernel-independent core.
+include!("../core/modules.rs");
 
 mod error;
 mod objects;
 mod platform;
 
 mod nop;
+#[path = "../../modules/probe/probe.rs"]
+mod probe;
 mod recorder;
 #[path = "../../modules/xattrlock/xattrlock.rs"]
 mod xattrlock;
@@ -53,6 +36,7 @@ mod name_rule;
 mod registry {
     use crate::capstack::Capstack;
     use crate::nop::Nop;
+    use crate::probe::Probe;
     use crate::recorder::Recorder;
     use crate::xattrlock::XattrLock;
 
@@ -77,6 +61,9 @@ mod registry {
         [all()] NOP_F: Nop<5> = Nop;
         [all()] NOP_G: Nop<6> = Nop;
         [all()] NOP_H: Nop<7> = Nop;
+        [all()] PROBE: Probe<0> = Probe;
+        [all()] PROBE_B: Probe<1> = Probe;
+        [all()] PROBE_C: Probe<2> = Probe;
     }
 }
 
@@ -85,5 +72,7 @@ mod harness;
 /// Dispatch benchmark loops, for the `dispatch-bench` binary.
 pub mod bench;
 
+#[cfg(test)]
+mod samples;
 #[cfg(test)]
 mod tests;

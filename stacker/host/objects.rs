@@ -10,7 +10,7 @@
 //! a substitute for it.
 
 use crate::blob::HasBlob;
-use crate::error::{Error, Result, EINVAL, ENOSPC};
+use crate::error::{Error, Result, EINVAL, ENOSPC, ERANGE};
 use crate::layout::ObjectKind;
 use crate::submodule::Submodule;
 use std::cell::{Cell, RefCell};
@@ -142,9 +142,7 @@ impl File {
         File {
             dentry,
             inode,
-            security: FileSecurity {
-                blob: Blob::new(ObjectKind::File),
-            },
+            security: FileSecurity::new(),
         }
     }
 
@@ -187,6 +185,15 @@ impl File {
 /// submodule that tried to reach them does not compile.
 pub(crate) struct FileSecurity {
     blob: Blob,
+}
+
+impl FileSecurity {
+    /// The blob of a file being set up.
+    pub(crate) fn new() -> FileSecurity {
+        FileSecurity {
+            blob: Blob::new(ObjectKind::File),
+        }
+    }
 }
 
 impl HasBlob for FileSecurity {
@@ -374,6 +381,176 @@ impl MmapAddr {
 pub(crate) struct Socket {
     /// Address family.
     pub(crate) family: i32,
+    /// Its network-layer half, once set up.
+    pub(crate) sock: Option<Rc<Sock>>,
+}
+
+impl Socket {
+    /// The socket's network-layer half, if set up.
+    pub(crate) fn sock(&self) -> Option<&Sock> {
+        self.sock.as_deref()
+    }
+}
+
+/// The network layer's half of a socket.
+pub(crate) struct Sock {
+    /// Address family.
+    pub(crate) family: u16,
+    blob: Blob,
+}
+has_blob!(Sock, Sock, SockState);
+
+impl Sock {
+    /// A new sock of `family`.
+    pub(crate) fn new(family: u16) -> Sock {
+        Sock {
+            family,
+            blob: Blob::new(ObjectKind::Sock),
+        }
+    }
+
+    /// The address family.
+    pub(crate) fn family(&self) -> u16 {
+        self.family
+    }
+}
+
+/// A mounted (or mounting) file system.
+pub(crate) struct Superblock {
+    /// Its magic number.
+    pub(crate) magic: u64,
+    blob: Blob,
+}
+has_blob!(Superblock, Superblock, SuperblockState);
+
+impl Superblock {
+    /// A new superblock with `magic`.
+    pub(crate) fn new(magic: u64) -> Superblock {
+        Superblock {
+            magic,
+            blob: Blob::new(ObjectKind::Superblock),
+        }
+    }
+
+    /// The file system's magic number.
+    pub(crate) fn magic(&self) -> u64 {
+        self.magic
+    }
+}
+
+/// A mount and a dentry in it.
+pub(crate) struct Path {
+    /// The dentry.
+    pub(crate) dentry: Rc<Dentry>,
+}
+
+impl Path {
+    /// The dentry.
+    pub(crate) fn dentry(&self) -> &Dentry {
+        &self.dentry
+    }
+}
+
+/// One mount of a file system.
+pub(crate) struct Vfsmount {
+    /// The mounted file system.
+    pub(crate) sb: Rc<Superblock>,
+}
+
+impl Vfsmount {
+    /// The mounted file system.
+    pub(crate) fn superblock(&self) -> &Superblock {
+        &self.sb
+    }
+}
+
+/// The attribute changes of a `setattr`.
+#[derive(Default)]
+pub(crate) struct Iattr {
+    /// `ATTR_*` bits.
+    pub(crate) valid: u32,
+    /// The new mode.
+    pub(crate) mode: u16,
+}
+
+impl Iattr {
+    /// Which attributes change.
+    pub(crate) fn valid(&self) -> u32 {
+        self.valid
+    }
+
+    /// The new mode.
+    pub(crate) fn mode(&self) -> u16 {
+        self.mode
+    }
+}
+
+/// One System V message.
+pub(crate) struct MsgMsg {
+    /// The message type.
+    pub(crate) mtype: i64,
+    blob: Blob,
+}
+has_blob!(MsgMsg, MsgMsg, MsgMsgState);
+
+impl MsgMsg {
+    /// A new message of type `mtype`.
+    pub(crate) fn new(mtype: i64) -> MsgMsg {
+        MsgMsg {
+            mtype,
+            blob: Blob::new(ObjectKind::MsgMsg),
+        }
+    }
+
+    /// The message type.
+    pub(crate) fn mtype(&self) -> i64 {
+        self.mtype
+    }
+}
+
+/// A key.
+pub(crate) struct Key {
+    /// Its serial number.
+    pub(crate) serial: i32,
+    blob: Blob,
+}
+has_blob!(Key, Key, KeyState);
+
+impl Key {
+    /// A new key with `serial`.
+    pub(crate) fn new(serial: i32) -> Key {
+        Key {
+            serial,
+            blob: Blob::new(ObjectKind::Key),
+        }
+    }
+
+    /// The key's serial number.
+    pub(crate) fn serial(&self) -> i32 {
+        self.serial
+    }
+}
+
+/// The `security.*` xattr names `listxattr(2)` is filling, NUL-separated,
+/// in a buffer of `room` bytes (`None`: only the size is asked).
+pub(crate) struct XattrNames<'a> {
+    /// The names so far.
+    pub(crate) names: &'a mut Vec<u8>,
+    /// The room left, if the buffer is bounded.
+    pub(crate) room: Option<usize>,
+}
+
+impl XattrNames<'_> {
+    /// Adds the xattr name `name` (in full: `security.NAME`); `ERANGE`
+    /// when it does not fit.
+    pub(crate) fn push(&mut self, name: &CStr) -> Result {
+        let bytes = name.to_bytes_with_nul();
+        if let Some(room) = self.room {
+            self.room = Some(room.checked_sub(bytes.len()).ok_or(ERANGE)?);
+        }
+        self.names.extend_from_slice(bytes);
+        Ok(())
+    }
 }
 
 /// The permissions of an IPC object.
@@ -406,11 +583,12 @@ impl Vma {
 
 pub(crate) use crate::access::{AccessMask, KernelCap};
 
-/// The value a `getprocattr` hook returns.
+/// A value a submodule builds for a reader (`getprocattr`,
+/// `inode_getsecurity`).
 #[derive(Default)]
-pub(crate) struct ProcAttrValue(pub(crate) Vec<u8>);
+pub(crate) struct AttrValue(pub(crate) Vec<u8>);
 
-impl ProcAttrValue {
+impl AttrValue {
     /// Appends bytes to the value.
     pub(crate) fn push_bytes(&mut self, bytes: &[u8]) -> Result {
         self.0.extend_from_slice(bytes);
@@ -487,7 +665,7 @@ pub(crate) fn take_forwarded() -> Vec<(&'static str, &'static str)> {
 
 /// Asks the modelled LSMs after stacker for attribute `name`: the first
 /// answer that is not `EINVAL` goes into `out`.
-pub(crate) fn forward_getprocattr(_task: &Task, _name: &CStr, out: &mut ProcAttrValue) -> Result {
+pub(crate) fn forward_getprocattr(_task: &Task, _name: &CStr, out: &mut AttrValue) -> Result {
     LATER_LSMS.with(|l| {
         for lsm in l.borrow().iter() {
             FORWARDED.with(|f| f.borrow_mut().push((lsm.name, "getprocattr")));

@@ -7,10 +7,7 @@ use crate::blob::HasBlob;
 use crate::error::{Error, Result, EINVAL};
 use crate::hook::{Hook, HookSet};
 #[allow(unused_imports)]
-use crate::objects::{
-    AccessMask, Binprm, CommittedBinprm, Cred, Dentry, File, FileSecurity, Inode, InodeBlob,
-    IpcPerm, KernelCap, MmapAddr, PreparedCred, ProcAttrValue, Socket, Task, Vma, XattrValue,
-};
+use crate::objects::*;
 use crate::submodule::{Registered, Submodule};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -135,6 +132,13 @@ macro_rules! record_methods {
             Self::call(Hook::$name).is_ok()
         }
     };
+    (@one prctl $name:ident ($($rarg:ident: $rty:ty),*)) => {
+        /// Handles the call (`Ok(0)`), unless told to answer otherwise.
+        #[allow(unused_variables)]
+        fn $name(&self, $($rarg: $rty),*) -> Result<i32> {
+            Self::call(Hook::$name).map(|()| 0)
+        }
+    };
     (@one $special:ident $name:ident $args:tt) => {};
 }
 
@@ -192,7 +196,11 @@ where
         }
         Ok(())
     }
-    fn getprocattr(&self, _: &Task, _: &[u8], out: &mut ProcAttrValue) -> Result {
+    fn inode_getsecurity(&self, _: &Inode, _: &[u8], out: &mut AttrValue) -> Result {
+        Self::call(Hook::inode_getsecurity)?;
+        out.push_bytes(Self::NAME.to_bytes())
+    }
+    fn getprocattr(&self, _: &Task, _: &[u8], out: &mut AttrValue) -> Result {
         Self::call(Hook::getprocattr)?;
         out.push_bytes(Self::NAME.to_bytes())
     }

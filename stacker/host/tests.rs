@@ -4,12 +4,12 @@
 //! hooks with their own combining rules, the dispatch tiers, and blob state.
 
 use crate::blob::HasBlob;
-use crate::error::{EACCES, EINVAL, EOPNOTSUPP, EPERM};
+use crate::error::{EACCES, EINVAL, ENOSYS, EOPNOTSUPP, EPERM};
 use crate::harness::Harness;
 use crate::hook::Hook;
 use crate::objects::{
-    set_later_lsms, take_forwarded, AccessMask, Cred, Inode, LaterLsm, ProcAttrValue,
-    ProcAttrWrite, Task, XattrSlots,
+    set_later_lsms, take_forwarded, AccessMask, AttrValue, Cred, Inode, LaterLsm, ProcAttrWrite,
+    Task, XattrSlots,
 };
 use crate::recorder::{self, Recorder};
 use crate::registry;
@@ -88,7 +88,8 @@ fn empty_chain_registers_no_hook_and_takes_no_space() {
 fn only_implemented_hooks_are_registered() {
     let h = boot("xattrlock");
     assert!(h.registered(Hook::file_open));
-    assert!(h.registered(Hook::inode_setxattr));
+    assert!(h.registered(Hook::inode_post_setxattr));
+    assert!(!h.registered(Hook::inode_setxattr));
     assert!(!h.registered(Hook::capable));
     assert!(!h.registered(Hook::inode_permission));
     assert!(!h.registered(Hook::cred_free));
@@ -152,7 +153,7 @@ fn dispatch_tiers_agree() {
 fn getprocattr_skips_einval_and_setprocattr_routes_by_name() {
     let _h = boot("rec_a,rec_b");
     let task = Task::new(1);
-    let mut out = ProcAttrValue::default();
+    let mut out = AttrValue::default();
     recorder::answer(0, Hook::getprocattr, EINVAL); // "not mine"
     assert_eq!(
         crate::dispatch::getprocattr::<crate::dispatch::Loop>(&task, c"current", &mut out),
@@ -217,7 +218,7 @@ fn getprocattr_goes_to_the_lsms_after_stacker_when_no_submodule_claims_it() {
     set_later_lsms(later_lsms());
     recorder::answer(0, Hook::getprocattr, EINVAL);
     recorder::answer(1, Hook::getprocattr, EINVAL);
-    let mut out = ProcAttrValue::default();
+    let mut out = AttrValue::default();
     assert_eq!(
         crate::dispatch::getprocattr::<crate::dispatch::Loop>(&task, c"current", &mut out),
         Ok(())
@@ -239,7 +240,7 @@ fn getprocattr_goes_to_the_lsms_after_stacker_when_no_submodule_claims_it() {
         crate::dispatch::getprocattr::<crate::dispatch::Loop>(
             &task,
             c"current",
-            &mut ProcAttrValue::default()
+            &mut AttrValue::default()
         ),
         Err(EACCES)
     );
@@ -249,7 +250,7 @@ fn getprocattr_goes_to_the_lsms_after_stacker_when_no_submodule_claims_it() {
         crate::dispatch::getprocattr::<crate::dispatch::Loop>(
             &task,
             c"current",
-            &mut ProcAttrValue::default()
+            &mut AttrValue::default()
         ),
         Err(EINVAL)
     );
@@ -257,7 +258,7 @@ fn getprocattr_goes_to_the_lsms_after_stacker_when_no_submodule_claims_it() {
     // A submodule that claims it answers; the later LSMs are not asked.
     set_later_lsms(later_lsms());
     recorder::reset();
-    let mut out = ProcAttrValue::default();
+    let mut out = AttrValue::default();
     assert_eq!(
         crate::dispatch::getprocattr::<crate::dispatch::Loop>(&task, c"current", &mut out),
         Ok(())
@@ -502,4 +503,186 @@ fn securityfs_gets_a_directory_per_enabled_submodule() {
         crate::platform::dirs(),
         ["stacker/rec_b", "stacker/xattrlock"]
     );
+}
+
+/// What a hook's dispatch function answered.
+#[derive(Debug, PartialEq)]
+enum Answer {
+    Int(crate::error::Result),
+    Void,
+    Bool(bool),
+}
+
+/// Calls the dispatch function of every hook with a generic rule with
+/// sample arguments; `None` for the hooks with rules of their own.
+macro_rules! hook_calls {
+    ($(
+        $(#[doc = $doc:literal])*
+        $rule:ident $name:ident ($($cargs:tt)*) $(-> $cret:ty)?
+            => ($($rarg:ident: $rty:ty $(= $conv:expr)?),* $(,)?) $(-> $rret:ty = $default:expr)?;
+    )*) => {
+        pub(super) fn call_generic<T: crate::dispatch::Tier>(hook: Hook) -> Option<Answer> {
+            match hook {
+                $(Hook::$name => hook_calls!(@call $rule $name T ($($rty),*)),)*
+            }
+        }
+    };
+    (@call first_error $name:ident $t:ident ($($rty:ty),*)) => {
+        Some(Answer::Int(crate::dispatch::$name::<$t>($(<$rty as crate::samples::Sample>::sample()),*)))
+    };
+    (@call every $name:ident $t:ident ($($rty:ty),*)) => {{
+        crate::dispatch::$name::<$t>($(<$rty as crate::samples::Sample>::sample()),*);
+        Some(Answer::Void)
+    }};
+    (@call all_agree $name:ident $t:ident ($($rty:ty),*)) => {
+        Some(Answer::Bool(crate::dispatch::$name::<$t>($(<$rty as crate::samples::Sample>::sample()),*)))
+    };
+    (@call $special:ident $name:ident $t:ident $args:tt) => {
+        None
+    };
+}
+/// [`call_generic`], where the hook table's argument types are in scope.
+mod hook_call {
+    use super::{Answer, Hook};
+    #[allow(unused_imports)]
+    use crate::objects::*;
+
+    crate::hook_table::hook_table!(hook_calls);
+}
+use hook_call::call_generic;
+
+/// Every hook with a generic rule, called through the chain with the
+/// middle submodule refusing, follows its rule as `security.c` does:
+/// `first_error` returns that error and calls no later submodule; `every`
+/// calls all three; `all_agree` answers false and stops there. With no
+/// refusal, each gives its default.
+#[test]
+fn every_generic_hook_follows_its_rule() {
+    let h = boot("rec_a,rec_b,rec_c");
+    let mut checked = 0;
+    for &hook in Hook::ALL {
+        recorder::reset();
+        let Some(answer) = call_generic::<crate::dispatch::Loop>(hook) else {
+            continue;
+        };
+        checked += 1;
+        let all: Vec<_> = recorder::take_log()
+            .iter()
+            .filter(|(_, k)| *k == hook)
+            .map(|(n, _)| *n)
+            .collect();
+        assert_eq!(
+            all,
+            ["rec_a", "rec_b", "rec_c"],
+            "{hook:?} without a refusal"
+        );
+        assert!(
+            matches!(
+                answer,
+                Answer::Int(Ok(())) | Answer::Void | Answer::Bool(true)
+            ),
+            "{hook:?} without a refusal gave {answer:?}"
+        );
+        recorder::answer(1, hook, EACCES);
+        let answer = call_generic::<crate::dispatch::Loop>(hook);
+        let seen: Vec<_> = recorder::take_log()
+            .iter()
+            .filter(|(_, k)| *k == hook)
+            .map(|(n, _)| *n)
+            .collect();
+        match answer {
+            Some(Answer::Int(result)) => {
+                assert_eq!(result, Err(EACCES), "{hook:?}");
+                assert_eq!(seen, ["rec_a", "rec_b"], "{hook:?} went on after a denial");
+            }
+            Some(Answer::Void) => assert_eq!(seen, ["rec_a", "rec_b", "rec_c"], "{hook:?}"),
+            Some(Answer::Bool(ok)) => {
+                assert!(!ok, "{hook:?}");
+                assert_eq!(seen, ["rec_a", "rec_b"], "{hook:?} went on after a refusal");
+            }
+            None => unreachable!(),
+        }
+    }
+    drop(h);
+    assert!(checked >= 90, "only {checked} hooks have a generic rule");
+}
+
+/// `task_prctl`, as `security_task_prctl()`: `ENOSYS` is "not mine",
+/// `Ok(0)` is kept and the walk goes on, anything else ends it.
+#[test]
+fn task_prctl_follows_the_cores_rule() {
+    let _h = boot("rec_a,rec_b,rec_c");
+    let prctl = crate::dispatch::task_prctl::<crate::dispatch::Loop>;
+    assert_eq!(prctl(1, [0; 4]), Ok(0));
+    assert_eq!(names(&recorder::take_log()), ["rec_a", "rec_b", "rec_c"]);
+    for instance in 0..3 {
+        recorder::answer(instance, Hook::task_prctl, ENOSYS);
+    }
+    assert_eq!(prctl(1, [0; 4]), Err(ENOSYS), "nobody handled it");
+    recorder::reset();
+    recorder::answer(1, Hook::task_prctl, EPERM);
+    assert_eq!(prctl(1, [0; 4]), Err(EPERM));
+    assert_eq!(names(&recorder::take_log()), ["rec_a", "rec_b"]);
+
+    let _h = boot("probe_b,probe,probe_c");
+    assert_eq!(
+        crate::dispatch::task_prctl::<crate::dispatch::Loop>(crate::probe::PR_PROBE, [41, 0, 0, 0]),
+        Ok(42)
+    );
+    assert_eq!(
+        crate::dispatch::task_prctl::<crate::dispatch::Loop>(1, [0; 4]),
+        Err(ENOSYS)
+    );
+}
+
+/// `inode_getsecurity`: the first answer that is not `EOPNOTSUPP` decides,
+/// and `EOPNOTSUPP` when none answers.
+#[test]
+fn inode_getsecurity_takes_the_first_claim() {
+    let _h = boot("rec_a,rec_b,rec_c");
+    let inode = Inode::new(1, false);
+    let get = |inode: &Inode| {
+        let mut out = AttrValue::default();
+        crate::dispatch::inode_getsecurity::<crate::dispatch::Loop>(inode, b"x", &mut out)
+            .map(|()| out.0)
+    };
+    recorder::answer(0, Hook::inode_getsecurity, EOPNOTSUPP);
+    assert_eq!(get(&inode), Ok(b"rec_b".to_vec()));
+    assert_eq!(names(&recorder::take_log()), ["rec_a", "rec_b"]);
+    recorder::answer(1, Hook::inode_getsecurity, EACCES);
+    assert_eq!(
+        get(&inode),
+        Err(EACCES),
+        "an error other than EOPNOTSUPP decides"
+    );
+    recorder::answer(1, Hook::inode_getsecurity, EOPNOTSUPP);
+    recorder::answer(2, Hook::inode_getsecurity, EOPNOTSUPP);
+    assert_eq!(get(&inode), Err(EOPNOTSUPP));
+}
+
+/// The LSM syscalls: `getselfattr` names the submodule that answered,
+/// `setselfattr` routes `NAME:value` and refuses anything else.
+#[test]
+fn selfattr_names_and_routes_by_submodule() {
+    let _h = boot("probe_b,probe,probe_c");
+    let task = Task::new(1);
+    let get = |attr| {
+        let mut out = AttrValue::default();
+        crate::dispatch::getselfattr::<crate::dispatch::Loop>(&task, attr, &mut out).map(|()| out.0)
+    };
+    let set = crate::dispatch::setselfattr::<crate::dispatch::Loop>;
+    assert_eq!(set(100, b"probe:5"), Ok(()));
+    assert_eq!(get(100), Ok(b"probe:5".to_vec()));
+    assert_eq!(set(100, b"probe:x"), Err(EINVAL), "probe refuses it");
+    assert_eq!(get(100), Ok(b"probe:5".to_vec()), "the old value stays");
+    assert_eq!(
+        set(100, b"probe_b:5"),
+        Err(EINVAL),
+        "probe_b takes no attribute"
+    );
+    assert_eq!(set(100, b"5"), Err(EINVAL), "no submodule named");
+    assert_eq!(set(100, b"nosuch:5"), Err(EINVAL));
+    assert_eq!(get(101), Err(EOPNOTSUPP), "nobody answers exec");
+    assert_eq!(get(999), Err(EOPNOTSUPP), "not an attribute");
+    assert_eq!(set(999, b"probe:5"), Err(EOPNOTSUPP));
 }

@@ -24,13 +24,8 @@ use crate::chain::DispatchTier;
 use crate::dispatch::{Loop, Tier, WithTier};
 use crate::hook::Hook;
 #[allow(unused_imports)]
-use crate::objects::{
-    c_bytes, c_slice, c_str, kernel_cap, sockaddr_bytes, AccessMask, Binprm, CommittedBinprm, Cred,
-    Dentry, File, FileSecurity, Inode, InodeBlob, IpcPerm, KernelCap, MmapAddr, PreparedCred,
-    ProcAttrValue, ProcAttrWrite, Socket, Task, Vma, XattrSlots,
-};
+use crate::objects::*;
 use kernel::{
-    alloc::KVec,
     bindings as c,
     ffi::{c_char, c_int, c_long, c_short, c_uint, c_ulong, c_void},
     prelude::*,
@@ -59,6 +54,18 @@ impl IntoC for () {
     type C = ();
     #[inline(always)]
     fn into_c(self) {}
+}
+
+/// `task_prctl`: `prctl`'s result, or an error.
+impl IntoC for Result<i32> {
+    type C = c_int;
+    #[inline(always)]
+    fn into_c(self) -> c_int {
+        match self {
+            Ok(value) => value,
+            Err(err) => err.to_errno(),
+        }
+    }
 }
 
 /// `vm_enough_memory`: the LSM core stops at the first negative answer and
@@ -99,6 +106,7 @@ macro_rules! entry_points {
     (@one first_error $($rest:tt)*) => { entry_points!(@generic $($rest)*); };
     (@one every $($rest:tt)*) => { entry_points!(@generic $($rest)*); };
     (@one all_agree $($rest:tt)*) => { entry_points!(@generic $($rest)*); };
+    (@one prctl $($rest:tt)*) => { entry_points!(@generic $($rest)*); };
     // The special rules' entry points are written out below.
     (@one $special:ident $($rest:tt)*) => {};
     (@generic $name:ident ($($carg:ident: $cty:ty),*) $(-> $cret:ty)?
@@ -168,25 +176,14 @@ unsafe extern "C" fn getprocattr<T: Tier>(
     name: *const c_char,
     value: *mut *mut c_char,
 ) -> c_int {
-    let mut out = ProcAttrValue(KVec::new());
+    let mut out = AttrValue::default();
     // SAFETY: a valid task from the LSM core, for the call.
     let task = unsafe { Task::from_raw(p) };
     // SAFETY: a NUL-terminated name from the LSM core, for the call.
     let name = unsafe { c_str(name) };
     match crate::dispatch::getprocattr::<T>(task, name, &mut out) {
-        Ok(()) => {
-            let (ptr, len, cap) = out.0.into_raw_parts();
-            // The caller `kfree`s the value: it came from `kmalloc`, or is
-            // null when nothing was allocated.
-            let ptr = if cap == 0 {
-                core::ptr::null_mut()
-            } else {
-                ptr.cast()
-            };
-            // SAFETY: `value` is the core's out pointer, valid for writes.
-            unsafe { *value = ptr };
-            c_int::try_from(len).unwrap_or(c_int::MAX)
-        }
+        // SAFETY: `value` is the core's out pointer, valid for writes.
+        Ok(()) => unsafe { hand_over(out, value.cast()) },
         Err(err) => err.to_errno(),
     }
 }
@@ -205,6 +202,128 @@ unsafe extern "C" fn setprocattr<T: Tier>(
     let write = unsafe { ProcAttrWrite::from_raw(name, value, size) };
     match crate::dispatch::setprocattr::<T>(write) {
         Ok(used) => c_int::try_from(used).unwrap_or(c_int::MAX),
+        Err(err) => err.to_errno(),
+    }
+}
+
+/// Hands `value` to the LSM core as a `kmalloc`ed buffer in `*out`, which
+/// the caller `kfree`s (null when nothing was allocated), and returns its
+/// length.
+///
+/// # Safety
+///
+/// `out` must be valid for a write.
+unsafe fn hand_over(value: AttrValue, out: *mut *mut c_void) -> c_int {
+    let (ptr, len, cap) = value.0.into_raw_parts();
+    let ptr = if cap == 0 {
+        core::ptr::null_mut()
+    } else {
+        ptr.cast()
+    };
+    // SAFETY: `out` is valid for a write, as the caller promises.
+    unsafe { *out = ptr };
+    c_int::try_from(len).unwrap_or(c_int::MAX)
+}
+
+/// `inode_getsecurity` entry point for chain `T`: with `alloc`, the value
+/// is handed over in `*buffer`; its length is returned either way.
+///
+/// # Safety
+///
+/// Called by the LSM core only, with valid arguments (module docs).
+unsafe extern "C" fn inode_getsecurity<T: Tier>(
+    _idmap: *mut c::mnt_idmap,
+    inode: *mut c::inode,
+    name: *const c_char,
+    buffer: *mut *mut c_void,
+    alloc: bool,
+) -> c_int {
+    // SAFETY: a valid inode from the LSM core, for the call.
+    let inode = unsafe { Inode::from_raw(inode) };
+    // SAFETY: a NUL-terminated name from the LSM core, for the call.
+    let name = unsafe { c_bytes(name) };
+    let mut value = AttrValue::default();
+    match crate::dispatch::inode_getsecurity::<T>(inode, name, &mut value) {
+        Ok(()) if alloc => {
+            // SAFETY: with `alloc`, `buffer` is the core's out pointer.
+            unsafe { hand_over(value, buffer) }
+        }
+        Ok(()) => c_int::try_from(value.0.len()).unwrap_or(c_int::MAX),
+        Err(err) => err.to_errno(),
+    }
+}
+
+/// `getselfattr` entry point for chain `T` (`lsm_get_self_attr(2)`): one
+/// `struct lsm_ctx` under stacker's LSM id, whose value is `NAME:value`
+/// and a NUL.
+///
+/// # Safety
+///
+/// Called by the LSM core only, with valid arguments (module docs): `ctx`
+/// is a user pointer with room for `*size` bytes.
+unsafe extern "C" fn getselfattr<T: Tier>(
+    attr: c_uint,
+    ctx: *mut c::lsm_ctx,
+    size: *mut u32,
+    flags: u32,
+) -> c_int {
+    // SAFETY: the LSM syscalls run in process context, where `current`
+    // is valid.
+    let current = unsafe { c::get_current() };
+    // SAFETY: the current task stays valid for the call.
+    let task = unsafe { Task::from_raw(current) };
+    let mut value = AttrValue::default();
+    let filled = crate::dispatch::getselfattr::<T>(task, attr, &mut value)
+        .and_then(|()| value.push_bytes(b"\0"));
+    if let Err(err) = filled {
+        return err.to_errno();
+    }
+    // SAFETY: `ctx` and `size` are the core's (user) buffer and its size;
+    // `lsm_fill_user_ctx` checks the size and copies with `copy_to_user`.
+    let rc = unsafe {
+        c::lsm_fill_user_ctx(
+            ctx,
+            size,
+            value.0.as_mut_ptr().cast(),
+            value.0.len(),
+            u64::from(c::LSM_ID_STACKER),
+            u64::from(flags),
+        )
+    };
+    // One entry, or the error (`E2BIG` with the size needed in `*size`).
+    if rc < 0 {
+        rc
+    } else {
+        1
+    }
+}
+
+/// `setselfattr` entry point for chain `T` (`lsm_set_self_attr(2)` with
+/// stacker's LSM id). A trailing NUL of the value is not part of it.
+///
+/// # Safety
+///
+/// Called by the LSM core only, with valid arguments (module docs): `ctx`
+/// is a kernel copy of `size` bytes whose lengths the core checked.
+unsafe extern "C" fn setselfattr<T: Tier>(
+    attr: c_uint,
+    ctx: *mut c::lsm_ctx,
+    size: u32,
+    _flags: u32,
+) -> c_int {
+    // SAFETY: `ctx` is valid, and `ctx_len` within `size` (checked by
+    // `security_setselfattr()`).
+    let len = unsafe { (*ctx).ctx_len };
+    // SAFETY: as above; `ctx` is a flexible array member after the header.
+    let bytes = unsafe { core::ptr::addr_of!((*ctx).ctx) }.cast::<u8>();
+    let len = usize::try_from(len).unwrap_or(0).min(size as usize);
+    // SAFETY: `len` bytes follow the header, inside the core's copy.
+    let mut value = unsafe { c_slice(bytes, len) };
+    if let [head @ .., 0] = value {
+        value = head;
+    }
+    match crate::dispatch::setselfattr::<T>(attr, value) {
+        Ok(()) => 0,
         Err(err) => err.to_errno(),
     }
 }
@@ -240,7 +359,8 @@ fn entry_point(tier: DispatchTier, hook: Hook) -> Option<c::security_list_option
 /// Fills `*out` with the entry point of the LSM core's hook `name` and
 /// returns true if it is to be registered: for stacker, if some enabled
 /// submodule implements it, with the tier chosen at boot; for a submodule
-/// on its own, if it implements it, as a one-submodule chain.
+/// on its own, if it implements it, as a one-submodule chain, except the
+/// LSM syscalls' `getselfattr` and `setselfattr`.
 ///
 /// # Safety
 ///
@@ -262,7 +382,10 @@ pub(crate) unsafe extern "C" fn stacker_rs_hook(
             let implements = crate::registry::HOOK_SETS
                 .get(m as usize)
                 .is_some_and(|set| set.contains(hook));
-            if !implements {
+            // The LSM syscalls' entry points answer under stacker's LSM id,
+            // so a submodule on its own does not take them.
+            let syscall = matches!(hook, Hook::getselfattr | Hook::setselfattr);
+            if !implements || syscall {
                 return false;
             }
             crate::registry::with_single(m, Options(hook))

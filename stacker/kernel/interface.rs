@@ -19,12 +19,15 @@
 use crate::attribute::Attribute;
 use crate::boot::{boot, core_offset};
 use crate::chain::DispatchTier;
+use crate::dispatch::WithSubmodule;
 use crate::hook::Hook;
 use crate::init_status::Lsm;
 use crate::layout::ObjectKind;
 use crate::platform::{Dir, TextBuf};
 use crate::registry::C_NAMES;
+use crate::submodule::{Registered, Submodule};
 use core::fmt::Write;
+use core::marker::PhantomData;
 use kernel::prelude::*;
 
 /// The name of registered submodule `index`, for text output.
@@ -38,39 +41,44 @@ pub(crate) fn name(index: u8) -> &'static str {
 /// Creates `status` in `dir`, for `lsm`'s init.
 pub(crate) fn create_status(dir: &Dir, lsm: Lsm) -> Result {
     match lsm {
-        Lsm::Stacker => dir.create_file::<StatusFile<{ usize::MAX }>>(c"status"),
-        Lsm::Own(m) => create_own_status(dir, m),
+        Lsm::Stacker => dir.create_file::<StatusFile>(c"status"),
+        Lsm::Own(m) => crate::registry::with_submodule(m, OwnStatus(dir)).unwrap_or(Err(EINVAL)),
     }
 }
 
-/// Creates the `status` file of the own LSM of submodule `m` in `dir`.
-fn create_own_status(dir: &Dir, m: u8) -> Result {
-    macro_rules! by_index {
-        ($($i:literal)*) => {
-            match m {
-                $($i => dir.create_file::<StatusFile<$i>>(c"status"),)*
-                _ => Err(EINVAL),
-            }
-        };
+/// Creates the `status` file of a submodule's own LSM in a directory.
+struct OwnStatus<'a>(&'a Dir);
+
+impl WithSubmodule for OwnStatus<'_> {
+    type Output = Result;
+    fn with<M: Submodule + Registered>(self) -> Result {
+        self.0.create_file::<OwnStatusFile<M>>(c"status")
     }
-    // Every registry index: `MAX_MODULES` of them.
-    const _: () = assert!(crate::layout::MAX_MODULES == 32);
-    by_index!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31)
 }
 
-/// `status` of stacker (`OWNER` is `usize::MAX`) or of the own LSM of the
-/// submodule with registry index `OWNER`: `ok` or `failed: WHY`.
-struct StatusFile<const OWNER: usize>;
+/// Writes `ok` or `failed: WHY` for `lsm`.
+fn show_status(out: &mut TextBuf, lsm: Lsm) -> Result {
+    // The kernel's `fmt!`, whose `Display` the status implements.
+    let status = crate::init_status::get(lsm);
+    out.write_fmt(fmt!("{}\n", status)).map_err(|_| ENOMEM)
+}
 
-impl<const OWNER: usize> Attribute for StatusFile<OWNER> {
+/// stacker's `status`.
+struct StatusFile;
+
+impl Attribute for StatusFile {
     fn show(out: &mut TextBuf) -> Result {
-        let lsm = match u8::try_from(OWNER) {
-            Ok(m) => Lsm::Own(m),
-            Err(_) => Lsm::Stacker,
-        };
-        // The kernel's `fmt!`, whose `Display` the status implements.
-        let status = crate::init_status::get(lsm);
-        out.write_fmt(fmt!("{}\n", status)).map_err(|_| ENOMEM)
+        show_status(out, Lsm::Stacker)
+    }
+}
+
+/// `status` of submodule `M`'s own LSM.
+struct OwnStatusFile<M>(PhantomData<M>);
+
+impl<M: Submodule + Registered> Attribute for OwnStatusFile<M> {
+    fn show(out: &mut TextBuf) -> Result {
+        // A registry index fits in a `u8` (`MAX_MODULES` is 32).
+        show_status(out, Lsm::Own(M::INDEX as u8))
     }
 }
 

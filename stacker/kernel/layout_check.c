@@ -25,10 +25,16 @@
 #include <linux/dcache.h>
 #include <linux/fs.h>
 #include <linux/ipc.h>
+#include <linux/key.h>
 #include <linux/lsm_hooks.h>
 #include <linux/mm_types.h>
+#include <linux/mount.h>
+#include <linux/msg.h>
+#include <linux/net.h>
 #include <linux/sched.h>
+#include <linux/security.h>
 #include <linux/xattr.h>
+#include <net/sock.h>
 
 #include "stacker.h"
 
@@ -51,7 +57,14 @@
 	X(lsm_blob_sizes, lbs_bpf_token)                                     \
 	X(task_struct, pid) X(task_struct, tgid) X(task_struct, mm)          \
 	X(task_struct, group_leader) X(task_struct, cred)                    \
-	X(task_struct, comm) X(task_struct, security)
+	X(task_struct, comm) X(task_struct, security)                        \
+	X(socket, sk) X(sock, __sk_common.skc_family)                        \
+	X(super_block, s_magic) X(super_block, s_security)                   \
+	X(path, dentry) X(vfsmount, mnt_sb)                                  \
+	X(iattr, ia_valid) X(iattr, ia_mode)                                 \
+	X(msg_msg, m_type) X(msg_msg, security)                              \
+	X(key, serial) X(key, security)                                      \
+	X(lsm_ctx, ctx_len) X(lsm_ctx, ctx)
 
 /*
  * The sizes of what Rust builds (file_operations, lsm_blob_sizes, xattr
@@ -108,4 +121,14 @@ int stacker_layout_check(void)
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/*
+ * struct sock's cacheline group markers are aligned in C but not in
+ * bindgen's view, so Rust's offset of sk_security is wrong (the layout
+ * check above found it 64 bytes short). Rust reads it through C instead.
+ */
+void *stacker_sk_security(const struct sock *sk)
+{
+	return sk->sk_security;
 }

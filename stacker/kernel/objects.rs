@@ -125,6 +125,17 @@ pub(crate) unsafe fn c_bytes<'a>(ptr: *const c_char) -> &'a [u8] {
         .map_or(&[], |(_, bytes)| bytes)
 }
 
+/// The C string at `ptr` as bytes, as [`c_bytes`]; `None` when `ptr` is
+/// null.
+///
+/// # Safety
+///
+/// `ptr` must be null or valid as for [`c_str`].
+pub(crate) unsafe fn c_bytes_opt<'a>(ptr: *const c_char) -> Option<&'a [u8]> {
+    // SAFETY: a non-null `ptr` is valid, as the caller promises.
+    (!ptr.is_null()).then(|| unsafe { c_bytes(ptr) })
+}
+
 /// The `len` bytes at `ptr`; empty when `ptr` is null or `len` is 0.
 ///
 /// # Safety
@@ -450,6 +461,20 @@ static stacker_rust_offsets: [usize; CHECKED_FIELDS] = {
         offset_of!(b::task_struct, cred),
         offset_of!(b::task_struct, comm),
         offset_of!(b::task_struct, security),
+        offset_of!(b::socket, sk),
+        offset_of!(b::sock, __sk_common.skc_family),
+        offset_of!(b::super_block, s_magic),
+        offset_of!(b::super_block, s_security),
+        offset_of!(b::path, dentry),
+        offset_of!(b::vfsmount, mnt_sb),
+        offset_of!(b::iattr, ia_valid),
+        offset_of!(b::iattr, ia_mode),
+        offset_of!(b::msg_msg, m_type),
+        offset_of!(b::msg_msg, security),
+        offset_of!(b::key, serial),
+        offset_of!(b::key, security),
+        offset_of!(b::lsm_ctx, ctx_len),
+        offset_of!(b::lsm_ctx, ctx),
         // Sizes (`STACKER_SIZES` in C).
         size_of::<b::xattr>(),
         size_of::<b::name_snapshot>(),
@@ -463,7 +488,7 @@ static stacker_rust_offsets: [usize; CHECKED_FIELDS] = {
 };
 
 /// Number of fields and sizes checked.
-const CHECKED_FIELDS: usize = 52;
+const CHECKED_FIELDS: usize = 66;
 
 /// Whether Rust's and C's views of every listed kernel structure agree:
 /// `stacker_layout_check()` (`layout_check.c`) compares the two lists and
@@ -700,6 +725,186 @@ wrapper!(
     Socket => bindings::socket
 );
 
+impl Socket {
+    /// The socket's `struct sock`: `None` before the protocol set it up
+    /// (the new socket of `socket_accept`).
+    pub(crate) fn sock(&self) -> Option<&Sock> {
+        // SAFETY: the socket is valid; `sk` is set once by the protocol.
+        let sk = unsafe { (*self.as_raw()).sk };
+        // SAFETY: a non-null `sk` lives as long as its socket.
+        unsafe { Sock::from_raw_opt(sk) }
+    }
+}
+
+wrapper!(
+    /// A `struct sock`: the network layer's half of a socket.
+    Sock => bindings::sock
+);
+// bindgen misplaces `sk_security` (`layout_check.c`): C reads it.
+has_blob!(Sock, Sock, SockState, |p| stacker_sk_security(p.cast()));
+
+extern "C" {
+    /// `sk->sk_security` (`layout_check.c`). The sock is passed as
+    /// `*const c_void`: bindgen's `sock` holds empty structs, which the
+    /// `improper_ctypes` lint refuses in an `extern` block.
+    fn stacker_sk_security(sk: *const c_void) -> *mut c_void;
+}
+
+impl Sock {
+    /// The address family (`AF_*`).
+    pub(crate) fn family(&self) -> u16 {
+        // SAFETY: the sock is valid; its family is fixed when it is set up.
+        unsafe { (*self.as_raw()).__sk_common.skc_family }
+    }
+}
+
+wrapper!(
+    /// A `struct super_block`: a mounted (or mounting) file system.
+    Superblock => bindings::super_block
+);
+has_blob!(Superblock, Superblock, SuperblockState, |p| (*p).s_security);
+
+impl Superblock {
+    /// The file system's magic number (`*_MAGIC`, as in `statfs(2)`).
+    pub(crate) fn magic(&self) -> u64 {
+        // SAFETY: the superblock is valid; `s_magic` is set before it is
+        // mounted and then fixed.
+        unsafe { (*self.as_raw()).s_magic as u64 }
+    }
+}
+
+wrapper!(
+    /// A `struct path`: a mount and a dentry in it.
+    Path => bindings::path
+);
+
+impl Path {
+    /// The dentry.
+    pub(crate) fn dentry(&self) -> &Dentry {
+        // SAFETY: a path passed to a hook holds its dentry.
+        let dentry = unsafe { (*self.as_raw()).dentry };
+        // SAFETY: as above, valid for the borrow.
+        unsafe { Dentry::from_raw(dentry) }
+    }
+}
+
+wrapper!(
+    /// A `struct vfsmount`: one mount of a file system.
+    Vfsmount => bindings::vfsmount
+);
+
+impl Vfsmount {
+    /// The mounted file system.
+    pub(crate) fn superblock(&self) -> &Superblock {
+        // SAFETY: a mount holds its superblock for its life.
+        let sb = unsafe { (*self.as_raw()).mnt_sb };
+        // SAFETY: as above, valid for the borrow.
+        unsafe { Superblock::from_raw(sb) }
+    }
+}
+
+wrapper!(
+    /// A `struct iattr`: the attribute changes of a `setattr`.
+    Iattr => bindings::iattr
+);
+
+impl Iattr {
+    /// Which attributes change (`ATTR_*` bits).
+    pub(crate) fn valid(&self) -> u32 {
+        // SAFETY: the iattr is valid for the hook call.
+        unsafe { (*self.as_raw()).ia_valid }
+    }
+
+    /// The new mode, meaningful with `ATTR_MODE`.
+    pub(crate) fn mode(&self) -> u16 {
+        // SAFETY: as above.
+        unsafe { (*self.as_raw()).ia_mode }
+    }
+}
+
+wrapper!(
+    /// A `struct msg_msg`: one System V message.
+    MsgMsg => bindings::msg_msg
+);
+has_blob!(MsgMsg, MsgMsg, MsgMsgState, |p| (*p).security);
+
+impl MsgMsg {
+    /// The message type (`mtype`).
+    pub(crate) fn mtype(&self) -> i64 {
+        // SAFETY: the message is valid; its type is set before it is sent.
+        unsafe { (*self.as_raw()).m_type as i64 }
+    }
+}
+
+wrapper!(
+    /// A `struct key`.
+    Key => bindings::key
+);
+has_blob!(Key, Key, KeyState, |p| (*p).security);
+
+impl Key {
+    /// The key of a key reference (`key_ref_t`: a key pointer whose low
+    /// bit says whether it is possessed).
+    ///
+    /// # Safety
+    ///
+    /// `key_ref` must be a valid key reference for `'a`.
+    pub(crate) unsafe fn from_ref<'a>(key_ref: bindings::key_ref_t) -> &'a Key {
+        let key = (key_ref as usize & !1usize) as *const bindings::key;
+        // SAFETY: without its flag bit, a key reference is a valid key.
+        unsafe { Key::from_raw(key) }
+    }
+
+    /// The key's serial number.
+    pub(crate) fn serial(&self) -> i32 {
+        // SAFETY: the key is valid; its serial is fixed for its life.
+        unsafe { (*self.as_raw()).serial }
+    }
+}
+
+/// The list of `security.*` xattr names that `listxattr(2)` is filling
+/// (`inode_listsecurity`).
+///
+/// # Invariants
+///
+/// `buffer` and `remaining` are the LSM core's arguments, valid for `'a`:
+/// a null `*buffer` asks only for the size.
+pub(crate) struct XattrNames<'a> {
+    buffer: *mut *mut c_char,
+    remaining: *mut isize,
+    _life: PhantomData<&'a mut ()>,
+}
+
+impl XattrNames<'_> {
+    /// Wraps the arguments of `inode_listsecurity`.
+    ///
+    /// # Safety
+    ///
+    /// As in the type invariants.
+    pub(crate) unsafe fn from_raw(buffer: *mut *mut c_char, remaining: *mut isize) -> Self {
+        // INVARIANT: as promised by the caller.
+        XattrNames {
+            buffer,
+            remaining,
+            _life: PhantomData,
+        }
+    }
+
+    /// Adds the xattr name `name` (in full: `security.NAME`); `ERANGE`
+    /// when it does not fit.
+    pub(crate) fn push(&mut self, name: &CStr) -> Result {
+        // SAFETY: valid by the type invariant; `xattr_list_one` copies the
+        // name and its NUL, or only counts when `*buffer` is null.
+        let rc =
+            unsafe { bindings::xattr_list_one(self.buffer, self.remaining, name.as_char_ptr()) };
+        if rc < 0 {
+            Err(Error::from_errno(rc))
+        } else {
+            Ok(())
+        }
+    }
+}
+
 wrapper!(
     /// A `struct kern_ipc_perm`: the permissions of an IPC object.
     IpcPerm => bindings::kern_ipc_perm
@@ -744,10 +949,24 @@ pub(crate) unsafe fn kernel_cap(ptr: *const bindings::kernel_cap_t) -> KernelCap
     KernelCap(unsafe { (*ptr).val })
 }
 
-/// The value a `getprocattr` hook returns, built up by a submodule.
-pub(crate) struct ProcAttrValue(pub(crate) KVec<u8>);
+/// A value a submodule builds for a reader: of `/proc/PID/attr/NAME`
+/// (`getprocattr`, and `lsm_get_self_attr(2)` through it) or of a
+/// `security.*` xattr (`inode_getsecurity`).
+#[derive(Default)]
+pub(crate) struct AttrValue(pub(crate) KVec<u8>);
 
-impl ProcAttrValue {
+// The LSM syscalls' attribute numbers are the kernel's.
+const _: () = {
+    use crate::dispatch::SELF_ATTRS;
+    assert!(SELF_ATTRS[0].0 == bindings::LSM_ATTR_CURRENT);
+    assert!(SELF_ATTRS[1].0 == bindings::LSM_ATTR_EXEC);
+    assert!(SELF_ATTRS[2].0 == bindings::LSM_ATTR_FSCREATE);
+    assert!(SELF_ATTRS[3].0 == bindings::LSM_ATTR_KEYCREATE);
+    assert!(SELF_ATTRS[4].0 == bindings::LSM_ATTR_PREV);
+    assert!(SELF_ATTRS[5].0 == bindings::LSM_ATTR_SOCKCREATE);
+};
+
+impl AttrValue {
     /// Appends bytes to the value.
     pub(crate) fn push_bytes(&mut self, bytes: &[u8]) -> Result {
         self.0.extend_from_slice(bytes, GFP_KERNEL)?;
@@ -785,7 +1004,7 @@ mod procattr_c {
 /// (`security_getprocattr()`): when stacker is that LSM and no submodule
 /// claims the attribute, this keeps SELinux, AppArmor or Smack after it
 /// reachable.
-pub(crate) fn forward_getprocattr(task: &Task, name: &CStr, out: &mut ProcAttrValue) -> Result {
+pub(crate) fn forward_getprocattr(task: &Task, name: &CStr, out: &mut AttrValue) -> Result {
     let mut value: *mut c_char = core::ptr::null_mut();
     // SAFETY: the task is valid, `name` is a C string, and `value` is a
     // writable pointer that the callee sets to a `kmalloc`ed value or

@@ -64,6 +64,12 @@ macro_rules! own_lsm_blob_sizes {
 
 #[cfg(CONFIG_SECURITY_STACKER_CAPSTACK)]
 own_lsm_blob_sizes!(capstack: crate::capstack::Capstack);
+#[cfg(CONFIG_SECURITY_STACKER_TEST_MODULES)]
+own_lsm_blob_sizes!(
+    probe: crate::probe::Probe<0>,
+    probe_b: crate::probe::Probe<1>,
+    probe_c: crate::probe::Probe<2>,
+);
 
 /// The init of the own LSM of submodule `name`, called by its `init` in
 /// `own_lsm.c` before it registers any hook, with its blob offsets. Checks

@@ -58,8 +58,13 @@ int stacker_rs_securityfs_init(void);
 int stacker_rs_own_init(const char *name, const struct lsm_blob_sizes *offsets);
 int stacker_rs_own_securityfs_init(const char *name);
 
-/* C's view of the structures Rust reads (layout_check.c). */
+/*
+ * C's view of the structures Rust reads, and the field Rust cannot place
+ * (layout_check.c).
+ */
 int stacker_layout_check(void);
+struct sock;
+void *stacker_sk_security(const struct sock *sk);
 
 /*
  * Process attributes for the LSMs after stacker, when no submodule claims

@@ -16,34 +16,8 @@ use kernel::{ffi::c_int, prelude::*};
 /// Prefix of every log line (`pr_*!`), normally provided by `module!`.
 const __LOG_PREFIX: &[u8] = b"stacker\0";
 
-// Kernel-independent core, shared with the host crate.
-// The layout file is also the `blob-layout` crate, whose API is `pub`, and
-// not all of which the kernel uses.
-#[allow(unreachable_pub, dead_code)]
-#[path = "../../blob-layout/layout.rs"]
-mod layout;
-
-// Values hooks pass to submodules; part of the submodule API, not all of
-// which today's submodules use.
-#[allow(dead_code)]
-#[path = "../core/access.rs"]
-mod access;
-#[path = "../core/attribute.rs"]
-mod attribute;
-#[path = "../core/blob.rs"]
-mod blob;
-#[path = "../core/chain.rs"]
-mod chain;
-#[path = "../core/dispatch.rs"]
-mod dispatch;
-#[path = "../core/hook.rs"]
-mod hook;
-#[path = "../core/hook_table.rs"]
-mod hook_table;
-#[path = "../core/stats.rs"]
-mod stats;
-#[path = "../core/submodule.rs"]
-mod submodule;
+// The kernel-independent core, shared with the host crate.
+include!("../core/modules.rs");
 
 // Kernel side.
 mod boot;
@@ -70,6 +44,9 @@ mod capstack;
 #[path = "../../modules/denyname/denyname.rs"]
 mod denyname;
 #[cfg(CONFIG_SECURITY_STACKER_TEST_MODULES)]
+#[path = "../../modules/probe/probe.rs"]
+mod probe;
+#[cfg(CONFIG_SECURITY_STACKER_TEST_MODULES)]
 #[path = "../../modules/xattrlock/xattrlock.rs"]
 mod xattrlock;
 
@@ -82,7 +59,7 @@ mod registry {
     #[cfg(CONFIG_SECURITY_STACKER_CAPSTACK)]
     use crate::capstack::Capstack;
     #[cfg(CONFIG_SECURITY_STACKER_TEST_MODULES)]
-    use crate::{denyname::DenyName, xattrlock::XattrLock};
+    use crate::{denyname::DenyName, probe::Probe, xattrlock::XattrLock};
 
     crate::dispatch::define_registry! {
         [CONFIG_SECURITY_STACKER_CAPSTACK] CAPSTACK: Capstack = Capstack;
@@ -90,6 +67,9 @@ mod registry {
         [CONFIG_SECURITY_STACKER_TEST_MODULES] XATTRLOCK: XattrLock<0> = XattrLock;
         [CONFIG_SECURITY_STACKER_TEST_MODULES] XATTRLOCK_B: XattrLock<1> = XattrLock;
         [CONFIG_SECURITY_STACKER_TEST_MODULES] XATTRLOCK_C: XattrLock<2> = XattrLock;
+        [CONFIG_SECURITY_STACKER_TEST_MODULES] PROBE: Probe<0> = Probe;
+        [CONFIG_SECURITY_STACKER_TEST_MODULES] PROBE_B: Probe<1> = Probe;
+        [CONFIG_SECURITY_STACKER_TEST_MODULES] PROBE_C: Probe<2> = Probe;
     }
 }
 

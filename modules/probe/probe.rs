@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! `probe`, `probe_b`, `probe_c`: test-only submodules that implement every
+//! hook of the hook table.
+//!
+//! They enforce nothing. Every hook gives the "no opinion" answer, so a
+//! chain of them shows what dispatch alone costs (`make bench`), and, with
+//! `CONFIG_SECURITY_STACKER_STATS`, `/sys/kernel/security/stacker/stats`
+//! shows which hooks userspace reached (the guest's `probe_test`).
+//!
+//! Instance 0, `probe`, also answers the hooks with rules of their own, so
+//! that the guest can check those rules:
+//!
+//! - `getprocattr`: attribute `current` is a number, one for the whole
+//!   system, 0 at boot; `setprocattr` of `current` sets it from a decimal
+//!   number of at most 9 digits (`EINVAL` for anything else). Through the
+//!   LSM syscalls they are `lsm_get_self_attr(2)` and `lsm_set_self_attr(2)`
+//!   with the value `probe:NUMBER`;
+//! - `inode_getsecurity`: `security.probe` of every inode reads `probe`,
+//!   without any xattr stored; `inode_listsecurity` lists it;
+//! - `task_prctl`: option [`PR_PROBE`] returns its first argument plus one
+//!   (at most `i32::MAX`); every other option is not its own (`ENOSYS`).
+//!
+//! Kernel-independent: the host harness runs the same file.
+
+use crate::error::{Result, EINVAL, ENOSYS, EOPNOTSUPP};
+use crate::hook::{Hook, HookSet};
+#[allow(unused_imports)]
+use crate::objects::*;
+use crate::submodule::Submodule;
+use core::ffi::CStr;
+use core::sync::atomic::{AtomicU32, Ordering};
+
+/// Instance `I` of the probe.
+pub(crate) struct Probe<const I: usize>;
+
+const NAMES: [&CStr; 3] = [c"probe", c"probe_b", c"probe_c"];
+
+/// The `prctl(2)` option `probe` answers: "PROB".
+pub(crate) const PR_PROBE: i32 = 0x5052_4f42;
+
+/// `probe`'s process attribute `current`.
+static CURRENT: AtomicU32 = AtomicU32::new(0);
+
+/// The longest number `setprocattr` takes, in digits.
+const MAX_DIGITS: usize = 9;
+
+/// Parses a decimal number of 1 to [`MAX_DIGITS`] digits, with an optional
+/// trailing newline. (Checked arithmetic throughout: no panic path.)
+fn parse_number(value: &[u8]) -> Option<u32> {
+    let digits = value.strip_suffix(b"\n").unwrap_or(value);
+    if digits.is_empty() || digits.len() > MAX_DIGITS {
+        return None;
+    }
+    digits.iter().try_fold(0u32, |n, &b| {
+        if !b.is_ascii_digit() {
+            return None;
+        }
+        n.checked_mul(10)?
+            .checked_add(u32::from(b.wrapping_sub(b'0')))
+    })
+}
+
+/// Writes `n` in decimal.
+fn push_number(out: &mut AttrValue, n: u32) -> Result {
+    let mut digits = [0u8; 10];
+    let mut start = digits.len();
+    let mut rest = n;
+    for slot in digits.iter_mut().rev() {
+        *slot = b'0'.wrapping_add((rest % 10) as u8);
+        start = start.wrapping_sub(1);
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    out.push_bytes(digits.get(start..).unwrap_or(&[]))
+}
+
+/// Declares the probe's method for each hook whose rule is generic: the
+/// "no opinion" answer. The special rules' methods are written out below.
+macro_rules! probe_methods {
+    ($(
+        $(#[doc = $doc:literal])*
+        $rule:ident $name:ident ($($cargs:tt)*) $(-> $cret:ty)?
+            => ($($rarg:ident: $rty:ty $(= $conv:expr)?),* $(,)?) $(-> $rret:ty = $default:expr)?;
+    )*) => {
+        $(probe_methods!(@one $rule $name ($($rarg: $rty),*) $(-> $rret = $default)?);)*
+    };
+    // Answered by `probe` below.
+    (@one first_error inode_listsecurity $($rest:tt)*) => {};
+    (@one first_error $name:ident ($($rarg:ident: $rty:ty),*) -> $rret:ty = $default:expr) => {
+        fn $name(&self, $(_: $rty),*) -> $rret {
+            $default
+        }
+    };
+    (@one every $name:ident ($($rarg:ident: $rty:ty),*)) => {
+        fn $name(&self, $(_: $rty),*) {}
+    };
+    (@one all_agree $name:ident ($($rarg:ident: $rty:ty),*) -> $rret:ty = $default:expr) => {
+        fn $name(&self, $(_: $rty),*) -> $rret {
+            $default
+        }
+    };
+    (@one $special:ident $name:ident $($rest:tt)*) => {};
+}
+
+impl<const I: usize> Submodule for Probe<I>
+where
+    Self: crate::submodule::Registered,
+{
+    const NAME: &'static CStr = NAMES[I];
+    // A probe implements every hook, so it says so itself rather than
+    // through `submodule!`.
+    const HOOKS: HookSet = HookSet::of(Hook::ALL);
+    // The LSM core calls `inode_init_security` only when some LSM has an
+    // xattr slot, and the free hooks of an object kind only when it has a
+    // blob: so a probe asks for both, and never uses them.
+    const XATTR_COUNT: u32 = 1;
+
+    crate::submodule::blob_states! {
+        inode: AtomicU32,
+        cred: AtomicU32,
+        file: AtomicU32,
+        task: AtomicU32,
+        superblock: AtomicU32,
+        sock: AtomicU32,
+        ipc: AtomicU32,
+        msg_msg: AtomicU32,
+        key: AtomicU32,
+    }
+
+    crate::hook_table::hook_table!(probe_methods);
+
+    fn inode_init_security(&self, _: &Inode, _: &Inode, _: &[u8]) -> Result<Option<XattrValue>> {
+        Ok(None)
+    }
+
+    fn inode_getsecurity(&self, _: &Inode, name: &[u8], out: &mut AttrValue) -> Result {
+        if I != 0 || name != b"probe" {
+            return Err(EOPNOTSUPP);
+        }
+        out.push_bytes(b"probe")
+    }
+
+    fn inode_listsecurity(&self, _: &Inode, names: &mut XattrNames<'_>) -> Result {
+        if I != 0 {
+            return Ok(());
+        }
+        names.push(c"security.probe")
+    }
+
+    fn task_prctl(&self, option: i32, args: [u64; 4]) -> Result<i32> {
+        if I != 0 || option != PR_PROBE {
+            return Err(ENOSYS);
+        }
+        Ok(i32::try_from(args[0]).unwrap_or(i32::MAX).saturating_add(1))
+    }
+
+    fn getprocattr(&self, _: &Task, name: &[u8], out: &mut AttrValue) -> Result {
+        if I != 0 || name != b"current" {
+            return Err(EINVAL);
+        }
+        push_number(out, CURRENT.load(Ordering::Relaxed))
+    }
+
+    fn setprocattr(&self, name: &[u8], value: &[u8]) -> Result<usize> {
+        if I != 0 || name != b"current" {
+            return Err(EINVAL);
+        }
+        let n = parse_number(value).ok_or(EINVAL)?;
+        CURRENT.store(n, Ordering::Relaxed);
+        Ok(value.len())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers() {
+        assert_eq!(parse_number(b"0"), Some(0));
+        assert_eq!(parse_number(b"42\n"), Some(42));
+        assert_eq!(parse_number(b"999999999"), Some(999_999_999));
+        for bad in [&b""[..], b"\n", b"1234567890", b"-1", b"1 ", b"x", b"4\n\n"] {
+            assert_eq!(parse_number(bad), None, "{bad:?}");
+        }
+        for n in [0, 7, 10, 4_294_967_295] {
+            let mut out = AttrValue::default();
+            push_number(&mut out, n).unwrap();
+            assert_eq!(out.0, n.to_string().into_bytes());
+        }
+    }
+}

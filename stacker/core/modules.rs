@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: GPL-2.0
+
+// The kernel-independent core: one list of its files, included by both crate
+// roots (`stacker/kernel/stacker_main.rs`, `stacker/host/lib.rs`), which sit
+// side by side, so the paths below hold for both.
+
+// The layout file is also the `blob-layout` crate, whose API is `pub`, and
+// not all of which stacker uses.
+#[allow(unreachable_pub, dead_code)]
+#[path = "../../blob-layout/layout.rs"]
+mod layout;
+
+// Values hooks pass to submodules; part of the submodule API, not all of
+// which today's submodules use.
+#[allow(dead_code)]
+#[path = "../core/access.rs"]
+mod access;
+#[path = "../core/attribute.rs"]
+mod attribute;
+#[path = "../core/blob.rs"]
+mod blob;
+#[path = "../core/chain.rs"]
+mod chain;
+#[path = "../core/dispatch.rs"]
+mod dispatch;
+#[path = "../core/hook.rs"]
+mod hook;
+#[path = "../core/hook_table.rs"]
+mod hook_table;
+#[path = "../core/stats.rs"]
+mod stats;
+#[path = "../core/submodule.rs"]
+mod submodule;
