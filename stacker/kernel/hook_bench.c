@@ -220,7 +220,10 @@ out_free:
 	return err;
 }
 
-/* The count must come in one write at offset 0: "N" or "N\n". */
+/*
+ * The count must come in one write at offset 0: "N" or "N\n". Rejected
+ * writes are logged, rate-limited (a writer may loop).
+ */
 static ssize_t hb_write(struct file *file, const char __user *ubuf,
 			size_t count, loff_t *ppos)
 {
@@ -229,19 +232,25 @@ static ssize_t hb_write(struct file *file, const char __user *ubuf,
 	int err;
 
 	if (*ppos != 0) {
-		pr_warn("write the count in one write at offset 0\n");
+		pr_warn_ratelimited("write at offset %lld: write the count in one write at offset 0\n",
+				    *ppos);
 		return -EINVAL;
 	}
 	if (count == 0 || count >= sizeof(buf)) {
-		pr_warn("write a decimal count of 1..%u calls, not %zu bytes\n",
-			HB_MAX_CALLS, count);
+		pr_warn_ratelimited("write of %zu bytes: write a decimal count of 1..%u\n",
+				    count, HB_MAX_CALLS);
 		return -EINVAL;
 	}
 	if (copy_from_user(buf, ubuf, count))
 		return -EFAULT;
 	buf[count] = '\0';
-	if (kstrtouint(buf, 10, &calls) || calls == 0 || calls > HB_MAX_CALLS) {
-		pr_warn("write a decimal count of 1..%u calls\n", HB_MAX_CALLS);
+	err = kstrtouint(buf, 10, &calls);
+	if (err == -ERANGE || (!err && (calls == 0 || calls > HB_MAX_CALLS))) {
+		pr_warn_ratelimited("the count is outside 1..%u\n", HB_MAX_CALLS);
+		return -EINVAL;
+	}
+	if (err) {
+		pr_warn_ratelimited("not a decimal count (digits and an optional newline)\n");
 		return -EINVAL;
 	}
 	mutex_lock(&hb_lock);
