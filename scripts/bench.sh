@@ -65,13 +65,21 @@ build() {
 	"$STACKER_ROOT/scripts/mkinitramfs.sh" "$OUT" --bench >/dev/null
 }
 
+# The guest clock. -icount shift=0: one nanosecond per instruction.
+# sleep=off: while the guest idles, its clock jumps to the next timer
+# instead of following the host's real time, so where timer interrupts land
+# does not depend on the host. -rtc clock=vm with a fixed base: the wall
+# clock (file times that tar and gzip see) is the same in every boot.
+# BENCH_QEMU_CLOCK replaces these options (for experiments).
+read -r -a qemu_clock <<<"${BENCH_QEMU_CLOCK:--icount shift=0,sleep=off -rtc base=2026-01-01T00:00:00,clock=vm}"
+
 boot_variant() { # NAME PARAMS REPEAT
 	local name=$1 params=$2 rep=$3 log="$OUT/raw/$1-$3.log"
 	# Bit-for-bit repeatable boots: no RDRAND/RDSEED, no KASLR, no user
-	# address randomisation (toolchain.md), so two boots of one variant
-	# count the same instructions.
+	# address randomisation (toolchain.md), and the clock above, so two
+	# boots of one variant count the same instructions.
 	timeout "${BENCH_TIMEOUT:-900}" qemu-system-x86_64 -accel tcg -cpu max,-rdrand,-rdseed \
-		-m 512M -smp 1 -icount shift=0 -nographic -no-reboot \
+		-m 512M -smp 1 "${qemu_clock[@]}" -nographic -no-reboot \
 		-kernel "$(cat "$OUT/bzImage.path")" -initrd "$OUT/initramfs-bench.cpio.gz" \
 		-append "console=ttyS0 panic=-1 quiet nokaslr norandmaps stacker_guest=bench stacker_bench=$mode $params" \
 		</dev/null >"$log" 2>&1 || true

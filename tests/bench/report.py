@@ -29,6 +29,15 @@ DESCRIBE = {
     "capstack-own-lsm": "capstack registered as its own LSM (`lsm=capstack`)",
     "landlock-yama": "upstream reference: Landlock + Yama",
 }
+# Per-hook figures from the kernel (hook_bench.c), as "hook_<name>" rows.
+HOOKS = ["capable", "file_open", "inode_permission", "cred_prepare"]
+# The variant each one is compared with, besides the baseline: stacker's
+# single tier against capstack as its own LSM (expected: exactly 0), and the
+# loop tier against the single tier (what the loop costs).
+COMPARE = {
+    "stacker-capstack": "capstack-own-lsm",
+    "stacker-capstack-loop": "stacker-capstack",
+}
 MICRO = ["null_syscall", "setuid", "stat", "open_close", "create_delete", "unix_socket", "fork_exit",
          "fork_exec", "pipe_roundtrip", "unix_bandwidth", "tcp_bandwidth"]
 
@@ -66,11 +75,14 @@ def main():
         data[(row["variant"], row["workload"])].append(float(row["value"]))
         units[row["workload"]] = row["unit"]
     variants = [v for v in ORDER if any(k[0] == v for k in data)]
-    workloads = [w for w in MICRO if w in units] + sorted(w for w in units if w not in MICRO)
+    hook_data = {k: v for k, v in data.items() if k[1].startswith("hook_")}
+    workloads = [w for w in MICRO if w in units] + sorted(
+        w for w in units if w not in MICRO and not w.startswith("hook_"))
 
     stats = {k: summarize(v) for k, v in data.items()}
     rows = []
-    for w in workloads:
+    # results.csv has the per-hook figures too; the main table does not.
+    for w in workloads + sorted({k[1] for k in hook_data}):
         base = stats.get((BASELINE, w))
         for v in variants:
             if (v, w) not in stats:
@@ -126,6 +138,7 @@ def main():
             cells.append(cell)
         lines.append(f"| {w} | {units[w]} | " + " | ".join(cells) + " |")
 
+    lines += hook_table(hook_data, variants)
     lines += ["", "## Targets", ""]
     lines += targets(by, workloads, units)
     try:
@@ -137,6 +150,68 @@ def main():
     open(f"{out}/report.md", "w").write(text)
     chart(out, rows, variants, workloads)
     print(text)
+
+
+def hook_table(hook_data, variants):
+    """The per-hook table: instructions per call measured in the kernel.
+
+    Each figure is the minimum over batches (hook_bench.c), so two boots of
+    one variant must give the same figure: the spread (max - min over the
+    repeats) is shown, and any non-zero spread is called out.
+    """
+    hooks = [h for h in HOOKS if any(k[1] == f"hook_{h}" for k in hook_data)]
+    hooks += sorted({k[1][5:] for k in hook_data} - set(hooks))
+    if not hooks:
+        return []
+    vs = [v for v in variants if any((v, f"hook_{h}") in hook_data for h in hooks)]
+    mean = {k: statistics.fmean(x) for k, x in hook_data.items()}
+    spread = {k: max(x) - min(x) for k, x in hook_data.items()}
+    out = ["", "## Per-hook cost in the kernel (instructions per call)", "",
+           "Measured in the guest kernel by `/sys/kernel/security/stacker_hook_bench` "
+           "(`stacker/kernel/hook_bench.c`): each `security_*()` call in batches of 64, the "
+           "minimum over batches less the minimum of an empty batch, so interrupts and memory "
+           "layout of the syscall path do not enter. `cred_prepare` is "
+           "`prepare_creds()` + `abort_creds()` (7.3 has no separate "
+           "`security_cred_prepare()`): it includes the allocation and free of the cred and "
+           "its blob, the same code in every variant. Cells: mean over the repeats, then the "
+           "difference against `baseline`.", ""]
+    out.append("| hook | " + " | ".join(f"`{v}`" for v in vs) + " |")
+    out.append("|" + " --- |" + " ---: |" * len(vs))
+    for h in hooks:
+        cells = []
+        base = mean.get((BASELINE, f"hook_{h}"))
+        for v in vs:
+            m = mean.get((v, f"hook_{h}"))
+            if m is None:
+                cells.append("")
+            elif v == BASELINE or base is None:
+                cells.append(f"{m:,.1f}")
+            else:
+                cells.append(f"{m:,.1f} ({m - base:+.1f})")
+        out.append(f"| {h} | " + " | ".join(cells) + " |")
+    pairs = [(a, b) for a, b in COMPARE.items() if a in vs and b in vs]
+    if pairs:
+        out += ["", "Against the matching comparison (instructions per call; "
+                "`stacker-capstack` - `capstack-own-lsm` should be exactly 0):", ""]
+        out.append("| hook | " + " | ".join(f"`{a}` - `{b}`" for a, b in pairs) + " |")
+        out.append("|" + " --- |" + " ---: |" * len(pairs))
+        for h in hooks:
+            cells = []
+            for a, b in pairs:
+                x, y = mean.get((a, f"hook_{h}")), mean.get((b, f"hook_{h}"))
+                cells.append("" if x is None or y is None else f"{x - y:+.1f}")
+            out.append(f"| {h} | " + " | ".join(cells) + " |")
+    runs = max(len(x) for x in hook_data.values())
+    moved = [f"`{k[0]}` {k[1][5:]} {d:.1f}" for k, d in sorted(spread.items()) if d]
+    if runs < 2:
+        out += ["", "Repeat-to-repeat spread: one boot per variant, not checked."]
+    elif moved:
+        out += ["", f"Repeat-to-repeat spread over {runs} boots is NOT zero: " +
+                ", ".join(moved) + " (instructions per call, max - min)."]
+    else:
+        out += ["", f"Repeat-to-repeat spread over {runs} boots: 0.0 for every hook and "
+                "variant (identical figures)."]
+    return out
 
 
 def within_spread(a, b):

@@ -21,6 +21,35 @@ echo "BENCH-LSM $(cat /sys/kernel/security/lsm)"
 [ -r /sys/kernel/security/stacker/chain ] &&
 	echo "BENCH-CHAIN $(tr '\n' ' ' </sys/kernel/security/stacker/chain)"
 
+# The guest clock is the TSC, which icount drives (one tick per
+# instruction). The kernel starts on "tsc-early" and switches to "tsc" one
+# second (of guest time) after boot, from a work item; wait for that, so
+# that the switch does not land inside some workload.
+cs=/sys/devices/system/clocksource/clocksource0
+i=0
+while [ "$(cat $cs/current_clocksource)" != tsc ] && [ $i -lt 50 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+echo "BENCH-CLOCKSOURCE $(cat $cs/current_clocksource) (available: $(cat $cs/available_clocksource))"
+dmesg | grep -E 'tsc: |clocksource: Switched' | sed 's/^/BENCH-DMESG /'
+
+# Per-hook cost, measured in the kernel (stacker/kernel/hook_bench.c): every
+# bench kernel has the file, whatever lsm= says. N calls per hook; each
+# "HOOKBENCH hook min median" line becomes "BENCH hook_<hook> <min> insn/call"
+# (the median stays in the console log).
+hb=/sys/kernel/security/stacker_hook_bench
+[ -e $hb ] || fail "hook bench: $hb missing (CONFIG_SECURITY_STACKER_HOOK_BENCH)"
+if [ "$mode" = quick ]; then n=1000; else n=100000; fi
+echo $n >$hb || fail "hook bench: writing $n to $hb failed (see the kernel log)"
+out=$(cat $hb) || fail "hook bench: reading $hb"
+echo "$out" | sed 's/^/BENCH-HOOK /'
+for hook in capable file_open inode_permission cred_prepare; do
+	v=$(echo "$out" | awk -v h=$hook '$1 == "HOOKBENCH" && $2 == h { print $3 }')
+	[ -n "$v" ] || fail "hook bench: no figure for $hook"
+	echo "BENCH hook_$hook $v insn/call"
+done
+
 # Micro-operations.
 /bench/bench $q || fail "micro-operations"
 
