@@ -47,7 +47,7 @@ use super::caps;
 use super::policy::{Ids, Policy};
 use crate::attribute::Attribute;
 use crate::blob::{BlobState, HasBlob};
-use crate::error::{Error, Result, EACCES, EINVAL, ENODATA, ENOMEM, EOPNOTSUPP, EPERM};
+use crate::error::{Error, Result, EACCES, EINVAL, ENODATA, EOPNOTSUPP, EPERM};
 use crate::objects::{Binprm, Cred, File, KernelCap, MmapAddr, PreparedCred};
 use crate::platform::{self, Dir, RcuCell, TextBuf};
 use core::ffi::CStr;
@@ -279,10 +279,8 @@ pub(crate) fn load_policy(text: &[u8]) -> Result {
 /// policy, taken under RCU, never on the policy in the RCU cell itself.
 pub(crate) fn show_policy(out: &mut TextBuf) -> Result {
     let copy = POLICY.copy_out()?;
-    copy.as_deref()
-        .unwrap_or(&Policy::EMPTY)
-        .write_canonical(out)
-        .map_err(|_| ENOMEM)
+    let policy = copy.as_deref().unwrap_or(&Policy::EMPTY);
+    out.format(|out| policy.write_canonical(out))
 }
 
 /// The mode of a policy that has `exec` rules, or `None` when there is no

@@ -27,7 +27,15 @@ while [ $# -gt 0 ]; do
 done
 
 
-# name|kernel parameters
+# name|kernel parameters[|image[|workloads]]
+#
+# image: "" for the bench kernel (default chain capstack,probe_b), or
+# "chain3" for the same kernel with default chain capstack,probe_b,probe_c
+# (linux/bench-chain3.config): the straight-line tier runs only the
+# compile-time default chain. workloads: "" for all of them, "hooks" for
+# the per-hook figures only (hook_bench.c). The chain variants measure what
+# each further submodule costs per hook in each tier: probe_b and probe_c
+# implement every hook and do nothing (modules/probe).
 VARIANTS=(
 	"baseline|lsm=capability"
 	"stacker-empty|lsm=stacker stacker.chain="
@@ -35,6 +43,12 @@ VARIANTS=(
 	"stacker-capstack-loop|lsm=stacker stacker.chain=capstack stacker.dispatch=loop"
 	"capstack-own-lsm|lsm=capstack stacker.chain="
 	"landlock-yama|lsm=landlock,yama"
+	"chain2-straight|lsm=stacker||hooks"
+	"chain2-loop|lsm=stacker stacker.dispatch=loop||hooks"
+	"chain2-own-lsm|lsm=capstack,probe_b stacker.chain=||hooks"
+	"chain3-straight|lsm=stacker|chain3|hooks"
+	"chain3-loop|lsm=stacker stacker.dispatch=loop|chain3|hooks"
+	"chain3-own-lsm|lsm=capstack,probe_b,probe_c stacker.chain=|chain3|hooks"
 )
 if [ "$quick" = 1 ]; then
 	VARIANTS=("stacker-capstack|lsm=stacker stacker.chain=capstack")
@@ -60,8 +74,24 @@ OUT=${STACKER_OUT:-$STACKER_ROOT/out}/bench$suffix
 mkdir -p "$OUT/raw"
 rm -f "$OUT"/raw/*.log
 
+# The images the selected variants boot.
+images() {
+	local entry image
+	for entry in "${VARIANTS[@]}"; do
+		IFS='|' read -r _ _ image _ <<<"$entry"
+		echo "${image:-main}"
+	done | sort -u
+}
+
 build() {
-	FRAGMENTS=$fragments "$STACKER_ROOT/scripts/build-kernel.sh" >"$OUT/bzImage.path"
+	local image
+	for image in $(images); do
+		case $image in
+		main) FRAGMENTS=$fragments "$STACKER_ROOT/scripts/build-kernel.sh" ;;
+		*) FRAGMENTS="$fragments $STACKER_ROOT/linux/bench-$image.config" \
+			"$STACKER_ROOT/scripts/build-kernel.sh" ;;
+		esac >"$OUT/bzImage-$image.path"
+	done
 	"$STACKER_ROOT/scripts/mkinitramfs.sh" "$OUT" --bench >/dev/null
 }
 
@@ -73,15 +103,16 @@ build() {
 # BENCH_QEMU_CLOCK replaces these options (for experiments).
 read -r -a qemu_clock <<<"${BENCH_QEMU_CLOCK:--icount shift=0,sleep=off -rtc base=2026-01-01T00:00:00,clock=vm}"
 
-boot_variant() { # NAME PARAMS REPEAT
-	local name=$1 params=$2 rep=$3 log="$OUT/raw/$1-$3.log"
+boot_variant() { # NAME PARAMS IMAGE WORKLOADS REPEAT
+	local name=$1 params=$2 image=${3:-main} work=${4:-$mode} rep=$5 log="$OUT/raw/$1-$5.log"
+	[ "$mode" = quick ] && work=quick
 	# Bit-for-bit repeatable boots: no RDRAND/RDSEED, no KASLR, no user
 	# address randomisation (toolchain.md), and the clock above, so two
 	# boots of one variant count the same instructions.
 	timeout "${BENCH_TIMEOUT:-900}" qemu-system-x86_64 -accel tcg -cpu max,-rdrand,-rdseed \
 		-m 512M -smp 1 "${qemu_clock[@]}" -nographic -no-reboot \
-		-kernel "$(cat "$OUT/bzImage.path")" -initrd "$OUT/initramfs-bench.cpio.gz" \
-		-append "console=ttyS0 panic=-1 quiet nokaslr norandmaps stacker_guest=bench stacker_bench=$mode $params" \
+		-kernel "$(cat "$OUT/bzImage-$image.path")" -initrd "$OUT/initramfs-bench.cpio.gz" \
+		-append "console=ttyS0 panic=-1 quiet nokaslr norandmaps stacker_guest=bench stacker_bench=$work $params" \
 		</dev/null >"$log" 2>&1 || true
 	tr -d '\r' <"$log" >"$log.tmp" && mv "$log.tmp" "$log"
 	if grep -q '^BENCH-FAIL' "$log" || ! grep -q '^BENCH-DONE' "$log"; then
@@ -96,12 +127,13 @@ boot_variant() { # NAME PARAMS REPEAT
 }
 
 measure() {
-	local rep entry
+	local rep entry name params image work
 	echo "variant,repeat,workload,value,unit" >"$OUT/raw.csv"
 	for rep in $(seq 1 "$repeats"); do
 		for entry in "${VARIANTS[@]}"; do
 			log "repeat $rep/$repeats: ${entry%%|*}"
-			boot_variant "${entry%%|*}" "${entry#*|}" "$rep"
+			IFS='|' read -r name params image work <<<"$entry"
+			boot_variant "$name" "$params" "$image" "$work" "$rep"
 		done
 	done
 }

@@ -16,6 +16,8 @@
 //!   number of at most 9 digits (`EINVAL` for anything else). Through the
 //!   LSM syscalls they are `lsm_get_self_attr(2)` and `lsm_set_self_attr(2)`
 //!   with the value `probe:NUMBER`;
+//! - `inode_init_security`: each new inode gets the xattr
+//!   `security.probe_init`, `1`, stored by its file system;
 //! - `inode_getsecurity`: `security.probe` of every inode reads `probe`,
 //!   without any xattr stored; `inode_listsecurity` lists it;
 //! - `task_prctl`: option [`PR_PROBE`] returns its first argument plus one
@@ -133,7 +135,10 @@ where
     crate::hook_table::hook_table!(probe_methods);
 
     fn inode_init_security(&self, _: &Inode, _: &Inode, _: &[u8]) -> Result<Option<XattrValue>> {
-        Ok(None)
+        if I != 0 {
+            return Ok(None);
+        }
+        XattrValue::new(c"probe_init", b"1").map(Some)
     }
 
     fn inode_getsecurity(&self, _: &Inode, name: &[u8], out: &mut AttrValue) -> Result {

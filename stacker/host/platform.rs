@@ -111,7 +111,7 @@ pub(crate) fn read_file(path: &str) -> Result<Vec<u8>> {
     let ops = FILES
         .with(|f| f.borrow().get(path).copied())
         .ok_or(ENOENT)?;
-    let mut out = TextBuf(Vec::new());
+    let mut out = TextBuf(Vec::new(), None);
     (ops.0)(&mut out)?;
     Ok(out.0)
 }
@@ -143,7 +143,7 @@ pub(crate) fn write_file_at(path: &str, data: &[u8], caps: WriterCaps, pos: i64)
 }
 
 /// The contents of a securityfs file as it is being formatted.
-pub(crate) struct TextBuf(pub(crate) Vec<u8>);
+pub(crate) struct TextBuf(pub(crate) Vec<u8>, Option<crate::error::Error>);
 
 impl TextBuf {
     /// Appends raw bytes.
@@ -152,11 +152,21 @@ impl TextBuf {
         self.0.extend_from_slice(bytes);
         Ok(())
     }
+
+    /// Formats into the buffer with `f` (`write!` and the like); on
+    /// failure, the error of the append that failed.
+    pub(crate) fn format(&mut self, f: impl FnOnce(&mut Self) -> core::fmt::Result) -> Result {
+        self.1 = None;
+        f(self).map_err(|core::fmt::Error| self.1.take().unwrap_or(crate::error::EINVAL))
+    }
 }
 
 impl core::fmt::Write for TextBuf {
     fn write_str(&mut self, s: &str) -> core::fmt::Result {
-        self.push_bytes(s.as_bytes()).map_err(|_| core::fmt::Error)
+        self.push_bytes(s.as_bytes()).map_err(|err| {
+            self.1 = Some(err);
+            core::fmt::Error
+        })
     }
 }
 

@@ -161,22 +161,13 @@ const NO_SLOT: u32 = u32::MAX;
 #[link_section = ".data..ro_after_init"]
 static mut SLOTS: [[u32; KINDS]; MAX_MODULES] = [[NO_SLOT; KINDS]; MAX_MODULES];
 
-/// LSM xattr slots stacker reserved: written once by [`init_tables`],
-/// read-only afterwards (the core's `lbs_xattr_count` then holds an offset).
-#[link_section = ".data..ro_after_init"]
-static mut XATTR_LIMIT: u32 = 0;
-
 /// Fills the [`SLOTS`] rows of the chain's submodules from the boot layout
-/// and the LSM core's offsets, and [`XATTR_LIMIT`] from the chain, so that
-/// hooks only read them.
+/// and the LSM core's offsets, so that hooks only read them.
 pub(crate) fn init_tables() {
     let b = boot();
     for &m in b.chain.order() {
         set_slots(m, b, blob_offsets());
     }
-    // SAFETY: called once from stacker's LSM init, before any hook can read
-    // `XATTR_LIMIT` (its invariant).
-    unsafe { *core::ptr::addr_of_mut!(XATTR_LIMIT) = xattr_count(b) };
 }
 
 /// Fills submodule `m`'s row of [`SLOTS`]: its slot in `state`'s layout,
@@ -208,12 +199,6 @@ pub(crate) fn slot_offset(index: usize, kind: ObjectKind) -> Option<usize> {
         Some(NO_SLOT) | None => None,
         Some(off) => Some(off as usize),
     }
-}
-
-/// LSM xattr slots stacker reserved.
-pub(crate) fn xattr_limit() -> u32 {
-    // SAFETY: `XATTR_LIMIT` is not written once hooks can run.
-    unsafe { *addr_of!(XATTR_LIMIT) }
 }
 
 fn log_rejects(input: &[u8], spec: &ChainSpec, source: &str) {

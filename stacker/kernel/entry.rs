@@ -43,10 +43,7 @@ impl IntoC for Result {
     type C = c_int;
     #[inline(always)]
     fn into_c(self) -> c_int {
-        match self {
-            Ok(()) => 0,
-            Err(err) => err.to_errno(),
-        }
+        kernel::error::from_result(|| self.map(|()| 0))
     }
 }
 
@@ -61,10 +58,7 @@ impl IntoC for Result<i32> {
     type C = c_int;
     #[inline(always)]
     fn into_c(self) -> c_int {
-        match self {
-            Ok(value) => value,
-            Err(err) => err.to_errno(),
-        }
+        kernel::error::from_result(|| self)
     }
 }
 
@@ -155,7 +149,15 @@ unsafe extern "C" fn inode_init_security<T: Tier>(
         // SAFETY: the name has `len` bytes, valid for the call.
         unsafe { c_slice(bytes, len as usize) }
     };
-    let limit = crate::boot::xattr_limit();
+    // The LSM xattr slots reserved for this chain: the sum of the counts of
+    // its submodules that fill any (stacker's `lbs_xattr_count`, or that of
+    // a submodule's own LSM, which runs the same entry point).
+    let mut limit = 0u32;
+    T::each(Hook::inode_init_security, |m| {
+        let count = crate::registry::XATTR_COUNTS.get(m as usize).copied();
+        limit = limit.saturating_add(count.unwrap_or(0));
+        core::ops::ControlFlow::Continue(())
+    });
     // SAFETY: the core's slot array and count, with stacker's reserved
     // slots (its `lbs_xattr_count`).
     let mut slots = unsafe { XattrSlots::from_raw(xattrs, xattr_count, limit) };
@@ -181,11 +183,11 @@ unsafe extern "C" fn getprocattr<T: Tier>(
     let task = unsafe { Task::from_raw(p) };
     // SAFETY: a NUL-terminated name from the LSM core, for the call.
     let name = unsafe { c_str(name) };
-    match crate::dispatch::getprocattr::<T>(task, name, &mut out) {
+    kernel::error::from_result(|| {
+        crate::dispatch::getprocattr::<T>(task, name, &mut out)?;
         // SAFETY: `value` is the core's out pointer, valid for writes.
-        Ok(()) => unsafe { hand_over(out, value.cast()) },
-        Err(err) => err.to_errno(),
-    }
+        Ok(unsafe { hand_over(out, value.cast()) })
+    })
 }
 
 /// `setprocattr` entry point for chain `T`.
@@ -200,10 +202,10 @@ unsafe extern "C" fn setprocattr<T: Tier>(
 ) -> c_int {
     // SAFETY: the core's name and value, valid for the call.
     let write = unsafe { ProcAttrWrite::from_raw(name, value, size) };
-    match crate::dispatch::setprocattr::<T>(write) {
-        Ok(used) => c_int::try_from(used).unwrap_or(c_int::MAX),
-        Err(err) => err.to_errno(),
-    }
+    kernel::error::from_result(|| {
+        crate::dispatch::setprocattr::<T>(write)
+            .map(|used| c_int::try_from(used).unwrap_or(c_int::MAX))
+    })
 }
 
 /// Hands `value` to the LSM core as a `kmalloc`ed buffer in `*out`, which
@@ -243,14 +245,14 @@ unsafe extern "C" fn inode_getsecurity<T: Tier>(
     // SAFETY: a NUL-terminated name from the LSM core, for the call.
     let name = unsafe { c_bytes(name) };
     let mut value = AttrValue::default();
-    match crate::dispatch::inode_getsecurity::<T>(inode, name, &mut value) {
-        Ok(()) if alloc => {
-            // SAFETY: with `alloc`, `buffer` is the core's out pointer.
-            unsafe { hand_over(value, buffer) }
+    kernel::error::from_result(|| {
+        crate::dispatch::inode_getsecurity::<T>(inode, name, &mut value)?;
+        if !alloc {
+            return Ok(c_int::try_from(value.0.len()).unwrap_or(c_int::MAX));
         }
-        Ok(()) => c_int::try_from(value.0.len()).unwrap_or(c_int::MAX),
-        Err(err) => err.to_errno(),
-    }
+        // SAFETY: with `alloc`, `buffer` is the core's out pointer.
+        Ok(unsafe { hand_over(value, buffer) })
+    })
 }
 
 /// `getselfattr` entry point for chain `T` (`lsm_get_self_attr(2)`): one
@@ -273,29 +275,25 @@ unsafe extern "C" fn getselfattr<T: Tier>(
     // SAFETY: the current task stays valid for the call.
     let task = unsafe { Task::from_raw(current) };
     let mut value = AttrValue::default();
-    let filled = crate::dispatch::getselfattr::<T>(task, attr, &mut value)
-        .and_then(|()| value.push_bytes(b"\0"));
-    if let Err(err) = filled {
-        return err.to_errno();
-    }
-    // SAFETY: `ctx` and `size` are the core's (user) buffer and its size;
-    // `lsm_fill_user_ctx` checks the size and copies with `copy_to_user`.
-    let rc = unsafe {
-        c::lsm_fill_user_ctx(
-            ctx,
-            size,
-            value.0.as_mut_ptr().cast(),
-            value.0.len(),
-            u64::from(c::LSM_ID_STACKER),
-            u64::from(flags),
-        )
-    };
-    // One entry, or the error (`E2BIG` with the size needed in `*size`).
-    if rc < 0 {
-        rc
-    } else {
-        1
-    }
+    kernel::error::from_result(|| {
+        crate::dispatch::getselfattr::<T>(task, attr, &mut value)?;
+        value.push_bytes(b"\0")?;
+        // SAFETY: `ctx` and `size` are the core's (user) buffer and its
+        // size; `lsm_fill_user_ctx` checks the size and copies with
+        // `copy_to_user`.
+        let rc = unsafe {
+            c::lsm_fill_user_ctx(
+                ctx,
+                size,
+                value.0.as_mut_ptr().cast(),
+                value.0.len(),
+                u64::from(c::LSM_ID_STACKER),
+                u64::from(flags),
+            )
+        };
+        // One entry, or the error (`E2BIG` with the size needed in `*size`).
+        kernel::error::to_result(rc).map(|()| 1)
+    })
 }
 
 /// `setselfattr` entry point for chain `T` (`lsm_set_self_attr(2)` with
@@ -322,10 +320,7 @@ unsafe extern "C" fn setselfattr<T: Tier>(
     if let [head @ .., 0] = value {
         value = head;
     }
-    match crate::dispatch::setselfattr::<T>(attr, value) {
-        Ok(()) => 0,
-        Err(err) => err.to_errno(),
-    }
+    crate::dispatch::setselfattr::<T>(attr, value).into_c()
 }
 
 /// [`options`] of one hook, for [`crate::registry::with_single`].

@@ -60,7 +60,7 @@ impl WithSubmodule for OwnStatus<'_> {
 fn show_status(out: &mut TextBuf, lsm: Lsm) -> Result {
     // The kernel's `fmt!`, whose `Display` the status implements.
     let status = crate::init_status::get(lsm);
-    out.write_fmt(fmt!("{}\n", status)).map_err(|_| ENOMEM)
+    out.format(|out| out.write_fmt(fmt!("{}\n", status)))
 }
 
 /// stacker's `status`.
@@ -101,7 +101,7 @@ struct ChainFile;
 impl Attribute for ChainFile {
     fn show(out: &mut TextBuf) -> Result {
         for &m in boot().chain.order() {
-            writeln!(out, "{}", name(m)).map_err(|_| ENOMEM)?;
+            out.format(|out| writeln!(out, "{}", name(m)))?;
         }
         Ok(())
     }
@@ -118,14 +118,15 @@ impl Attribute for LayoutFile {
         for kind in ObjectKind::ALL {
             let total = b.layout.total(kind);
             if total != 0 {
-                writeln!(
-                    out,
-                    "stacker {} {} {}",
-                    kind.name(),
-                    core_offset(kind),
-                    total
-                )
-                .map_err(|_| ENOMEM)?;
+                out.format(|out| {
+                    writeln!(
+                        out,
+                        "stacker {} {} {}",
+                        kind.name(),
+                        core_offset(kind),
+                        total
+                    )
+                })?;
             }
         }
         for &m in b.chain.order() {
@@ -133,8 +134,9 @@ impl Attribute for LayoutFile {
                 let size = b.layout.size(m as usize, kind);
                 if size != 0 {
                     let off = b.layout.offset(m as usize, kind);
-                    writeln!(out, "{} {} {} {}", name(m), kind.name(), off, size)
-                        .map_err(|_| ENOMEM)?;
+                    out.format(|out| {
+                        writeln!(out, "{} {} {} {}", name(m), kind.name(), off, size)
+                    })?;
                 }
             }
         }
@@ -152,11 +154,11 @@ impl Attribute for HooksFile {
             if !b.wants(hook) {
                 continue;
             }
-            write!(out, "{}", hook.name()).map_err(|_| ENOMEM)?;
+            out.format(|out| write!(out, "{}", hook.name()))?;
             for &m in b.order(hook) {
-                write!(out, " {}", name(m)).map_err(|_| ENOMEM)?;
+                out.format(|out| write!(out, " {}", name(m)))?;
             }
-            writeln!(out).map_err(|_| ENOMEM)?;
+            out.format(|out| writeln!(out))?;
         }
         Ok(())
     }
@@ -169,11 +171,10 @@ struct DispatchFile;
 impl Attribute for DispatchFile {
     fn show(out: &mut TextBuf) -> Result {
         let tier = crate::boot::tier();
-        match tier {
+        out.format(|out| match tier {
             DispatchTier::Single(m) => writeln!(out, "{} {}", tier.name(), name(m)),
             _ => writeln!(out, "{}", tier.name()),
-        }
-        .map_err(|_| ENOMEM)
+        })
     }
 }
 
@@ -184,7 +185,7 @@ struct AvailableFile;
 impl Attribute for AvailableFile {
     fn show(out: &mut TextBuf) -> Result {
         for m in 0..C_NAMES.len() {
-            writeln!(out, "{}", name(m as u8)).map_err(|_| ENOMEM)?;
+            out.format(|out| writeln!(out, "{}", name(m as u8)))?;
         }
         Ok(())
     }
@@ -201,8 +202,9 @@ impl Attribute for StatsFile {
             for &hook in Hook::ALL {
                 let (calls, denials) = crate::stats::get(m as usize, hook);
                 if calls != 0 {
-                    writeln!(out, "{} {} {} {}", name(m), hook.name(), calls, denials)
-                        .map_err(|_| ENOMEM)?;
+                    out.format(|out| {
+                        writeln!(out, "{} {} {} {}", name(m), hook.name(), calls, denials)
+                    })?;
                 }
             }
         }

@@ -25,11 +25,11 @@ use kernel::{
 /// The contents of a securityfs file as it is being formatted.
 ///
 /// A policy can be tens of KiB: the buffer may be `vmalloc`ed.
-pub(crate) struct TextBuf(KVVec<u8>);
+pub(crate) struct TextBuf(KVVec<u8>, Option<Error>);
 
 impl TextBuf {
     fn new() -> Self {
-        TextBuf(KVVec::new())
+        TextBuf(KVVec::new(), None)
     }
 
     /// Appends raw bytes.
@@ -37,11 +37,21 @@ impl TextBuf {
         self.0.extend_from_slice(bytes, GFP_KERNEL)?;
         Ok(())
     }
+
+    /// Formats into the buffer with `f` (`write!` and the like); on
+    /// failure, the error of the append that failed.
+    pub(crate) fn format(&mut self, f: impl FnOnce(&mut Self) -> fmt::Result) -> Result {
+        self.1 = None;
+        f(self).map_err(|fmt::Error| self.1.take().unwrap_or(EINVAL))
+    }
 }
 
 impl fmt::Write for TextBuf {
     fn write_str(&mut self, s: &str) -> fmt::Result {
-        self.push_bytes(s.as_bytes()).map_err(|_| fmt::Error)
+        self.push_bytes(s.as_bytes()).map_err(|err| {
+            self.1 = Some(err);
+            fmt::Error
+        })
     }
 }
 

@@ -12,6 +12,7 @@
  *   the test kernel (no modules, firmware loader or kexec): SKIP;
  * - the special rules, answered by "probe" only (probe_b and probe_c, if
  *   in the chain, decline):
+ *   - inode_init_security: a new file has security.probe_init = "1";
  *   - inode_getsecurity: security.probe reads "probe" from any inode; other
  *     security.* names fall through to the file system;
  *   - inode_listsecurity: listxattr(2) lists security.probe;
@@ -324,7 +325,7 @@ static void ipc_ops(void)
 }
 
 /*
- * The special rules; the LSM syscalls too if `selfattr` (9 results, or 16
+ * The special rules; the LSM syscalls too if `selfattr` (10 results, or 17
  * with them).
  */
 static void special_rules(int selfattr)
@@ -338,7 +339,13 @@ static void special_rules(int selfattr)
 	} u;
 	uint32_t size;
 
+	unlink("/tmp/p/x");
 	make_file("/tmp/p/x");
+	n = getxattr("/tmp/p/x", "security.probe_init", buf, sizeof(buf) - 1);
+	buf[n > 0 ? n : 0] = '\0';
+	ktap_result(n == 1 && buf[0] == '1', "init_security_xattr_stored",
+		    "getxattr(security.probe_init) of a new file gave %zd '%s' (%s)", n, buf,
+		    n < 0 ? strerror(errno) : "");
 	n = getxattr("/tmp/p/x", "security.probe", buf, sizeof(buf) - 1);
 	buf[n > 0 ? n : 0] = '\0';
 	ktap_result(n == 5 && !memcmp(buf, "probe", 5), "getsecurity_answers_security_probe",
@@ -413,7 +420,7 @@ static int own_lsm_main(void)
 	static const char *const names[] = { "probe", "probe_b", "probe_c" };
 	char buf[256], path[128];
 
-	ktap_plan("probe-own-lsm", 4 + 3 + 9);
+	ktap_plan("probe-own-lsm", 4 + 3 + 10);
 	read_value("/sys/kernel/security/lsm", buf, sizeof(buf));
 	for (int i = 0; i < 3; i++) {
 		char list[258], want[32], shown[64];
@@ -450,7 +457,7 @@ int main(void)
 
 	while (all_hooks[n_hooks])
 		n_hooks++;
-	ktap_plan("probe", 1 + 1 + n_hooks + 16);
+	ktap_plan("probe", 1 + 1 + n_hooks + 17);
 
 	check_init_succeeded();
 
