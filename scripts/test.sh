@@ -49,6 +49,7 @@ BOOTS=(
 	"probe|stacker.chain=probe|probe_test chain_test"
 	"probe-stacked|stacker.chain=probe_b,probe,probe_c|probe_test chain_test"
 	"probe-own-lsm|lsm=probe,probe_b,probe_c|probe_test"
+	"probe-with-own-lsm|lsm=stacker,probe_b stacker.chain=probe|probe_test chain_test"
 	"bad-names|stacker.chain=bogus,xattrlock_b,xattrlock_b|stack_test chain_test"
 	"capstack|stacker.chain=capstack|capstack_test chain_test securityfs_test"
 	"capstack-stacked|stacker.chain=xattrlock,capstack|capstack_test chain_test securityfs_test"

@@ -203,20 +203,8 @@ macro_rules! combine {
             out
         }
     };
-    (first_claim $name:ident ($($rarg:ident: $rty:ty),*) -> $rret:ty = $default:expr) => {
-        #[doc = concat!("Dispatches `", stringify!($name), "` through chain `T`: the first answer that is not `", stringify!($default), "` (\"not mine\") decides.")]
-        #[inline(always)]
-        pub(crate) fn $name<T: Tier>($($rarg: $rty),*) -> $rret {
-            // A `first_claim` default is an error (`hook_table.rs`).
-            let default: $rret = $default;
-            let decline = match default {
-                Err(err) => err,
-                Ok(_) => EINVAL,
-            };
-            first_claim::<T, _>(Hook::$name, decline, |m| T::$name(m, $($rarg),*))
-                .map_or(Err(decline), |(_, answer)| answer)
-        }
-    };
+    // `first_claim` (`inode_getsecurity`) and the other special rules:
+    // written out below.
     ($special:ident $name:ident ($($rarg:ident: $rty:ty),*) $(-> $rret:ty = $default:expr)?) => {};
 }
 pub(crate) use combine;
@@ -249,6 +237,24 @@ fn first_claim<T: Tier, R>(
         }
     });
     claim
+}
+
+/// Dispatches `inode_getsecurity`: the first answer that is not
+/// `EOPNOTSUPP` ("not mine", the LSM default) decides, as
+/// `call_int_hook` does for a hook whose default is not 0. `EOPNOTSUPP`
+/// when no submodule answers: the VFS then reads the xattr itself.
+#[inline(always)]
+pub(crate) fn inode_getsecurity<T: Tier>(
+    inode: &Inode,
+    name: &[u8],
+    out: &mut AttrValue,
+) -> Result {
+    first_claim::<T, _>(Hook::inode_getsecurity, EOPNOTSUPP, |m| {
+        // What a submodule left before saying "not mine" is not the answer.
+        out.0.clear();
+        T::inode_getsecurity(m, inode, name, out)
+    })
+    .map_or(Err(EOPNOTSUPP), |(_, answer)| answer)
 }
 
 /// Dispatches `task_prctl` as `security_task_prctl()` does: `ENOSYS` from
@@ -347,6 +353,8 @@ pub(crate) fn getprocattr<T: Tier>(
         .split_last()
         .map_or(&[][..], |(_, b)| b);
     if let Some((_, answer)) = first_claim::<T, _>(Hook::getprocattr, EINVAL, |m| {
+        // What a submodule left before saying "not mine" is not the answer.
+        out.0.clear();
         T::getprocattr(m, task, bytes, out)
     }) {
         return answer;
@@ -418,6 +426,7 @@ pub(crate) fn getselfattr<T: Tier>(task: &Task, attr: u32, out: &mut AttrValue) 
     // Each submodule that implements `getprocattr` has `getselfattr`
     // (`HookSet::with_derived`); the calls count as `getselfattr`.
     match first_claim::<T, _>(Hook::getselfattr, EINVAL, |m| {
+        value.0.clear();
         T::getprocattr(m, task, name, &mut value)
     }) {
         Some((m, Ok(()))) => {

@@ -309,18 +309,23 @@ macro_rules! hook_table {
                 => (target: &Task = Task::from_raw(p), sig: i32 = sig, cred: Option<&Cred> = Cred::from_raw_opt(cred))
                 -> Result = Ok(());
             /// May the current task be traced by `parent` (`PTRACE_TRACEME`)?
+            /// (Under `tasklist_lock`: must not sleep.)
             first_error ptrace_traceme(parent: *mut c::task_struct) -> c_int
                 => (parent: &Task = Task::from_raw(parent)) -> Result = Ok(());
             /// May `target`'s process group be set to `pgid`?
+            /// (Under `tasklist_lock`: must not sleep.)
             first_error task_setpgid(p: *mut c::task_struct, pgid: c::pid_t) -> c_int
                 => (target: &Task = Task::from_raw(p), pgid: i32 = pgid) -> Result = Ok(());
             /// May `target`'s process group be read?
+            /// (Under RCU: must not sleep.)
             first_error task_getpgid(p: *mut c::task_struct) -> c_int
                 => (target: &Task = Task::from_raw(p)) -> Result = Ok(());
             /// May `target`'s session id be read?
+            /// (Under RCU: must not sleep.)
             first_error task_getsid(p: *mut c::task_struct) -> c_int
                 => (target: &Task = Task::from_raw(p)) -> Result = Ok(());
             /// May `target`'s nice value be set to `nice`?
+            /// (Under RCU or `tasklist_lock`: must not sleep.)
             first_error task_setnice(p: *mut c::task_struct, nice: c_int) -> c_int
                 => (target: &Task = Task::from_raw(p), nice: i32 = nice) -> Result = Ok(());
             /// May `target`'s scheduling policy be changed?
@@ -374,12 +379,15 @@ macro_rules! hook_table {
             /// May `size` bytes be received on `sock`?
             first_error socket_recvmsg(sock: *mut c::socket, msg: *mut c::msghdr, size: c_int, flags: c_int) -> c_int
                 => (sock: &Socket = Socket::from_raw(sock), size: i32 = size, flags: i32 = flags) -> Result = Ok(());
-            /// A `struct sock` of `family` is being set up.
+            /// A `struct sock` of `family` is being set up; only its blob is
+            /// reachable. May run in softirq context (a socket cloned for
+            /// an incoming connection): must not sleep.
             first_error sk_alloc_security(sk: *mut c::sock, family: c_int, priority: c::gfp_t) -> c_int
-                => (sk: &Sock = Sock::from_raw(sk), family: i32 = family) -> Result = Ok(());
-            /// A `struct sock` is being freed.
+                => (sk: &SockSecurity = SockSecurity::from_raw(sk), family: i32 = family) -> Result = Ok(());
+            /// A `struct sock` is being freed, possibly half built; only its
+            /// blob is reachable. May run in softirq context: must not sleep.
             every sk_free_security(sk: *mut c::sock)
-                => (sk: &Sock = Sock::from_raw(sk));
+                => (sk: &SockSecurity = SockSecurity::from_raw(sk));
             /// May Unix stream socket `sock` connect to `other` (`new` is
             /// the server's end of the new connection)?
             first_error unix_stream_connect(sock: *mut c::sock, other: *mut c::sock, new: *mut c::sock) -> c_int
@@ -398,45 +406,54 @@ macro_rules! hook_table {
             first_error msg_queue_alloc_security(perm: *mut c::kern_ipc_perm) -> c_int
                 => (ipc: &IpcPerm = IpcPerm::from_raw(perm)) -> Result = Ok(());
             /// A message queue is being freed.
+            /// (From an RCU callback: must not sleep.)
             every msg_queue_free_security(perm: *mut c::kern_ipc_perm)
                 => (ipc: &IpcPerm = IpcPerm::from_raw(perm));
             /// A shared memory segment is being set up.
             first_error shm_alloc_security(perm: *mut c::kern_ipc_perm) -> c_int
                 => (ipc: &IpcPerm = IpcPerm::from_raw(perm)) -> Result = Ok(());
             /// A shared memory segment is being freed.
+            /// (From an RCU callback: must not sleep.)
             every shm_free_security(perm: *mut c::kern_ipc_perm)
                 => (ipc: &IpcPerm = IpcPerm::from_raw(perm));
             /// A semaphore set is being set up.
             first_error sem_alloc_security(perm: *mut c::kern_ipc_perm) -> c_int
                 => (ipc: &IpcPerm = IpcPerm::from_raw(perm)) -> Result = Ok(());
             /// A semaphore set is being freed.
+            /// (From an RCU callback: must not sleep.)
             every sem_free_security(perm: *mut c::kern_ipc_perm)
                 => (ipc: &IpcPerm = IpcPerm::from_raw(perm));
             /// May the existing message queue be looked up (`msgget(2)`)?
+            /// (Under the IPC object's spinlock: must not sleep.)
             first_error msg_queue_associate(perm: *mut c::kern_ipc_perm, msqflg: c_int) -> c_int
                 => (ipc: &IpcPerm = IpcPerm::from_raw(perm), flag: i32 = msqflg) -> Result = Ok(());
             /// May the existing shared memory segment be looked up?
+            /// (Under the IPC object's spinlock: must not sleep.)
             first_error shm_associate(perm: *mut c::kern_ipc_perm, shmflg: c_int) -> c_int
                 => (ipc: &IpcPerm = IpcPerm::from_raw(perm), flag: i32 = shmflg) -> Result = Ok(());
             /// May the existing semaphore set be looked up?
+            /// (Under the IPC object's spinlock: must not sleep.)
             first_error sem_associate(perm: *mut c::kern_ipc_perm, semflg: c_int) -> c_int
                 => (ipc: &IpcPerm = IpcPerm::from_raw(perm), flag: i32 = semflg) -> Result = Ok(());
             /// May `msg` be sent to the queue?
+            /// (Under the queue's spinlock: must not sleep.)
             first_error msg_queue_msgsnd(perm: *mut c::kern_ipc_perm, msg: *mut c::msg_msg, msqflg: c_int) -> c_int
                 => (ipc: &IpcPerm = IpcPerm::from_raw(perm), msg: &MsgMsg = MsgMsg::from_raw(msg),
                     flag: i32 = msqflg) -> Result = Ok(());
             /// May `target` receive `msg` from the queue?
+            /// (Under the queue's spinlock: must not sleep.)
             first_error msg_queue_msgrcv(perm: *mut c::kern_ipc_perm, msg: *mut c::msg_msg, target: *mut c::task_struct,
                     ty: c_long, mode: c_int) -> c_int
                 => (ipc: &IpcPerm = IpcPerm::from_raw(perm), msg: &MsgMsg = MsgMsg::from_raw(msg),
                     target: &Task = Task::from_raw(target), ty: i64 = ty as i64, mode: i32 = mode)
                 -> Result = Ok(());
-            /// A message is being set up.
+            /// A message is being set up; only its blob is reachable.
             first_error msg_msg_alloc_security(msg: *mut c::msg_msg) -> c_int
-                => (msg: &MsgMsg = MsgMsg::from_raw(msg)) -> Result = Ok(());
-            /// A message is being freed.
+                => (msg: &MsgMsgSecurity = MsgMsgSecurity::from_raw(msg)) -> Result = Ok(());
+            /// A message is being freed, possibly half built; only its blob
+            /// is reachable.
             every msg_msg_free_security(msg: *mut c::msg_msg)
-                => (msg: &MsgMsg = MsgMsg::from_raw(msg));
+                => (msg: &MsgMsgSecurity = MsgMsgSecurity::from_raw(msg));
 
             // Keys.
             /// A key is being set up for `cred` (`flags` as `KEY_ALLOC_*`).
@@ -444,6 +461,7 @@ macro_rules! hook_table {
                 => (key: &Key = Key::from_raw(key), cred: &Cred = Cred::from_raw(cred), flags: u64 = flags as u64)
                 -> Result = Ok(());
             /// May `cred` use the key for `need` (`enum key_need_perm`)?
+            /// (Often under RCU: must not sleep.)
             first_error key_permission(key_ref: c::key_ref_t, cred: *const c::cred, need: c::key_need_perm) -> c_int
                 => (key: &Key = Key::from_ref(key_ref), cred: &Cred = Cred::from_raw(cred), need: u32 = need as u32)
                 -> Result = Ok(());

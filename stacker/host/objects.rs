@@ -415,6 +415,38 @@ impl Sock {
     }
 }
 
+/// A sock in `sk_alloc_security` or `sk_free_security`: only its blob (as
+/// in the kernel, where it is half built there).
+pub(crate) struct SockSecurity {
+    blob: Blob,
+}
+has_blob!(SockSecurity, Sock, SockState);
+
+impl SockSecurity {
+    /// The blob of a sock being set up.
+    pub(crate) fn new() -> SockSecurity {
+        SockSecurity {
+            blob: Blob::new(ObjectKind::Sock),
+        }
+    }
+}
+
+/// A message in `msg_msg_alloc_security` or `msg_msg_free_security`: only
+/// its blob (as in the kernel, where it is half built there).
+pub(crate) struct MsgMsgSecurity {
+    blob: Blob,
+}
+has_blob!(MsgMsgSecurity, MsgMsg, MsgMsgState);
+
+impl MsgMsgSecurity {
+    /// The blob of a message being set up.
+    pub(crate) fn new() -> MsgMsgSecurity {
+        MsgMsgSecurity {
+            blob: Blob::new(ObjectKind::MsgMsg),
+        }
+    }
+}
+
 /// A mounted (or mounting) file system.
 pub(crate) struct Superblock {
     /// Its magic number.

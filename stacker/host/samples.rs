@@ -115,6 +115,7 @@ sample_objects! {
     InodeBlob<'static> = InodeBlob { blob: Box::leak(Box::new(Inode::new(7, false).into_blob())) };
     Socket = Socket { family: 1, sock: Some(Rc::new(Sock::new(1))) };
     Sock = Sock::new(1);
+    SockSecurity = SockSecurity::new();
     IpcPerm = IpcPerm::new();
     Vma = Vma { file: Some(Rc::new(file())) };
     Iattr = Iattr::default();
@@ -122,6 +123,7 @@ sample_objects! {
     Superblock = Superblock::new(0x0102_1994);
     Vfsmount = Vfsmount { sb: Rc::new(Superblock::new(0x0102_1994)) };
     MsgMsg = MsgMsg::new(1);
+    MsgMsgSecurity = MsgMsgSecurity::new();
     Key = Key::new(1);
     XattrNames<'static> = XattrNames { names: Box::leak(Box::default()), room: None };
 }

@@ -267,7 +267,7 @@ unsafe extern "C" fn getselfattr<T: Tier>(
     attr: c_uint,
     ctx: *mut c::lsm_ctx,
     size: *mut u32,
-    flags: u32,
+    _flags: u32,
 ) -> c_int {
     // SAFETY: the LSM syscalls run in process context, where `current`
     // is valid.
@@ -288,7 +288,9 @@ unsafe extern "C" fn getselfattr<T: Tier>(
                 value.0.as_mut_ptr().cast(),
                 value.0.len(),
                 u64::from(c::LSM_ID_STACKER),
-                u64::from(flags),
+                // The entry's own flags, none (as SELinux and AppArmor): the
+                // syscall's `LSM_FLAG_SINGLE` is not one of them.
+                0,
             )
         };
         // One entry, or the error (`E2BIG` with the size needed in `*size`).

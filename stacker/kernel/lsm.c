@@ -15,11 +15,20 @@
 
 #define pr_fmt(fmt) "stacker: " fmt
 
+#include <linux/lsm_count.h>
 #include <linux/lsm_hooks.h>
 #include <linux/ratelimit.h>
 #include <uapi/linux/lsm.h>
 
 #include "stacker.h"
+
+/*
+ * The core counts the built-in LSMs with COUNT_ARGS(), which counts at most
+ * 15: with more (stacker and its own LSMs add up to five), MAX_LSM_COUNT
+ * would collapse to 1 and size the static call slots wrong. Capability and
+ * stacker are two.
+ */
+static_assert(MAX_LSM_COUNT >= 2, "too many LSMs for COUNT_ARGS() in lsm_count.h");
 
 static const struct lsm_id stacker_lsmid = {
 	.name = "stacker",

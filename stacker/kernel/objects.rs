@@ -251,8 +251,10 @@ wrapper!(
 impl Dentry {
     /// The inode, or `None` for a negative dentry.
     pub(crate) fn inode(&self) -> Option<&Inode> {
-        // SAFETY: the dentry is valid; a positive dentry pins its inode.
-        let inode = unsafe { (*self.as_raw()).d_inode };
+        // SAFETY: the dentry is valid; a positive dentry pins its inode. One
+        // volatile read, as C's `READ_ONCE`: in an RCU-walk lookup
+        // (`inode_follow_link` with `rcu`) the dentry may change meanwhile.
+        let inode = unsafe { core::ptr::addr_of!((*self.as_raw()).d_inode).read_volatile() };
         // SAFETY: non-null `d_inode` is a valid inode for the borrow.
         (!inode.is_null()).then(|| unsafe { Inode::from_raw(inode) })
     }
@@ -743,6 +745,18 @@ wrapper!(
 // bindgen misplaces `sk_security` (`layout_check.c`): C reads it.
 has_blob!(Sock, Sock, SockState, |p| stacker_sk_security(p.cast()));
 
+wrapper!(
+    /// A `struct sock` in `sk_alloc_security` or `sk_free_security`: only
+    /// its security blob. The sock is allocated without zeroing and its
+    /// family is set after `sk_alloc_security` (`sk_prot_alloc()`), and
+    /// `sk_free_security` also runs for that half-built sock, so this view
+    /// has no `family()`.
+    SockSecurity => bindings::sock
+);
+has_blob!(SockSecurity, Sock, SockState, |p| stacker_sk_security(
+    p.cast()
+));
+
 extern "C" {
     /// `sk->sk_security` (`layout_check.c`). The sock is passed as
     /// `*const c_void`: bindgen's `sock` holds empty structs, which the
@@ -765,7 +779,8 @@ wrapper!(
 has_blob!(Superblock, Superblock, SuperblockState, |p| (*p).s_security);
 
 impl Superblock {
-    /// The file system's magic number (`*_MAGIC`, as in `statfs(2)`).
+    /// The file system's magic number (`*_MAGIC`, as in `statfs(2)`); 0 in
+    /// `sb_alloc_security`, which runs before the file system sets it.
     pub(crate) fn magic(&self) -> u64 {
         // SAFETY: the superblock is valid; `s_magic` is set before it is
         // mounted and then fixed.
@@ -828,6 +843,16 @@ wrapper!(
 );
 has_blob!(MsgMsg, MsgMsg, MsgMsgState, |p| (*p).security);
 
+wrapper!(
+    /// A `struct msg_msg` in `msg_msg_alloc_security` or
+    /// `msg_msg_free_security`: only its security blob. The message is
+    /// allocated without zeroing and its type set after the alloc hook
+    /// (`alloc_msg()`, `do_msgsnd()`), and the free hook also runs on the
+    /// failure path, so this view has no `mtype()`.
+    MsgMsgSecurity => bindings::msg_msg
+);
+has_blob!(MsgMsgSecurity, MsgMsg, MsgMsgState, |p| (*p).security);
+
 impl MsgMsg {
     /// The message type (`mtype`).
     pub(crate) fn mtype(&self) -> i64 {
@@ -855,7 +880,7 @@ impl Key {
         unsafe { Key::from_raw(key) }
     }
 
-    /// The key's serial number.
+    /// The key's serial number (0 in `key_alloc`: it is assigned after).
     pub(crate) fn serial(&self) -> i32 {
         // SAFETY: the key is valid; its serial is fixed for its life.
         unsafe { (*self.as_raw()).serial }

@@ -15,7 +15,10 @@
  * lsm_idlist and lsm_active_cnt (security/security.c, declared in
  * security/lsm.h) are filled while the LSMs are ordered, before any LSM's
  * init, and never change afterwards. Asking by id never reaches stacker
- * again, so there is no recursion.
+ * again. Nor does it reach a submodule registered as an LSM of its own
+ * (own_lsm.c): that runs the same entry points, which forward too, so
+ * asking it would recurse without end (lsm=stacker,probe_b). Those LSMs
+ * are skipped: no recursion.
  */
 
 #define pr_fmt(fmt) "stacker: " fmt
@@ -26,6 +29,21 @@
 
 #include "../../../lsm.h"
 #include "stacker.h"
+
+/* Whether LSM @id runs stacker's entry points: stacker or an own LSM. */
+static bool stacker_runs(u64 id)
+{
+	switch (id) {
+	case LSM_ID_STACKER:
+	case LSM_ID_CAPSTACK:
+	case LSM_ID_PROBE:
+	case LSM_ID_PROBE_B:
+	case LSM_ID_PROBE_C:
+		return true;
+	default:
+		return false;
+	}
+}
 
 /* The index in lsm_idlist of the first LSM after stacker. */
 static unsigned int stacker_first_later_lsm(void)
@@ -50,6 +68,8 @@ int stacker_forward_getprocattr(struct task_struct *p, const char *name,
 	int rc;
 
 	for (i = stacker_first_later_lsm(); i < lsm_active_cnt; i++) {
+		if (stacker_runs(lsm_idlist[i]->id))
+			continue;
 		rc = security_getprocattr(p, lsm_idlist[i]->id, name, value);
 		if (rc != -EINVAL)
 			return rc;
@@ -68,6 +88,8 @@ int stacker_forward_setprocattr(const char *name, void *value, size_t size)
 	int rc;
 
 	for (i = stacker_first_later_lsm(); i < lsm_active_cnt; i++) {
+		if (stacker_runs(lsm_idlist[i]->id))
+			continue;
 		rc = security_setprocattr(lsm_idlist[i]->id, name, value, size);
 		if (rc != -EINVAL)
 			return rc;

@@ -325,7 +325,7 @@ static void ipc_ops(void)
 }
 
 /*
- * The special rules; the LSM syscalls too if `selfattr` (10 results, or 17
+ * The special rules; the LSM syscalls too if `selfattr` (11 results, or 18
  * with them).
  */
 static void special_rules(int selfattr)
@@ -371,6 +371,14 @@ static void special_rules(int selfattr)
 	EXPECT_ERRNO("setprocattr_bad_value_einval", write_value(ATTR, "probe:x7"), EINVAL);
 	ktap_result(read_value(ATTR, buf, sizeof(buf)) == 0 && !strcmp(buf, "7"),
 		    "setprocattr_bad_value_keeps_the_old", "%s reads '%s'", ATTR, buf);
+	/*
+	 * An attribute no submodule answers is forwarded to the LSMs after
+	 * stacker, never to a submodule running as an LSM of its own (the
+	 * probe-with-own-lsm boot has probe_b after stacker): EINVAL, and the
+	 * kernel still runs.
+	 */
+	EXPECT_ERRNO("getprocattr_unclaimed_einval",
+		     read_value("/proc/self/attr/exec", buf, sizeof(buf)), EINVAL);
 	if (!selfattr)
 		return;
 
@@ -420,7 +428,7 @@ static int own_lsm_main(void)
 	static const char *const names[] = { "probe", "probe_b", "probe_c" };
 	char buf[256], path[128];
 
-	ktap_plan("probe-own-lsm", 4 + 3 + 10);
+	ktap_plan("probe-own-lsm", 4 + 3 + 11);
 	read_value("/sys/kernel/security/lsm", buf, sizeof(buf));
 	for (int i = 0; i < 3; i++) {
 		char list[258], want[32], shown[64];
@@ -457,7 +465,7 @@ int main(void)
 
 	while (all_hooks[n_hooks])
 		n_hooks++;
-	ktap_plan("probe", 1 + 1 + n_hooks + 17);
+	ktap_plan("probe", 1 + 1 + n_hooks + 18);
 
 	check_init_succeeded();
 
