@@ -918,15 +918,11 @@ impl XattrNames<'_> {
     /// Adds the xattr name `name` (in full: `security.NAME`); `ERANGE`
     /// when it does not fit.
     pub(crate) fn push(&mut self, name: &CStr) -> Result {
+        let (buffer, remaining) = (self.buffer, self.remaining);
         // SAFETY: valid by the type invariant; `xattr_list_one` copies the
         // name and its NUL, or only counts when `*buffer` is null.
-        let rc =
-            unsafe { bindings::xattr_list_one(self.buffer, self.remaining, name.as_char_ptr()) };
-        if rc < 0 {
-            Err(Error::from_errno(rc))
-        } else {
-            Ok(())
-        }
+        let rc = unsafe { bindings::xattr_list_one(buffer, remaining, name.as_char_ptr()) };
+        kernel::error::to_result(rc)
     }
 }
 
