@@ -141,8 +141,10 @@ measure() {
 report() {
 	if [ "$quick" = 1 ]; then
 		DISPATCH_ITERS=1000 "$STACKER_ROOT/scripts/dispatch-bench.sh" "$OUT" >/dev/null
+		CATEGORY_ITERS=1000 "$STACKER_ROOT/scripts/category-bench.sh" "$OUT" >/dev/null
 	else
 		"$STACKER_ROOT/scripts/dispatch-bench.sh" "$OUT" >/dev/null
+		"$STACKER_ROOT/scripts/category-bench.sh" "$OUT" >/dev/null
 	fi
 	/usr/bin/python3 "$STACKER_ROOT/tests/bench/report.py" "$OUT" "$mode"
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 
-//! Loops for measuring dispatch cost with callgrind (`dispatch-bench`).
+//! Loops for measuring dispatch cost (`dispatch-bench`) and the category
+//! check of `mlte` (`category-bench`) with callgrind.
 //!
 //! Each loop calls the `capable` hook `iters` times, either through the
 //! chain's dispatch function or straight into one submodule's method (the
@@ -9,6 +10,7 @@
 
 use crate::dispatch::{End, Loop, Then};
 use crate::harness::Harness;
+use crate::mlte::category::{CategorySet, MAX_CATEGORIES};
 use crate::objects::Cred;
 use crate::submodule::Submodule;
 use std::hint::black_box;
@@ -70,4 +72,46 @@ pub fn direct_loop(iters: u64) -> u64 {
         denied += u64::from(module.capable(black_box(&cred), black_box(21), 0).is_err());
     }
     denied
+}
+
+/// Two sets of all 1024 categories: containment holds, so both checks
+/// must look at every category (the worst case, and the common one for a
+/// process cleared for everything).
+fn full_sets() -> (CategorySet, CategorySet) {
+    let mut all = CategorySet::EMPTY;
+    all.insert_range(0, MAX_CATEGORIES - 1);
+    (all, all)
+}
+
+/// Checks containment of two 1024-category sets `iters` times, word by
+/// word (`CategorySet::contains`, the code the submodule runs). Returns how
+/// many checks failed (0).
+#[inline(never)]
+pub fn category_loop(iters: u64) -> u64 {
+    let (a, b) = full_sets();
+    let mut failed = 0;
+    for _ in 0..iters {
+        failed += u64::from(!black_box(&a).contains(black_box(&b)));
+    }
+    failed
+}
+
+/// The same check bit by bit, as SELinux's `ebitmap_contains` once walked
+/// its bitmaps: the reference the word-wise check is measured against.
+#[inline(never)]
+pub fn category_bitwise_loop(iters: u64) -> u64 {
+    let (a, b) = full_sets();
+    let mut failed = 0;
+    for _ in 0..iters {
+        let (a, b) = (black_box(&a), black_box(&b));
+        let mut ok = true;
+        for c in 0..MAX_CATEGORIES {
+            if b.has(c) && !a.has(c) {
+                ok = false;
+                break;
+            }
+        }
+        failed += u64::from(!ok);
+    }
+    failed
 }

@@ -28,6 +28,9 @@ mod xattrlock;
 #[path = "../../capstack/mod.rs"]
 mod capstack;
 
+#[path = "../../modules/mlte/mod.rs"]
+mod mlte;
+
 // denyname is kernel-only (it uses kernel locks); its rule parser is not.
 #[path = "../../modules/denyname/name_rule.rs"]
 mod name_rule;

@@ -163,10 +163,11 @@ def main():
     lines += ["", "## Targets", ""]
     lines += hook_targets(hook_data)
     lines += targets(by, workloads, units)
-    try:
-        lines += ["", open(f"{out}/dispatch.md").read().rstrip()]
-    except OSError:
-        pass
+    for host in ("dispatch.md", "category.md"):
+        try:
+            lines += ["", open(f"{out}/{host}").read().rstrip()]
+        except OSError:
+            pass
     lines += ["", "Raw samples: `raw.csv`; summary: `results.csv`; chart: `overhead.png`."]
     text = "\n".join(lines) + "\n"
     open(f"{out}/report.md", "w").write(text)

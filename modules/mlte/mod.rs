@@ -1,0 +1,10 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! mlte: MLS and type enforcement, the SELinux-like submodule (issue 10,
+//! in progress).
+//!
+//! Built so far: the category sets of its MLS levels (`category.rs`).
+//! The submodule itself, its policy and its hooks come next; until then
+//! this is compiled into the host crate only.
+
+pub(crate) mod category;

@@ -1,0 +1,50 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Host microbenchmark of mlte's MLS category check: callgrind instruction
+# counts of one containment check of two 1024-category sets, word by word
+# (CategorySet::contains, the code the submodule runs) against bit by bit.
+# Target: at least 50 times fewer instructions. Deterministic: the same
+# binary gives the same counts.
+#
+# Usage: category-bench.sh OUTDIR     (writes category.md and category.csv)
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+out=${1:?usage: category-bench.sh OUTDIR}
+mkdir -p "$out"
+export PATH="$HOME/.cargo/bin:$PATH"
+command -v valgrind >/dev/null || die "valgrind missing (package valgrind)"
+(cd "$STACKER_ROOT" && cargo build --quiet --release --bin category-bench)
+bin="$STACKER_ROOT/target/release/category-bench"
+
+# Instructions of one check: the difference between 2N and N iterations,
+# so that setup and the loop's entry cost cancel out.
+per_check() {
+	local mode=$1 n=${CATEGORY_ITERS:-20000} a b
+	count() {
+		valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+			--toggle-collect='*category_loop*' --toggle-collect='*category_bitwise_loop*' \
+			"$bin" "$mode" "$1" 2>&1 | awk '/Collected :/ {print $NF}'
+	}
+	a=$(count "$n")
+	b=$(count $((2 * n)))
+	[ -n "$a" ] && [ -n "$b" ] || die "callgrind gave no count for: $mode"
+	awk -v a="$a" -v b="$b" -v n="$n" 'BEGIN { printf "%.1f", (b - a) / n }'
+}
+
+words=$(per_check words)
+bitwise=$(per_check bitwise)
+printf 'check,instructions\nword by word,%s\nbit by bit,%s\n' "$words" "$bitwise" >"$out/category.csv"
+awk -v w="$words" -v b="$bitwise" 'BEGIN {
+	ratio = b / w
+	print "## MLS category check on the host (callgrind, instructions per check)"
+	print ""
+	print "Containment of two sets of all 1024 categories (mlte, `modules/mlte/category.rs`):"
+	print ""
+	print "| check | instructions |"
+	print "| --- | ---: |"
+	printf "| word by word (`CategorySet::contains`) | %.1f |\n", w
+	printf "| bit by bit (reference) | %.1f |\n", b
+	print ""
+	printf "Word by word takes %.0f times fewer instructions; target at least 50: **%s**.\n", ratio, (ratio >= 50 ? "met" : "NOT met")
+}' | tee "$out/category.md"
