@@ -3,8 +3,10 @@
 //! mlte: MLS and type enforcement, the SELinux-like submodule (issue 10,
 //! in progress).
 //!
-//! Built so far: the category sets of its MLS levels (`category.rs`).
+//! Built so far: the category sets of its MLS levels (`category.rs`), and
+//! the levels, ranges and Bell-LaPadula checks (`level.rs`).
 //! The submodule itself, its policy and its hooks come next; until then
 //! this is compiled into the host crate only.
 
 pub(crate) mod category;
+pub(crate) mod level;
