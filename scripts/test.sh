@@ -11,6 +11,18 @@ total_start=$(date +%s)
 
 host_tests() {
 	(cd "$STACKER_ROOT" && cargo test --workspace --all-targets)
+	# The policy tool on the example policy, and on a bad one, which it
+	# must refuse with the line and column.
+	(cd "$STACKER_ROOT" && cargo run --quiet --bin mlte-policy -- check modules/mlte/example.policy)
+	local err
+	if err=$(cd "$STACKER_ROOT" && printf 'type a;\nallow a b : file read;\n' >"$OUT/bad.policy" &&
+		cargo run --quiet --bin mlte-policy -- check "$OUT/bad.policy" 2>&1); then
+		die "mlte-policy accepted a policy with an unknown type"
+	fi
+	case $err in
+	*"bad.policy:2:9: unknown type 'b'"*) log "mlte-policy refused the bad policy: $err" ;;
+	*) die "mlte-policy gave an unexpected error: $err" ;;
+	esac
 }
 
 # The test kernel: the users' kernel plus debug checks and test hooks.

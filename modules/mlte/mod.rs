@@ -4,9 +4,12 @@
 //! in progress).
 //!
 //! Built so far: the category sets of its MLS levels (`category.rs`), and
-//! the levels, ranges and Bell-LaPadula checks (`level.rs`).
+//! the levels, ranges and Bell-LaPadula checks (`level.rs`), and the text
+//! policy language, read on the host (`policy_text.rs`, the
+//! `mlte-policy` tool).
 //! The submodule itself, its policy and its hooks come next; until then
 //! this is compiled into the host crate only.
 
 pub(crate) mod category;
 pub(crate) mod level;
+pub(crate) mod policy_text;

@@ -31,6 +31,20 @@ mod capstack;
 #[path = "../../modules/mlte/mod.rs"]
 mod mlte;
 
+/// Checks an `mlte` policy text (the `mlte-policy` tool): a summary, or the
+/// first error as `LINE:COL: message`.
+pub fn mlte_check(text: &str) -> Result<String, String> {
+    let p = mlte::policy_text::parse(text).map_err(|e| e.to_string())?;
+    Ok(format!(
+        "ok: {} types, {} allow rules, {} type transitions, {} sensitivities, {} categories",
+        p.types.len(),
+        p.allow.len(),
+        p.transitions.len(),
+        p.sensitivities.len(),
+        p.categories.len()
+    ))
+}
+
 // denyname is kernel-only (it uses kernel locks); its rule parser is not.
 #[path = "../../modules/denyname/name_rule.rs"]
 mod name_rule;
