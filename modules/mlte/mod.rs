@@ -6,10 +6,14 @@
 //! Built so far: the category sets of its MLS levels (`category.rs`), and
 //! the levels, ranges and Bell-LaPadula checks (`level.rs`), and the text
 //! policy language, read on the host (`policy_text.rs`, the
-//! `mlte-policy` tool).
+//! `mlte-policy` tool), compiled to a form whose checker the kernel will
+//! run on every byte it is given (`compiled.rs`), with the classes both
+//! share (`classes.rs`).
 //! The submodule itself, its policy and its hooks come next; until then
 //! this is compiled into the host crate only.
 
 pub(crate) mod category;
+pub(crate) mod classes;
+pub(crate) mod compiled;
 pub(crate) mod level;
 pub(crate) mod policy_text;

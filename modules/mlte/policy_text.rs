@@ -26,65 +26,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-/// The object classes and their permissions, in bit order.
-pub(crate) const CLASSES: &[(&str, &[&str])] = &[
-    (
-        "file",
-        &[
-            "read",
-            "write",
-            "append",
-            "open",
-            "getattr",
-            "setattr",
-            "execute",
-            "ioctl",
-            "map",
-            "create",
-            "link",
-            "unlink",
-            "rename",
-            "relabelfrom",
-            "relabelto",
-        ],
-    ),
-    (
-        "dir",
-        &[
-            "read",
-            "write",
-            "open",
-            "getattr",
-            "setattr",
-            "search",
-            "add_name",
-            "remove_name",
-            "create",
-            "rmdir",
-            "relabelfrom",
-            "relabelto",
-        ],
-    ),
-    (
-        "process",
-        &[
-            "transition",
-            "signal",
-            "sigkill",
-            "ptrace",
-            "setcurrent",
-            "execmem",
-        ],
-    ),
-    (
-        "socket",
-        &[
-            "create", "bind", "connect", "listen", "accept", "sendmsg", "recvmsg",
-        ],
-    ),
-    ("ipc", &["create", "associate", "read", "write", "destroy"]),
-    ("filesystem", &["mount", "unmount", "getattr"]),
-];
+pub(crate) use super::classes::CLASSES;
 
 /// A position in the policy text.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -388,6 +330,51 @@ impl<'a> Parser<'a> {
             }
         }
         self.expect(";")
+    }
+}
+
+impl Policy {
+    /// The compiled form (`compiled.rs`), or why there is none.
+    pub(crate) fn compile(&self) -> Result<Vec<u8>, String> {
+        use super::compiled::{MAGIC, MAX_NAME, MAX_TYPES, VERSION};
+        let types = u32::try_from(self.types.len()).unwrap_or(u32::MAX);
+        if types == 0 || types > MAX_TYPES {
+            return Err(format!("{types} types: a policy has 1 to {MAX_TYPES}"));
+        }
+        let classes = CLASSES.len();
+        let mut out = MAGIC.to_vec();
+        let transitions = u32::try_from(self.transitions.len()).unwrap_or(u32::MAX);
+        for v in [VERSION, types, classes as u32, transitions] {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        for name in &self.types {
+            let ok = (1..=MAX_NAME as usize).contains(&name.len())
+                && name
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
+            if !ok {
+                return Err(format!(
+                    "type name '{name}': 1 to {MAX_NAME} characters of a-z, 0-9 and _"
+                ));
+            }
+            out.extend_from_slice(&(name.len() as u32).to_le_bytes());
+            out.extend_from_slice(name.as_bytes());
+        }
+        let n = self.types.len();
+        let mut matrix = vec![0u32; n * n * classes];
+        for (&(s, t, c), &bits) in &self.allow {
+            matrix[(s as usize * n + t as usize) * classes + usize::from(c)] |= bits;
+        }
+        for bits in matrix {
+            out.extend_from_slice(&bits.to_le_bytes());
+        }
+        // A BTreeMap iterates in key order: sorted and unique.
+        for (&(s, t, c), &new) in &self.transitions {
+            for v in [s, t, u32::from(c), new] {
+                out.extend_from_slice(&v.to_le_bytes());
+            }
+        }
+        Ok(out)
     }
 }
 

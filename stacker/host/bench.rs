@@ -115,3 +115,36 @@ pub fn category_bitwise_loop(iters: u64) -> u64 {
     }
     failed
 }
+
+/// A compiled policy of `types` types where every type may read every
+/// other's files, for [`decision_loop`].
+fn decision_policy(types: usize) -> Vec<u8> {
+    let mut text = String::new();
+    for t in 0..types {
+        text += &format!("type t{t};\n");
+    }
+    for t in 0..types {
+        text += &format!("allow t{t} t{} : file read;\n", (t * 7 + 3) % types);
+    }
+    crate::mlte::policy_text::parse(&text)
+        .expect("benchmark policy parses")
+        .compile()
+        .expect("benchmark policy compiles")
+}
+
+/// Looks up `iters` access decisions in a checked compiled policy of 512
+/// types (`Compiled::allowed`, the dense matrix the submodule will read on
+/// its hook paths). Returns how many were allowed.
+#[inline(never)]
+pub fn decision_loop(iters: u64) -> u64 {
+    let bytes = decision_policy(512);
+    let policy = crate::mlte::compiled::Compiled::check(&bytes).expect("benchmark policy checks");
+    let mut allowed = 0;
+    for i in 0..iters {
+        let source = (i % 512) as u32;
+        let target = ((i * 7 + 3) % 512) as u32;
+        allowed +=
+            u64::from(black_box(&policy).allowed(black_box(source), black_box(target), 0) != 0);
+    }
+    allowed
+}

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 
-//! `category-bench words|bitwise ITERS`: checks containment of two
-//! 1024-category sets `ITERS` times, word by word (`mlte`'s
-//! `CategorySet::contains`) or bit by bit, for `valgrind --tool=callgrind`
+//! `category-bench words|bitwise|decision ITERS`: checks containment of
+//! two 1024-category sets `ITERS` times, word by word (`mlte`'s
+//! `CategorySet::contains`) or bit by bit, or looks up `ITERS` access
+//! decisions in `mlte`'s compiled policy, for `valgrind --tool=callgrind`
 //! to count (`scripts/category-bench.sh`).
 
 use std::process::ExitCode;
@@ -10,14 +11,15 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().collect();
     let Some(iters) = args.get(2).and_then(|n| n.parse().ok()) else {
-        eprintln!("usage: category-bench words|bitwise ITERS");
+        eprintln!("usage: category-bench words|bitwise|decision ITERS");
         return ExitCode::from(2);
     };
     let failed = match args.get(1).map(String::as_str) {
         Some("words") => stacker::bench::category_loop(iters),
         Some("bitwise") => stacker::bench::category_bitwise_loop(iters),
+        Some("decision") => iters - stacker::bench::decision_loop(iters),
         _ => {
-            eprintln!("usage: category-bench words|bitwise ITERS");
+            eprintln!("usage: category-bench words|bitwise|decision ITERS");
             return ExitCode::from(2);
         }
     };

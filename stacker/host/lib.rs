@@ -34,15 +34,31 @@ mod mlte;
 /// Checks an `mlte` policy text (the `mlte-policy` tool): a summary, or the
 /// first error as `LINE:COL: message`.
 pub fn mlte_check(text: &str) -> Result<String, String> {
+    mlte_compile(text).map(|(summary, _)| summary)
+}
+
+/// Compiles an `mlte` policy text: a summary and the compiled form, checked
+/// by the kernel's checker, or the first error.
+pub fn mlte_compile(text: &str) -> Result<(String, Vec<u8>), String> {
     let p = mlte::policy_text::parse(text).map_err(|e| e.to_string())?;
-    Ok(format!(
-        "ok: {} types, {} allow rules, {} type transitions, {} sensitivities, {} categories",
+    let bytes = p.compile().map_err(|e| format!(" {e}"))?;
+    mlte::compiled::Compiled::check(&bytes).map_err(|e| {
+        format!(
+            " the compiled form fails its check at byte {}: {}",
+            e.at, e.why
+        )
+    })?;
+    let summary = format!(
+        "ok: {} types, {} allow rules, {} type transitions, {} sensitivities, {} categories; \
+         compiled: {} bytes",
         p.types.len(),
         p.allow.len(),
         p.transitions.len(),
         p.sensitivities.len(),
-        p.categories.len()
-    ))
+        p.categories.len(),
+        bytes.len()
+    );
+    Ok((summary, bytes))
 }
 
 // denyname is kernel-only (it uses kernel locks); its rule parser is not.

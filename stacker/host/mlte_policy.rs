@@ -2,16 +2,28 @@
 
 //! `mlte-policy check FILE`: reads an `mlte` policy and reports the first
 //! error as `FILE:LINE:COL: what was wrong, and what was expected`, or a
-//! summary of a good policy. (Compiling to the kernel's binary form comes
-//! with the kernel side of `mlte`.)
+//! summary of a good policy.
+//!
+//! `mlte-policy compile FILE OUT`: the same, then writes the compiled form
+//! the kernel will load (`modules/mlte/compiled.rs`), checked by the
+//! kernel's own checker before it is written.
 
 use std::process::ExitCode;
 
+fn usage() -> ExitCode {
+    eprintln!("usage: mlte-policy check FILE | mlte-policy compile FILE OUT");
+    ExitCode::from(2)
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().collect();
-    let (Some("check"), Some(path)) = (args.get(1).map(String::as_str), args.get(2)) else {
-        eprintln!("usage: mlte-policy check FILE");
-        return ExitCode::from(2);
+    let (Some(cmd), Some(path)) = (args.get(1).map(String::as_str), args.get(2)) else {
+        return usage();
+    };
+    let out = match (cmd, args.get(3)) {
+        ("check", None) => None,
+        ("compile", Some(out)) => Some(out),
+        _ => return usage(),
     };
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
@@ -20,7 +32,15 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match stacker::mlte_check(&text) {
+    let result = match out {
+        None => stacker::mlte_check(&text),
+        Some(out) => stacker::mlte_compile(&text).and_then(|(summary, bytes)| {
+            std::fs::write(out, bytes)
+                .map(|()| summary)
+                .map_err(|e| format!(" {out}: {e}"))
+        }),
+    };
+    match result {
         Ok(summary) => {
             println!("{path}: {summary}");
             ExitCode::SUCCESS
