@@ -126,7 +126,7 @@ impl<'a> Compiled<'a> {
         let trans_len = (transitions as usize)
             .checked_mul(16)
             .ok_or(bad(16, "transition count out of range"))?;
-        if bytes.len() != trans.checked_add(trans_len).unwrap_or(usize::MAX) {
+        if bytes.len() != trans.saturating_add(trans_len) {
             return Err(bad(
                 trans,
                 "size differs from what the header says (cut short or trailing bytes)",

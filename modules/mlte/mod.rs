@@ -9,11 +9,14 @@
 //! `mlte-policy` tool), compiled to a form whose checker the kernel will
 //! run on every byte it is given (`compiled.rs`), with the classes both
 //! share (`classes.rs`).
-//! The submodule itself, its policy and its hooks come next; until then
-//! this is compiled into the host crate only.
+//! The submodule itself, its loader and its hooks come next. The kernel
+//! crate already builds the kernel-independent parts, so that the kernel's
+//! lints check them; the policy language is host only (it allocates
+//! freely).
 
 pub(crate) mod category;
 pub(crate) mod classes;
 pub(crate) mod compiled;
 pub(crate) mod level;
+#[cfg(not(CONFIG_RUST))]
 pub(crate) mod policy_text;

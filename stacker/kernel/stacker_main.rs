@@ -50,6 +50,14 @@ mod probe;
 #[path = "../../modules/xattrlock/xattrlock.rs"]
 mod xattrlock;
 
+// mlte, the SELinux-like submodule, in progress: its kernel-independent
+// parts (category sets, levels, the compiled policy's checker) are built
+// here so that the kernel's lints check them; nothing calls them until the
+// submodule is registered.
+#[allow(dead_code)]
+#[path = "../../modules/mlte/mod.rs"]
+mod mlte;
+
 // A submodule registered as an LSM of its own, for benchmarks and tests.
 #[cfg(CONFIG_SECURITY_STACKER_OWN_LSM)]
 mod own_lsm;
