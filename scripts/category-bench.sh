@@ -18,20 +18,11 @@ command -v valgrind >/dev/null || die "valgrind missing (package valgrind)"
 (cd "$STACKER_ROOT" && cargo build --quiet --release --bin category-bench)
 bin="$STACKER_ROOT/target/release/category-bench"
 
-# Instructions of one check: the difference between 2N and N iterations,
-# so that setup and the loop's entry cost cancel out.
+# Instructions of one check (or decision) in MODE.
 per_check() {
-	local mode=$1 n=${CATEGORY_ITERS:-20000} a b
-	count() {
-		valgrind --tool=callgrind --callgrind-out-file=/dev/null \
-			--toggle-collect='*category_loop*' --toggle-collect='*category_bitwise_loop*' \
-			--toggle-collect='*decision_loop*' \
-			"$bin" "$mode" "$1" 2>&1 | awk '/Collected :/ {print $NF}'
-	}
-	a=$(count "$n")
-	b=$(count $((2 * n)))
-	[ -n "$a" ] && [ -n "$b" ] || die "callgrind gave no count for: $mode"
-	awk -v a="$a" -v b="$b" -v n="$n" 'BEGIN { printf "%.1f", (b - a) / n }'
+	callgrind_per_iteration "${CATEGORY_ITERS:-20000}" \
+		'*category_loop* *category_bitwise_loop* *decision_loop*' \
+		"$bin" "$1" @N || die "callgrind gave no count for: $1"
 }
 
 words=$(per_check words)

@@ -16,20 +16,11 @@ command -v valgrind >/dev/null || die "valgrind missing (package valgrind)"
 (cd "$STACKER_ROOT" && cargo build --quiet --release --bin dispatch-bench)
 bin="$STACKER_ROOT/target/release/dispatch-bench"
 
-# Instructions of one call (CHAIN [TIER]): the difference between 2N and N
-# iterations, so that setup and the loop's entry cost cancel out.
+# Instructions of one call (CHAIN [TIER]).
 per_call() {
-	local chain=$1 tier=${2:-} n=${DISPATCH_ITERS:-20000} a b
-	count() {
-		# shellcheck disable=SC2086
-		valgrind --tool=callgrind --callgrind-out-file=/dev/null \
-			--toggle-collect='*chain_loop*' --toggle-collect='*direct_loop*' \
-			"$bin" "$chain" "$1" $tier 2>&1 | awk '/Collected :/ {print $NF}'
-	}
-	a=$(count "$n")
-	b=$(count $((2 * n)))
-	[ -n "$a" ] && [ -n "$b" ] || die "callgrind gave no count for: $chain $tier"
-	awk -v a="$a" -v b="$b" -v n="$n" 'BEGIN { printf "%.1f", (b - a) / n }'
+	local chain=$1 tier=${2:-}
+	callgrind_per_iteration "${DISPATCH_ITERS:-20000}" '*chain_loop* *direct_loop*' \
+		"$bin" "$chain" @N ${tier:+"$tier"} || die "callgrind gave no count for: $chain $tier"
 }
 
 run() { # LABEL CHAIN [TIER]

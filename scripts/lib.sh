@@ -45,3 +45,35 @@ stage() {
 	fi
 	return "$rc"
 }
+
+# callgrind_per_iteration N PATTERNS BIN ARGS...: the instructions per
+# iteration that callgrind counts in the functions matching PATTERNS (a
+# space-separated list of --toggle-collect patterns) when `BIN ARGS...`
+# runs, where an argument "@N" stands for the iteration count. It is the
+# difference between 2N and N iterations, divided by N, so that setup and
+# the loop's entry cost cancel out. Prints nothing and fails when callgrind
+# gave no count.
+callgrind_per_iteration() {
+	local n=$1 patterns=$2 bin=$3 a b
+	shift 3
+	a=$(callgrind_count "$n" "$patterns" "$bin" "$@")
+	b=$(callgrind_count $((2 * n)) "$patterns" "$bin" "$@")
+	[ -n "$a" ] && [ -n "$b" ] || return 1
+	awk -v a="$a" -v b="$b" -v n="$n" 'BEGIN { printf "%.1f", (b - a) / n }'
+}
+
+# callgrind_count N PATTERNS BIN ARGS...: the count of one run (see above).
+callgrind_count() {
+	local n=$1 bin=$3 arg pattern patterns=() toggles=() args=()
+	read -r -a patterns <<<"$2"
+	shift 3
+	for pattern in "${patterns[@]}"; do
+		toggles+=("--toggle-collect=$pattern")
+	done
+	for arg in "$@"; do
+		[ "$arg" = @N ] && arg=$n
+		args+=("$arg")
+	done
+	valgrind --tool=callgrind --callgrind-out-file=/dev/null "${toggles[@]}" \
+		"$bin" "${args[@]}" 2>&1 | awk '/Collected :/ {print $NF}'
+}

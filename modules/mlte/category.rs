@@ -138,16 +138,6 @@ impl CategorySet {
         self.words.iter().all(|&w| w == 0)
     }
 
-    /// The words, lowest categories first (for the compiled policy form).
-    pub(crate) fn words(&self) -> &[u64; WORDS] {
-        &self.words
-    }
-
-    /// The set with these words.
-    pub(crate) fn from_words(words: [u64; WORDS]) -> CategorySet {
-        CategorySet { words }
-    }
-
     /// Parses the text form (`c0.c3,c7`; empty for the empty set).
     /// Categories may come in any order and overlap.
     pub(crate) fn parse(text: &[u8]) -> Result<CategorySet, ParseError> {
@@ -188,35 +178,52 @@ impl CategorySet {
     }
 }
 
-/// Parses `cN` at `at`: the number and the offset after it.
-fn category(text: &[u8], at: usize) -> Result<(usize, usize), ParseError> {
-    let expected = ParseError {
-        at,
-        kind: ParseErrorKind::ExpectedCategory,
-    };
-    if text.get(at) != Some(&b'c') {
-        return Err(expected);
-    }
-    let digits = text.get(at + 1..).unwrap_or(&[]);
+/// What [`decimal`] found wrong.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum DecimalError {
+    /// No digit.
+    Missing,
+    /// A number above the maximum.
+    TooBig,
+}
+
+/// The decimal number at the start of `digits`, at most `max`, and how many
+/// digits it has. Checked arithmetic: no panic path.
+pub(crate) fn decimal(digits: &[u8], max: usize) -> Result<(usize, usize), DecimalError> {
     let len = digits.iter().take_while(|b| b.is_ascii_digit()).count();
     if len == 0 {
-        return Err(ParseError {
-            at: at + 1,
-            ..expected
-        });
+        return Err(DecimalError::Missing);
     }
     let mut n: usize = 0;
     for &d in digits.iter().take(len) {
         n = n
             .checked_mul(10)
             .and_then(|n| n.checked_add(usize::from(d.wrapping_sub(b'0'))))
-            .filter(|&n| n < MAX_CATEGORIES)
-            .ok_or(ParseError {
-                at: at + 1,
-                kind: ParseErrorKind::OutOfRange,
-            })?;
+            .filter(|&n| n <= max)
+            .ok_or(DecimalError::TooBig)?;
     }
-    Ok((n, at + 1 + len))
+    Ok((n, len))
+}
+
+/// Parses `cN` at `at`: the number and the offset after it.
+fn category(text: &[u8], at: usize) -> Result<(usize, usize), ParseError> {
+    if text.get(at) != Some(&b'c') {
+        return Err(ParseError {
+            at,
+            kind: ParseErrorKind::ExpectedCategory,
+        });
+    }
+    let digits = text.get(at + 1..).unwrap_or(&[]);
+    match decimal(digits, MAX_CATEGORIES - 1) {
+        Ok((n, len)) => Ok((n, at + 1 + len)),
+        Err(e) => Err(ParseError {
+            at: at + 1,
+            kind: match e {
+                DecimalError::Missing => ParseErrorKind::ExpectedCategory,
+                DecimalError::TooBig => ParseErrorKind::OutOfRange,
+            },
+        }),
+    }
 }
 
 impl fmt::Display for CategorySet {

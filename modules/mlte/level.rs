@@ -15,7 +15,7 @@
 //!
 //! Kernel-independent: no allocation, no panic path.
 
-use super::category::{CategorySet, ParseError as CategoryError};
+use super::category::{decimal, CategorySet, DecimalError, ParseError as CategoryError};
 use core::fmt;
 
 /// Sensitivities are `s0` to `s255`.
@@ -77,12 +77,6 @@ impl fmt::Display for ParseError {
 }
 
 impl Level {
-    /// `s0` with no categories.
-    pub(crate) const LOWEST: Level = Level {
-        sensitivity: 0,
-        categories: CategorySet::EMPTY,
-    };
-
     /// Whether this level dominates `other`.
     #[inline]
     pub(crate) fn dominates(&self, other: &Level) -> bool {
@@ -92,32 +86,23 @@ impl Level {
     /// Parses `sN` or `sN:CATEGORIES`, starting at byte `base` of the
     /// whole text (for error offsets).
     fn parse_at(text: &[u8], base: usize) -> Result<Level, ParseError> {
-        let expected = ParseError {
-            at: base,
-            kind: ParseErrorKind::ExpectedSensitivity,
-        };
         if text.first() != Some(&b's') {
-            return Err(expected);
-        }
-        let digits = text.get(1..).unwrap_or(&[]);
-        let len = digits.iter().take_while(|b| b.is_ascii_digit()).count();
-        if len == 0 {
             return Err(ParseError {
-                at: base + 1,
-                ..expected
+                at: base,
+                kind: ParseErrorKind::ExpectedSensitivity,
             });
         }
-        let mut sensitivity: u16 = 0;
-        for &d in digits.iter().take(len) {
-            sensitivity = sensitivity
-                .checked_mul(10)
-                .and_then(|n| n.checked_add(u16::from(d.wrapping_sub(b'0'))))
-                .filter(|&n| n <= MAX_SENSITIVITY)
-                .ok_or(ParseError {
-                    at: base + 1,
-                    kind: ParseErrorKind::SensitivityOutOfRange,
-                })?;
-        }
+        let digits = text.get(1..).unwrap_or(&[]);
+        let (sensitivity, len) =
+            decimal(digits, usize::from(MAX_SENSITIVITY)).map_err(|e| ParseError {
+                at: base + 1,
+                kind: match e {
+                    DecimalError::Missing => ParseErrorKind::ExpectedSensitivity,
+                    DecimalError::TooBig => ParseErrorKind::SensitivityOutOfRange,
+                },
+            })?;
+        // At most MAX_SENSITIVITY: fits.
+        let sensitivity = u16::try_from(sensitivity).unwrap_or(MAX_SENSITIVITY);
         let rest = digits.get(len..).unwrap_or(&[]);
         let categories = match rest.split_first() {
             None => CategorySet::EMPTY,

@@ -241,8 +241,12 @@ impl<'a> Parser<'a> {
         let t = self.word(what)?;
         t.text
             .strip_prefix(prefix)
-            .and_then(|n| n.parse::<u16>().ok())
-            .filter(|&n| n <= max && !t.text[1..].starts_with('+'))
+            .and_then(
+                |n| match super::category::decimal(n.as_bytes(), usize::from(max)) {
+                    Ok((value, len)) if len == n.len() => u16::try_from(value).ok(),
+                    _ => None,
+                },
+            )
             .ok_or(Error {
                 pos,
                 message: format!(
