@@ -204,11 +204,13 @@ where
         Self::call(Hook::getprocattr)?;
         out.push_bytes(Self::NAME.to_bytes())
     }
+    /// Uses the whole value, except a trailing `!`, which it leaves unused.
     fn setprocattr(&self, _: &[u8], value: &[u8]) -> Result<usize> {
         Self::call(Hook::setprocattr)?;
-        if value.is_empty() {
-            return Err(EINVAL);
+        match value {
+            [] => Err(EINVAL),
+            [.., b'!'] => Ok(value.len() - 1),
+            _ => Ok(value.len()),
         }
-        Ok(value.len())
     }
 }

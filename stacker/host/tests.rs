@@ -685,4 +685,14 @@ fn selfattr_names_and_routes_by_submodule() {
     assert_eq!(get(101), Err(EOPNOTSUPP), "nobody answers exec");
     assert_eq!(get(999), Err(EOPNOTSUPP), "not an attribute");
     assert_eq!(set(999, b"probe:5"), Err(EOPNOTSUPP));
+
+    // A value the submodule uses only in part is refused.
+    let _h = boot("rec_a");
+    let set = crate::dispatch::setselfattr::<crate::dispatch::Loop>;
+    assert_eq!(set(100, b"rec_a:x"), Ok(()));
+    assert_eq!(
+        set(100, b"rec_a:x!"),
+        Err(EINVAL),
+        "rec_a leaves the '!' unused"
+    );
 }
