@@ -133,6 +133,17 @@ impl CategorySet {
         out
     }
 
+    /// The set from its words (category `c` is bit `c % 64` of word
+    /// `c / 64`).
+    pub(crate) const fn from_words(words: [u64; WORDS]) -> CategorySet {
+        CategorySet { words }
+    }
+
+    /// The set's words, as [`CategorySet::from_words`] takes them.
+    pub(crate) const fn words(&self) -> &[u64; WORDS] {
+        &self.words
+    }
+
     /// Whether the set is empty.
     pub(crate) fn is_empty(&self) -> bool {
         self.words.iter().all(|&w| w == 0)

@@ -64,3 +64,69 @@ pub(crate) const CLASSES: &[(&str, &[&str])] = &[
     ("ipc", &["create", "associate", "read", "write", "destroy"]),
     ("filesystem", &["mount", "unmount", "getattr"]),
 ];
+
+/// An object class: its index in [`CLASSES`].
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Class {
+    /// Files and every other non-directory inode.
+    File = 0,
+    /// Directories.
+    Dir = 1,
+    /// Tasks.
+    Process = 2,
+    /// Sockets.
+    Socket = 3,
+    /// System V message queues, semaphores and shared memory.
+    Ipc = 4,
+    /// Mounted file systems.
+    Filesystem = 5,
+}
+
+/// The number of classes.
+pub(crate) const CLASS_COUNT: usize = 6;
+
+// `Class` and `CLASSES` agree: one class per entry.
+const _: () = assert!(CLASSES.len() == CLASS_COUNT);
+
+impl Class {
+    /// The class's name and permission names.
+    pub(crate) const fn entry(self) -> (&'static str, &'static [&'static str]) {
+        CLASSES[self as usize]
+    }
+
+    /// The class's name in the policy language.
+    pub(crate) const fn name(self) -> &'static str {
+        self.entry().0
+    }
+}
+
+/// Whether two strings are equal, at compile time.
+const fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// The bit of permission `name` of `class`. Used in constants only, so a
+/// name that is not in [`CLASSES`] fails the build (const evaluation), never
+/// a running kernel.
+pub(crate) const fn perm(class: Class, name: &str) -> u32 {
+    let perms = class.entry().1;
+    let mut bit = 0;
+    while bit < perms.len() {
+        if same(perms[bit], name) {
+            return 1 << bit;
+        }
+        bit += 1;
+    }
+    panic!("no such permission in CLASSES")
+}

@@ -2,38 +2,83 @@
 
 //! The compiled form of an `mlte` policy, and its checker.
 //!
-//! The host tool writes it (`mlte-policy compile`); the kernel will load it
-//! through securityfs and must treat every byte as hostile: [`Compiled::check`]
+//! The host tool writes it (`mlte-policy compile`); the kernel loads it
+//! through securityfs and treats every byte as hostile: [`Checked::new`]
 //! validates all of it before anything reads a field, and afterwards every
 //! lookup is in bounds by construction. The decision structure is a dense
 //! access matrix: one `u32` permission bitmap per (source type, target type,
-//! class), so a decision is one multiply-add and one load, with no search,
-//! no allocation and no lock.
+//! class), so a type decision is one multiply-add and one load, with no
+//! search, no allocation and no lock. The `mlsconstrain` expressions of the
+//! class, if any, follow (`constraint.rs`).
 //!
-//! Layout, all integers little-endian `u32`:
+//! Layout, all integers little-endian (`u32` unless said otherwise):
 //!
 //! ```text
-//! "MLTE" version types classes transitions
-//! type names:   types x (length, bytes)          1..=MAX_NAME bytes of [a-z0-9_]
-//! matrix:       types x types x classes bitmaps  (source, target, class) order
+//! header:       "MLTE" version types classes transitions levels constraints
+//! type names:   types x 64 bytes, NUL-padded, 1..=64 bytes of [a-z0-9_]
+//! sids:         3 contexts: kernel, file, unlabeled
+//! levels:       levels x level, sensitivities strictly ascending
+//! matrix:       types x types x classes bitmaps, (source, target, class) order
 //! transitions:  transitions x (source, target, class, new), sorted, unique
+//! constraints:  constraints x (class, perms, words, words x u32), classes
+//!               in ascending order
+//!
+//! level:        sensitivity, 16 x u64 category words (`CategorySet`)
+//! context:      type, level
 //! ```
 //!
-//! Cost: `4 x types^2 x classes` bytes; with [`MAX_TYPES`] types and the six
-//! classes, 6 MiB at most.
+//! A `level` entry allows its sensitivity with any subset of its categories
+//! (SELinux's `level s1:c0.c3;`); every context must be allowed by one.
+//!
+//! Cost: `4 x types^2 x classes` bytes of matrix; with [`MAX_TYPES`] types
+//! and the six classes, 6 MiB at most.
 //!
 //! Kernel-independent: no allocation, no panic path.
 
-use super::classes::CLASSES;
+use super::category::{CategorySet, WORDS};
+use super::classes::{Class, CLASSES, CLASS_COUNT};
+use super::constraint;
+use super::context::Context;
+use super::level::{Level, MAX_SENSITIVITY};
 
 /// The magic at the start of the compiled form.
 pub(crate) const MAGIC: &[u8; 4] = b"MLTE";
 /// The version this code reads and writes.
-pub(crate) const VERSION: u32 = 1;
+pub(crate) const VERSION: u32 = 2;
 /// The most types a policy may declare.
 pub(crate) const MAX_TYPES: u32 = 512;
-/// The longest type name, in bytes.
+/// The longest type name, in bytes: also the size of a name's slot.
 pub(crate) const MAX_NAME: u32 = 64;
+/// The most `level` statements.
+pub(crate) const MAX_LEVELS: u32 = 256;
+/// The most `mlsconstrain` statements.
+pub(crate) const MAX_CONSTRAINTS: u32 = 1024;
+/// The bytes of the header.
+const HEADER: usize = 28;
+/// The bytes of an encoded level.
+pub(crate) const LEVEL_BYTES: usize = 4 + 8 * WORDS;
+/// The bytes of an encoded context.
+pub(crate) const CONTEXT_BYTES: usize = 4 + LEVEL_BYTES;
+
+/// The contexts a policy gives to what has no label of its own.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Sid {
+    /// Tasks started before the policy was loaded (the kernel, init).
+    Kernel = 0,
+    /// Files without a `security.mlte` xattr, or on file systems without
+    /// xattrs.
+    File = 1,
+    /// Objects whose label names a type or level the policy does not have.
+    Unlabeled = 2,
+}
+
+/// The sids in the order of the compiled form, with their names in the
+/// policy language.
+pub(crate) const SIDS: [(Sid, &str); 3] = [
+    (Sid::Kernel, "kernel"),
+    (Sid::File, "file"),
+    (Sid::Unlabeled, "unlabeled"),
+];
 
 /// Why a compiled policy was refused, and at which byte.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -44,21 +89,39 @@ pub(crate) struct Invalid {
     pub(crate) why: &'static str,
 }
 
-/// A compiled policy whose every field was checked.
+/// Where each part of a checked policy starts.
+#[derive(Clone, Copy, Debug)]
+struct Layout {
+    types: u32,
+    levels: u32,
+    transitions: u32,
+    level_at: usize,
+    matrix_at: usize,
+    trans_at: usize,
+    /// Byte span of each class's constraint records.
+    constraints: [(usize, usize); CLASS_COUNT],
+}
+
+/// A policy's bytes, owned, that passed [`Checked::new`].
 ///
 /// # Invariants
 ///
-/// `bytes` passed [`Compiled::check`]: the matrix holds
-/// `types * types * classes` bitmaps at `matrix`, and the transitions
-/// `transitions` entries at `trans`, all in bounds and valid.
+/// `layout` is what the checker found in `bytes`, which do not change.
+#[derive(Debug)]
+pub(crate) struct Checked<B: AsRef<[u8]>> {
+    bytes: B,
+    layout: Layout,
+}
+
+/// A view of a checked policy, for decisions.
+///
+/// # Invariants
+///
+/// `layout` describes `bytes`, which passed the checker.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Compiled<'a> {
     bytes: &'a [u8],
-    types: u32,
-    classes: u32,
-    matrix: usize,
-    trans: usize,
-    transitions: u32,
+    layout: Layout,
 }
 
 /// Reads the `u32` at `at`.
@@ -67,122 +130,356 @@ fn u32_at(bytes: &[u8], at: usize) -> Option<u32> {
     Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
 }
 
-impl<'a> Compiled<'a> {
-    /// Checks every field of `bytes`.
-    pub(crate) fn check(bytes: &'a [u8]) -> Result<Compiled<'a>, Invalid> {
-        let bad = |at, why| Invalid { at, why };
-        if bytes.get(..4) != Some(&MAGIC[..]) {
-            return Err(bad(0, "not an mlte policy (no MLTE magic)"));
+/// Reads the `u64` at `at`.
+fn u64_at(bytes: &[u8], at: usize) -> Option<u64> {
+    let b = bytes.get(at..at.checked_add(8)?)?;
+    let mut w = [0u8; 8];
+    w.copy_from_slice(b);
+    Some(u64::from_le_bytes(w))
+}
+
+/// Reads the level at `at`, if it is in bounds and its sensitivity in
+/// range.
+fn level_at(bytes: &[u8], at: usize) -> Option<Level> {
+    let sensitivity = u16::try_from(u32_at(bytes, at)?).ok()?;
+    if sensitivity > MAX_SENSITIVITY {
+        return None;
+    }
+    let mut words = [0u64; WORDS];
+    for (i, w) in words.iter_mut().enumerate() {
+        *w = u64_at(bytes, at + 4 + 8 * i)?;
+    }
+    Some(Level {
+        sensitivity,
+        categories: CategorySet::from_words(words),
+    })
+}
+
+/// Appends `level` in the compiled encoding (for the host compiler).
+#[cfg(not(CONFIG_RUST))]
+pub(crate) fn push_level(out: &mut Vec<u8>, level: &Level) {
+    out.extend_from_slice(&u32::from(level.sensitivity).to_le_bytes());
+    for w in level.categories.words() {
+        out.extend_from_slice(&w.to_le_bytes());
+    }
+}
+
+/// The name in a 64-byte slot: the bytes before the first NUL.
+fn slot_name(slot: &[u8]) -> &[u8] {
+    let len = slot.iter().position(|&b| b == 0).unwrap_or(slot.len());
+    slot.get(..len).unwrap_or(&[])
+}
+
+/// Checks every field of `bytes`.
+fn check(bytes: &[u8]) -> Result<Layout, Invalid> {
+    let bad = |at, why| Invalid { at, why };
+    if bytes.get(..4) != Some(&MAGIC[..]) {
+        return Err(bad(0, "not an mlte policy (no MLTE magic)"));
+    }
+    let field = |at| u32_at(bytes, at).ok_or(bad(at, "cut short in the header"));
+    if field(4)? != VERSION {
+        return Err(bad(4, "unknown version (this kernel reads version 2)"));
+    }
+    let types = field(8)?;
+    if types == 0 || types > MAX_TYPES {
+        return Err(bad(8, "type count out of range (1 to 512)"));
+    }
+    let classes = field(12)?;
+    if classes as usize != CLASS_COUNT {
+        return Err(bad(12, "class count differs from this kernel's classes"));
+    }
+    let transitions = field(16)?;
+    let levels = field(20)?;
+    if levels == 0 || levels > MAX_LEVELS {
+        return Err(bad(20, "level count out of range (1 to 256)"));
+    }
+    let constraints = field(24)?;
+    if constraints > MAX_CONSTRAINTS {
+        return Err(bad(24, "constraint count out of range (0 to 1024)"));
+    }
+    // Type names: fixed slots.
+    let mut at = HEADER;
+    for _ in 0..types {
+        let slot = bytes
+            .get(at..at + MAX_NAME as usize)
+            .ok_or(bad(at, "cut short in the type names"))?;
+        let name = slot_name(slot);
+        if name.is_empty() {
+            return Err(bad(at, "empty type name"));
         }
-        let field = |at| u32_at(bytes, at).ok_or(bad(at, "cut short in the header"));
-        if field(4)? != VERSION {
-            return Err(bad(4, "unknown version"));
+        if !name
+            .iter()
+            .all(|&b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+        {
+            return Err(bad(at, "type name with a byte outside [a-z0-9_]"));
         }
-        let types = field(8)?;
-        if types == 0 || types > MAX_TYPES {
-            return Err(bad(8, "type count out of range (1 to 512)"));
+        if slot
+            .get(name.len()..)
+            .is_some_and(|pad| pad.iter().any(|&b| b != 0))
+        {
+            return Err(bad(at, "type name slot not NUL-padded"));
         }
-        let classes = field(12)?;
-        if classes as usize != CLASSES.len() {
-            return Err(bad(12, "class count differs from this kernel's classes"));
+        at += MAX_NAME as usize;
+    }
+    let sids_at = at;
+    let level_at_ = sids_at + SIDS.len() * CONTEXT_BYTES;
+    // At most 256 levels: no overflow.
+    let matrix_at = level_at_ + levels as usize * LEVEL_BYTES;
+    // At most 512 * 512 * 6 entries: no overflow.
+    let cells = (types as usize) * (types as usize) * CLASS_COUNT;
+    let trans_at = matrix_at + 4 * cells;
+    let trans_len = (transitions as usize)
+        .checked_mul(16)
+        .ok_or(bad(16, "transition count out of range"))?;
+    let constraints_at = trans_at
+        .checked_add(trans_len)
+        .ok_or(bad(16, "transition count out of range"))?;
+    if bytes.len() < constraints_at {
+        return Err(bad(
+            sids_at.min(bytes.len()),
+            "cut short before the constraints (sids, levels, matrix or transitions)",
+        ));
+    }
+    // Levels.
+    let mut previous: Option<u16> = None;
+    for i in 0..levels as usize {
+        let at = level_at_ + i * LEVEL_BYTES;
+        let level = level_at(bytes, at).ok_or(bad(at, "level with a sensitivity above s255"))?;
+        if previous.is_some_and(|p| p >= level.sensitivity) {
+            return Err(bad(at, "levels not in ascending order of sensitivity"));
         }
-        let transitions = field(16)?;
-        let mut at = 20usize;
-        for _ in 0..types {
-            let len = u32_at(bytes, at).ok_or(bad(at, "cut short in the type names"))?;
-            if len == 0 || len > MAX_NAME {
-                return Err(bad(at, "type name length out of range (1 to 64)"));
-            }
-            let start = at + 4;
-            let end = start + len as usize;
-            let name = bytes
-                .get(start..end)
-                .ok_or(bad(start, "cut short in a type name"))?;
-            if !name
-                .iter()
-                .all(|&b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
-            {
-                return Err(bad(start, "type name with a byte outside [a-z0-9_]"));
-            }
-            at = end;
+        previous = Some(level.sensitivity);
+    }
+    // The matrix.
+    for cell in 0..cells {
+        let class = cell % CLASS_COUNT;
+        let perms = CLASSES.get(class).map_or(0, |(_, p)| p.len());
+        let at = matrix_at + 4 * cell;
+        let bits = u32_at(bytes, at).unwrap_or(u32::MAX);
+        if perms < 32 && bits >> perms != 0 {
+            return Err(bad(at, "permission bit beyond its class's permissions"));
         }
-        // At most 512 * 512 * 6 entries: no overflow.
-        let cells = (types as usize) * (types as usize) * (classes as usize);
-        let matrix = at;
-        let matrix_end = matrix + 4 * cells;
-        if bytes.len() < matrix_end {
-            return Err(bad(matrix, "cut short in the access matrix"));
+    }
+    // Transitions.
+    let mut previous: Option<(u32, u32, u32)> = None;
+    for i in 0..transitions as usize {
+        let at = trans_at + 16 * i;
+        let get = |k: usize| u32_at(bytes, at + 4 * k).unwrap_or(u32::MAX);
+        let key = (get(0), get(1), get(2));
+        if key.0 >= types || key.1 >= types || get(3) >= types {
+            return Err(bad(at, "transition names a type that does not exist"));
         }
-        for cell in 0..cells {
-            let class = cell % (classes as usize);
-            let perms = CLASSES.get(class).map_or(0, |(_, p)| p.len());
-            let at = matrix + 4 * cell;
-            let bits = u32_at(bytes, at).unwrap_or(u32::MAX);
-            if perms < 32 && bits >> perms != 0 {
-                return Err(bad(at, "permission bit beyond its class's permissions"));
-            }
+        if key.2 >= classes {
+            return Err(bad(at + 8, "transition names a class that does not exist"));
         }
-        let trans = matrix_end;
-        let trans_len = (transitions as usize)
-            .checked_mul(16)
-            .ok_or(bad(16, "transition count out of range"))?;
-        if bytes.len() != trans.saturating_add(trans_len) {
+        if previous.is_some_and(|p| p >= key) {
+            return Err(bad(at, "transitions not sorted or repeated"));
+        }
+        previous = Some(key);
+    }
+    // Constraints.
+    let mut spans = [(constraints_at, constraints_at); CLASS_COUNT];
+    let mut at = constraints_at;
+    let mut last_class = 0usize;
+    for _ in 0..constraints {
+        let get = |k: usize| u32_at(bytes, at + 4 * k);
+        let (Some(class), Some(perms), Some(words)) = (get(0), get(1), get(2)) else {
+            return Err(bad(at, "cut short in the constraints"));
+        };
+        let Some(&(_, names)) = CLASSES.get(class as usize) else {
+            return Err(bad(at, "constraint names a class that does not exist"));
+        };
+        let class = class as usize;
+        if class < last_class {
+            return Err(bad(at, "constraints not in ascending order of class"));
+        }
+        if perms == 0 || (names.len() < 32 && perms >> names.len() != 0) {
             return Err(bad(
-                trans,
-                "size differs from what the header says (cut short or trailing bytes)",
+                at + 4,
+                "constraint permissions empty or beyond the class's",
             ));
         }
-        let mut previous: Option<(u32, u32, u32)> = None;
-        for i in 0..transitions as usize {
-            let at = trans + 16 * i;
-            let get = |k: usize| u32_at(bytes, at + 4 * k).unwrap_or(u32::MAX);
-            let key = (get(0), get(1), get(2));
-            if key.0 >= types || key.1 >= types || get(3) >= types {
-                return Err(bad(at, "transition names a type that does not exist"));
-            }
-            if key.2 >= classes {
-                return Err(bad(at + 8, "transition names a class that does not exist"));
-            }
-            if previous.is_some_and(|p| p >= key) {
-                return Err(bad(at, "transitions not sorted or repeated"));
-            }
-            previous = Some(key);
+        if words == 0 || words > constraint::MAX_WORDS {
+            return Err(bad(
+                at + 8,
+                "constraint length out of range (1 to 64 words)",
+            ));
         }
-        // INVARIANT: every field was checked above.
-        Ok(Compiled {
-            bytes,
-            types,
-            classes,
-            matrix,
-            trans,
-            transitions,
+        let ops_at = at + 12;
+        let end = ops_at + 4 * words as usize;
+        let ops = bytes
+            .get(ops_at..end)
+            .ok_or(bad(ops_at, "cut short in a constraint"))?;
+        constraint::check(ops, types).map_err(|(word, why)| bad(ops_at + 4 * word, why))?;
+        // The span of a class runs from its first record to the end of its
+        // last: records of one class are adjacent (classes ascend).
+        if let Some(span) = spans.get_mut(class) {
+            if class != last_class || span.0 == span.1 {
+                span.0 = at;
+            }
+            span.1 = end;
+        }
+        last_class = class;
+        at = end;
+    }
+    if at != bytes.len() {
+        return Err(bad(at, "trailing bytes after the constraints"));
+    }
+    let layout = Layout {
+        types,
+        levels,
+        transitions,
+        level_at: level_at_,
+        matrix_at,
+        trans_at,
+        constraints: spans,
+    };
+    // The sids, now that the levels can be checked.
+    let view = Compiled { bytes, layout };
+    for (i, _) in SIDS.iter().enumerate() {
+        let at = sids_at + i * CONTEXT_BYTES;
+        let ctx = context_at(bytes, at).ok_or(bad(at, "sid context out of range"))?;
+        if ctx.ty >= types {
+            return Err(bad(at, "sid context names a type that does not exist"));
+        }
+        if !view.level_allowed(&ctx.level) {
+            return Err(bad(
+                at + 4,
+                "sid context has a level no level statement allows",
+            ));
+        }
+    }
+    Ok(layout)
+}
+
+/// Reads the context at `at`.
+fn context_at(bytes: &[u8], at: usize) -> Option<Context> {
+    Some(Context {
+        ty: u32_at(bytes, at)?,
+        level: level_at(bytes, at + 4)?,
+    })
+}
+
+impl<B: AsRef<[u8]>> Checked<B> {
+    /// Checks every field of `bytes`; on success they are the policy's.
+    pub(crate) fn new(bytes: B) -> Result<Self, Invalid> {
+        let layout = check(bytes.as_ref())?;
+        // INVARIANT: `layout` is what the checker found in `bytes`.
+        Ok(Checked { bytes, layout })
+    }
+
+    /// The view that decisions use.
+    #[inline]
+    pub(crate) fn view(&self) -> Compiled<'_> {
+        // INVARIANT: the checked bytes and their layout.
+        Compiled {
+            bytes: self.bytes.as_ref(),
+            layout: self.layout,
+        }
+    }
+}
+
+impl<'a> Compiled<'a> {
+    /// The number of types.
+    pub(crate) fn types(&self) -> u32 {
+        self.layout.types
+    }
+
+    /// The name of type `ty` (empty for an id out of range).
+    pub(crate) fn type_name(&self, ty: u32) -> &'a [u8] {
+        if ty >= self.layout.types {
+            return &[];
+        }
+        let at = HEADER + ty as usize * MAX_NAME as usize;
+        slot_name(self.bytes.get(at..at + MAX_NAME as usize).unwrap_or(&[]))
+    }
+
+    /// The id of the type named `name`.
+    pub(crate) fn type_id(&self, name: &[u8]) -> Option<u32> {
+        (0..self.layout.types).find(|&ty| self.type_name(ty) == name)
+    }
+
+    /// The context of `sid`.
+    pub(crate) fn sid(&self, sid: Sid) -> Context {
+        let at =
+            HEADER + self.layout.types as usize * MAX_NAME as usize + sid as usize * CONTEXT_BYTES;
+        // Checked at load; the fallback is never taken.
+        context_at(self.bytes, at).unwrap_or(Context {
+            ty: 0,
+            level: Level {
+                sensitivity: 0,
+                categories: CategorySet::EMPTY,
+            },
         })
     }
 
-    /// The number of types.
-    pub(crate) fn types(&self) -> u32 {
-        self.types
+    /// Whether a `level` statement allows `level`: one with its
+    /// sensitivity whose categories contain `level`'s.
+    pub(crate) fn level_allowed(&self, level: &Level) -> bool {
+        (0..self.layout.levels as usize).any(|i| {
+            level_at(self.bytes, self.layout.level_at + i * LEVEL_BYTES).is_some_and(|l| {
+                l.sensitivity == level.sensitivity && l.categories.contains(&level.categories)
+            })
+        })
+    }
+
+    /// Whether `ctx` is valid in this policy: a known type and an allowed
+    /// level.
+    pub(crate) fn valid(&self, ctx: &Context) -> bool {
+        ctx.ty < self.layout.types && self.level_allowed(&ctx.level)
     }
 
     /// The permissions `source` has on `target` in `class`, as a bitmap of
     /// the class's permissions; 0 for ids out of range.
     #[inline]
-    pub(crate) fn allowed(&self, source: u32, target: u32, class: u32) -> u32 {
-        if source >= self.types || target >= self.types || class >= self.classes {
+    pub(crate) fn allowed(&self, source: u32, target: u32, class: Class) -> u32 {
+        let types = self.layout.types;
+        if source >= types || target >= types {
             return 0;
         }
-        let cell = ((source * self.types + target) * self.classes + class) as usize;
-        u32_at(self.bytes, self.matrix + 4 * cell).unwrap_or(0)
+        // Below 512 * 512 * 6: no overflow.
+        let cell =
+            (source as usize * types as usize + target as usize) * CLASS_COUNT + class as usize;
+        u32_at(self.bytes, self.layout.matrix_at + 4 * cell).unwrap_or(0)
+    }
+
+    /// Which of `perms` (bits of `class`'s permissions) subject `s` is
+    /// denied on object `o`: those the matrix does not allow, and those of
+    /// an `mlsconstrain` of the class whose expression does not hold.
+    /// 0 means allowed.
+    #[inline]
+    pub(crate) fn denied(&self, s: &Context, o: &Context, class: Class, perms: u32) -> u32 {
+        let mut denied = perms & !self.allowed(s.ty, o.ty, class);
+        let (mut at, end) = self
+            .layout
+            .constraints
+            .get(class as usize)
+            .copied()
+            .unwrap_or((0, 0));
+        while at < end {
+            let get = |k: usize| u32_at(self.bytes, at + 4 * k).unwrap_or(0);
+            let (cperms, words) = (get(1), get(2) as usize);
+            let ops_at = at + 12;
+            let ops_end = ops_at + 4 * words;
+            if cperms & perms & !denied != 0 {
+                let ops = self.bytes.get(ops_at..ops_end).unwrap_or(&[]);
+                if !constraint::holds(ops, s, o) {
+                    denied |= cperms & perms;
+                }
+            }
+            at = ops_end;
+        }
+        denied
     }
 
     /// The type a new object of `class` gets when `source` creates it in (or
     /// `source` executes) `target`, if a transition says so.
-    pub(crate) fn transition(&self, source: u32, target: u32, class: u32) -> Option<u32> {
-        let key = (source, target, class);
-        let (mut lo, mut hi) = (0usize, self.transitions as usize);
+    pub(crate) fn transition(&self, source: u32, target: u32, class: Class) -> Option<u32> {
+        let key = (source, target, class as u32);
+        let (mut lo, mut hi) = (0usize, self.layout.transitions as usize);
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
-            let at = self.trans + 16 * mid;
+            let at = self.layout.trans_at + 16 * mid;
             let get = |k: usize| u32_at(self.bytes, at + 4 * k).unwrap_or(u32::MAX);
             let here = (get(0), get(1), get(2));
             if here == key {
@@ -201,50 +498,156 @@ impl<'a> Compiled<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mlte::classes::perm;
     use crate::mlte::policy_text::parse;
 
-    const POLICY: &str = "\
+    const CLASS_LIST: [Class; CLASS_COUNT] = [
+        Class::File,
+        Class::Dir,
+        Class::Process,
+        Class::Socket,
+        Class::Ipc,
+        Class::Filesystem,
+    ];
+
+    pub(crate) const POLICY: &str = "\
+sensitivity s0; sensitivity s1; sensitivity s2;
+category c0; category c1; category c2;
+level s0; level s1:c0.c2; level s2:c0.c2;
 type init_t; type user_t; type bin_t; type tmp_t; type user_tmp_t;
 allow init_t bin_t : file { read open execute };
 allow user_t tmp_t : dir { search add_name write };
+allow user_t tmp_t : file { read write };
 allow user_t self : process signal;
 type_transition init_t bin_t : process user_t;
 type_transition user_t tmp_t : file user_tmp_t;
+mlsconstrain file { read } l1 dom l2;
+mlsconstrain file { write } l1 domby l2 or t1 == init_t;
+sid kernel init_t:s0; sid file tmp_t:s0; sid unlabeled tmp_t:s0;
 ";
 
     fn compiled() -> Vec<u8> {
         parse(POLICY).unwrap().compile().unwrap()
     }
 
+    fn ctx(policy: &Compiled<'_>, text: &str) -> Context {
+        Context::parse(text.as_bytes(), policy).unwrap()
+    }
+
     #[test]
     fn decisions_match_the_text() {
         let p = parse(POLICY).unwrap();
         let bytes = compiled();
-        let c = Compiled::check(&bytes).unwrap();
+        let checked = Checked::new(&bytes[..]).unwrap();
+        let c = checked.view();
         assert_eq!(c.types(), 5);
         for s in 0..5 {
             for t in 0..5 {
-                for class in 0..CLASSES.len() as u8 {
-                    let want = p.allow.get(&(s, t, class)).copied().unwrap_or(0);
-                    assert_eq!(c.allowed(s, t, u32::from(class)), want);
-                    let want = p.transitions.get(&(s, t, class)).copied();
-                    assert_eq!(c.transition(s, t, u32::from(class)), want);
+                for (i, &class) in CLASS_LIST.iter().enumerate() {
+                    let key = (s, t, i as u8);
+                    let want = p.allow.get(&key).copied().unwrap_or(0);
+                    assert_eq!(c.allowed(s, t, class), want);
+                    assert_eq!(c.transition(s, t, class), p.transitions.get(&key).copied());
                 }
             }
         }
-        assert_eq!(c.allowed(5, 0, 0), 0, "out of range: nothing");
-        assert_eq!(c.allowed(0, 0, 99), 0);
+        assert_eq!(c.allowed(5, 0, Class::File), 0, "out of range: nothing");
+        assert_eq!(c.type_name(1), b"user_t");
+        assert_eq!(c.type_name(5), b"");
+        assert_eq!(c.type_id(b"bin_t"), Some(2));
+        assert_eq!(c.sid(Sid::File), ctx(&c, "tmp_t:s0"));
     }
+
+    #[test]
+    fn mls_constraints_apply_to_their_permissions_only() {
+        let bytes = compiled();
+        let checked = Checked::new(&bytes[..]).unwrap();
+        let c = checked.view();
+        let (read, write) = (perm(Class::File, "read"), perm(Class::File, "write"));
+        let user = |level: &str| ctx(&c, &format!("user_t:{level}"));
+        let tmp = |level: &str| ctx(&c, &format!("tmp_t:{level}"));
+        // Types allow read and write; levels decide.
+        assert_eq!(
+            c.denied(&user("s1"), &tmp("s1"), Class::File, read | write),
+            0
+        );
+        assert_eq!(
+            c.denied(&user("s1"), &tmp("s2"), Class::File, read),
+            read,
+            "read up"
+        );
+        assert_eq!(
+            c.denied(&user("s1"), &tmp("s0"), Class::File, write),
+            write,
+            "write down"
+        );
+        assert_eq!(
+            c.denied(&user("s1"), &tmp("s0"), Class::File, read),
+            0,
+            "read down"
+        );
+        assert_eq!(
+            c.denied(&user("s1"), &tmp("s2"), Class::File, write),
+            0,
+            "write up"
+        );
+        // Categories: s1:c0,c1 reads s1:c0 but not s1:c2.
+        let s = user("s1:c0,c1");
+        assert_eq!(c.denied(&s, &tmp("s1:c0"), Class::File, read), 0);
+        assert_eq!(c.denied(&s, &tmp("s1:c2"), Class::File, read), read);
+        // The type test: init_t writes down (no allow rule, though).
+        let init = ctx(&c, "init_t:s2");
+        assert_eq!(
+            c.denied(&init, &tmp("s0"), Class::File, write),
+            write,
+            "no allow rule"
+        );
+        // A type denial is not masked by constraints, and the other
+        // classes have none.
+        assert_eq!(
+            c.denied(&user("s0"), &user("s0"), Class::Process, 1 << 1),
+            0
+        );
+        assert_eq!(c.denied(&user("s0"), &user("s0"), Class::Process, 1), 1);
+    }
+
+    #[test]
+    fn contexts_parse_against_the_policy() {
+        let bytes = compiled();
+        let checked = Checked::new(&bytes[..]).unwrap();
+        let c = checked.view();
+        let cases: [(&str, Result<(), ContextError>); 6] = [
+            ("user_t:s1:c0.c2", Ok(())),
+            ("user_t", Err(ContextError::ExpectedColon)),
+            ("nobody_t:s0", Err(ContextError::UnknownType)),
+            ("user_t:s0:c0", Err(ContextError::LevelNotAllowed)),
+            ("user_t:s3", Err(ContextError::LevelNotAllowed)),
+            (
+                "user_t:x",
+                Err(ContextError::Level(
+                    crate::mlte::level::Level::parse(b"x").unwrap_err(),
+                )),
+            ),
+        ];
+        for (text, want) in cases {
+            let got = Context::parse(text.as_bytes(), &c).map(|_| ());
+            assert_eq!(got, want, "{text}");
+        }
+        let x = ctx(&c, "user_t:s1:c2,c0,c1");
+        assert_eq!(x.show(&c).to_string(), "user_t:s1:c0.c2");
+    }
+
+    use crate::mlte::context::ContextError;
 
     #[test]
     fn every_cut_is_refused() {
         let bytes = compiled();
         for len in 0..bytes.len() {
-            assert!(Compiled::check(&bytes[..len]).is_err(), "cut at {len}");
+            assert!(Checked::new(&bytes[..len]).is_err(), "cut at {len}");
         }
         let mut longer = bytes.clone();
         longer.push(0);
-        assert!(Compiled::check(&longer).is_err(), "trailing byte");
+        assert!(Checked::new(&longer[..]).is_err(), "trailing byte");
     }
 
     #[test]
@@ -255,39 +658,83 @@ type_transition user_t tmp_t : file user_tmp_t;
             b[at..at + 4].copy_from_slice(&v.to_le_bytes());
             b
         };
+        let names = HEADER;
+        let sids = names + 5 * MAX_NAME as usize;
+        let levels = sids + 3 * CONTEXT_BYTES;
         let cases = [
             (set(0, 0), 0),
-            (set(4, 2), 4),
+            (set(4, 1), 4),
             (set(8, 0), 8),
             (set(8, MAX_TYPES + 1), 8),
             (set(8, u32::MAX), 8),
             (set(12, 99), 12),
             (set(16, u32::MAX), 0),
             (set(20, 0), 20),
-            (set(20, u32::MAX), 20),
+            (set(24, MAX_CONSTRAINTS + 1), 24),
+            (set(names, 0), names),
+            (set(names, u32::from_le_bytes(*b"A\0\0\0")), names),
+            (set(sids, 5), sids),
+            (set(sids + 4, 7), sids + 4),
+            (set(levels, 999), levels),
+            (set(levels + LEVEL_BYTES, 0), levels + LEVEL_BYTES),
         ];
         for (b, at) in cases {
-            let err = Compiled::check(&b).unwrap_err();
+            let err = Checked::new(&b[..]).unwrap_err();
             assert!(at == 0 || err.at == at, "{err:?} for a bad field at {at}");
         }
-        // A bit beyond the class's permissions (the last matrix cell,
-        // class `filesystem`, has 3 permissions).
-        let trans = bytes.len() - 2 * 16;
-        let bad = set(trans - 4, 1 << 3);
+        // A name slot with bytes after its NUL.
+        let mut b = bytes.clone();
+        b[names + 10] = b'x';
         assert_eq!(
-            Compiled::check(&bad).unwrap_err().why,
-            "permission bit beyond its class's permissions"
+            Checked::new(&b[..]).unwrap_err().why,
+            "type name slot not NUL-padded"
         );
+        // Constraints: a bad operation, a type out of range, a class out of
+        // order.
+        let p = parse(POLICY).unwrap();
+        let constraints = bytes.len()
+            - p.constraints
+                .iter()
+                .map(|(_, _, ops)| 12 + 4 * ops.len())
+                .sum::<usize>();
+        assert!(Checked::new(&set(constraints + 12, 99)[..]).is_err());
+        assert!(
+            Checked::new(&set(constraints + 4, 0)[..]).is_err(),
+            "no permissions"
+        );
+        assert!(
+            Checked::new(&set(constraints, 9)[..]).is_err(),
+            "no such class"
+        );
+        let second = constraints + 12 + 4 * p.constraints[0].2.len();
+        assert_eq!(
+            Checked::new(&set(constraints, 1)[..]).unwrap_err().why,
+            "constraints not in ascending order of class"
+        );
+        // `t1 == init_t` with a type out of range: the last word.
+        assert_eq!(
+            bytes.len() - 8,
+            second + 12 + 8,
+            "layout of the second constraint"
+        );
+        assert!(Checked::new(&set(bytes.len() - 8, 5)[..]).is_err());
         // Transitions: a type out of range, then out of order.
-        assert!(Compiled::check(&set(trans + 12, 5)).is_err());
+        let trans = constraints - 2 * 16;
+        assert!(Checked::new(&set(trans + 12, 5)[..]).is_err());
         let mut swapped = bytes.clone();
         let (first, second) = (trans..trans + 16, trans + 16..trans + 32);
         let a = bytes[first.clone()].to_vec();
         swapped[first].copy_from_slice(&bytes[second.clone()]);
         swapped[second].copy_from_slice(&a);
         assert_eq!(
-            Compiled::check(&swapped).unwrap_err().why,
+            Checked::new(&swapped[..]).unwrap_err().why,
             "transitions not sorted or repeated"
+        );
+        // A bit beyond the class's permissions (the last matrix cell,
+        // class `filesystem`, has 3 permissions).
+        assert_eq!(
+            Checked::new(&set(trans - 4, 1 << 3)[..]).unwrap_err().why,
+            "permission bit beyond its class's permissions"
         );
         // Random corruption: refused or consistent, never a panic.
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
@@ -298,10 +745,16 @@ type_transition user_t tmp_t : file user_tmp_t;
             let mut b = bytes.clone();
             let at = (seed % b.len() as u64) as usize;
             b[at] ^= (seed >> 32) as u8 | 1;
-            if let Ok(c) = Compiled::check(&b) {
+            if let Ok(checked) = Checked::new(&b[..]) {
+                let c = checked.view();
+                let k = c.sid(Sid::Kernel);
                 for s in 0..c.types() {
-                    let _ = c.allowed(s, s, 0);
-                    let _ = c.transition(s, s, 0);
+                    let x = Context {
+                        ty: s,
+                        level: k.level,
+                    };
+                    let _ = c.denied(&x, &k, Class::File, u32::MAX);
+                    let _ = c.transition(s, s, Class::File);
                 }
             }
         }

@@ -17,6 +17,8 @@
 pub(crate) mod category;
 pub(crate) mod classes;
 pub(crate) mod compiled;
+pub(crate) mod constraint;
+pub(crate) mod context;
 pub(crate) mod level;
 #[cfg(not(CONFIG_RUST))]
 pub(crate) mod policy_text;

@@ -15,7 +15,20 @@
 //! allow user_t self : process signal;
 //! type_transition user_t tmp_t : file user_tmp_t;
 //! type_transition init_t bin_t : process user_t;
+//! level s1:c0.c3;                 # s1 with any of c0 to c3
+//! sid kernel init_t:s0;           # tasks from before the policy
+//! sid file file_t:s0;             # files without a label
+//! sid unlabeled unlabeled_t:s0;   # labels this policy cannot read
+//! mlsconstrain file { read } l1 dom l2;           # no read up
+//! mlsconstrain file { write append } l1 domby l2; # no write down
 //! ```
+//!
+//! An `mlsconstrain` expression is made of `l1 dom l2`, `l1 domby l2`,
+//! `l1 eq l2`, `l1 incomp l2` (`l1` the subject's level, `l2` the
+//! object's; `l2 dom l1` is `l1 domby l2`), `t1 == TYPE`, `t2 != TYPE`,
+//! `t1 == { A B }`, joined with `not`, `and` and `or` (in that order of
+//! precedence) and parentheses. A context is `TYPE:LEVEL`, written without
+//! spaces. Sensitivities dominate in numeric order.
 //!
 //! Classes and their permissions are built in ([`CLASSES`]). `self` as a
 //! target means the source type. Every error carries `line:col` (1-based)
@@ -26,7 +39,12 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
+use super::category::CategorySet;
 pub(crate) use super::classes::CLASSES;
+use super::compiled::SIDS;
+use super::constraint::{DOM, DOMBY, EQ, INCOMP, OP_AND, OP_LEVEL, OP_NOT, OP_OR, OP_TYPE};
+use super::context::Context;
+use super::level::Level;
 
 /// A position in the policy text.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -66,6 +84,13 @@ pub(crate) struct Policy {
     pub(crate) allow: BTreeMap<(u32, u32, u8), u32>,
     /// Type transitions: (source, target, class) to the new type.
     pub(crate) transitions: BTreeMap<(u32, u32, u8), u32>,
+    /// `level` statements, by sensitivity.
+    pub(crate) levels: BTreeMap<u16, CategorySet>,
+    /// `sid` statements, in the order of [`SIDS`].
+    pub(crate) sids: [Option<Context>; 3],
+    /// `mlsconstrain` statements: class, permissions and the compiled
+    /// expression (`constraint.rs`), in the order written.
+    pub(crate) constraints: Vec<(u8, u32, Vec<u32>)>,
 }
 
 /// One token and where it starts.
@@ -75,8 +100,9 @@ struct Token<'a> {
     pos: Pos,
 }
 
-/// Splits `text` into words and the punctuation `{ } ; :`, skipping
-/// comments and white space.
+/// Splits `text` into words and the punctuation `{ } ; : ( ) == !=`,
+/// skipping comments and white space. Words are made of letters, digits,
+/// `_`, `.` and `,`.
 fn tokens(text: &str) -> Result<Vec<Token<'_>>, Error> {
     let mut out = Vec::new();
     for (n, line) in text.lines().enumerate() {
@@ -92,17 +118,21 @@ fn tokens(text: &str) -> Result<Vec<Token<'_>>, Error> {
             };
             if c.is_ascii_whitespace() {
                 i += 1;
-            } else if b"{};:".contains(&c) {
+            } else if b"{};:()".contains(&c) {
                 out.push(Token {
                     text: &code[i..i + 1],
                     pos,
                 });
                 i += 1;
-            } else if c.is_ascii_alphanumeric() || c == b'_' || c == b'.' {
+            } else if (c == b'=' || c == b'!') && bytes.get(i + 1) == Some(&b'=') {
+                out.push(Token {
+                    text: &code[i..i + 2],
+                    pos,
+                });
+                i += 2;
+            } else if is_word_byte(c) {
                 let start = i;
-                while i < bytes.len()
-                    && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_' || bytes[i] == b'.')
-                {
+                while i < bytes.len() && is_word_byte(bytes[i]) {
                     i += 1;
                 }
                 out.push(Token {
@@ -118,6 +148,16 @@ fn tokens(text: &str) -> Result<Vec<Token<'_>>, Error> {
         }
     }
     Ok(out)
+}
+
+/// Whether `c` may be part of a word.
+fn is_word_byte(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_' || c == b'.' || c == b','
+}
+
+/// Whether a token is punctuation, not a word.
+fn is_punct(text: &str) -> bool {
+    matches!(text, "{" | "}" | ";" | ":" | "(" | ")" | "==" | "!=")
 }
 
 /// A cursor over the tokens.
@@ -152,7 +192,7 @@ impl<'a> Parser<'a> {
     /// The next token, which must be a name (`what` says which).
     fn word(&mut self, what: &str) -> Result<Token<'a>, Error> {
         match self.tokens.get(self.next) {
-            Some(t) if !"{};:".contains(t.text) => {
+            Some(t) if !is_punct(t.text) => {
                 self.next += 1;
                 Ok(t.clone())
             }
@@ -256,6 +296,245 @@ impl<'a> Parser<'a> {
             })
     }
 
+    /// A run of tokens written without space between them (a context or
+    /// a level: `user_t:s1:c0,c1`), joined, and where it starts.
+    fn glued(&mut self, what: &str) -> Result<(String, Pos), Error> {
+        let first = self.word(what)?;
+        let mut text = first.text.to_string();
+        let mut end = first.pos.col as usize + first.text.len();
+        while let Some(t) = self.tokens.get(self.next) {
+            if t.pos.line != first.pos.line || t.pos.col as usize != end || t.text == ";" {
+                break;
+            }
+            text.push_str(t.text);
+            end += t.text.len();
+            self.next += 1;
+        }
+        Ok((text, first.pos))
+    }
+
+    /// An error at `pos`, `at` bytes further on the same line.
+    fn error_at<T>(pos: Pos, at: usize, message: String) -> Result<T, Error> {
+        Err(Error {
+            pos: Pos {
+                line: pos.line,
+                col: pos
+                    .col
+                    .saturating_add(u32::try_from(at).unwrap_or(u32::MAX)),
+            },
+            message,
+        })
+    }
+
+    /// Parses the level `text` (starting at `pos`): its sensitivity and
+    /// categories must be declared.
+    fn level_of(&self, text: &str, pos: Pos) -> Result<Level, Error> {
+        let level = Level::parse(text.as_bytes()).or_else(|e| {
+            Self::error_at(
+                pos,
+                e.at,
+                format!("{e}: expected a level 'sN[:CATEGORIES]'"),
+            )
+        })?;
+        if !self.policy.sensitivities.contains(&level.sensitivity) {
+            return Self::error_at(
+                pos,
+                0,
+                format!(
+                    "sensitivity s{} is not declared: declare it with 'sensitivity s{};' first",
+                    level.sensitivity, level.sensitivity
+                ),
+            );
+        }
+        if let Some(c) = (0..super::category::MAX_CATEGORIES)
+            .find(|&c| level.categories.has(c) && !self.policy.categories.contains(&(c as u16)))
+        {
+            return Self::error_at(
+                pos,
+                0,
+                format!("category c{c} is not declared: declare it with 'category c{c};' first"),
+            );
+        }
+        Ok(level)
+    }
+
+    /// A context `TYPE:LEVEL`, whose level a `level` statement allows.
+    fn context(&mut self) -> Result<Context, Error> {
+        let (text, pos) = self.glued("a context TYPE:LEVEL")?;
+        let Some((name, level)) = text.split_once(':') else {
+            return Self::error_at(
+                pos,
+                0,
+                format!("expected a context TYPE:LEVEL, found '{text}'"),
+            );
+        };
+        let ty = self.type_ids.get(name).copied().map_or_else(
+            || {
+                Self::error_at(
+                    pos,
+                    0,
+                    format!("unknown type '{name}': declare it with 'type {name};' first"),
+                )
+            },
+            Ok,
+        )?;
+        let level_pos = Pos {
+            line: pos.line,
+            col: pos
+                .col
+                .saturating_add(u32::try_from(name.len() + 1).unwrap_or(u32::MAX)),
+        };
+        let level = self.level_of(level, level_pos)?;
+        let allowed = self
+            .policy
+            .levels
+            .get(&level.sensitivity)
+            .is_some_and(|cats| cats.contains(&level.categories));
+        if !allowed {
+            return Self::error_at(
+                level_pos,
+                0,
+                format!("no 'level' statement allows {level}: declare one first"),
+            );
+        }
+        Ok(Context { ty, level })
+    }
+
+    /// Skips the word `keyword` if it comes next.
+    fn keyword(&mut self, keyword: &str) -> bool {
+        let found = self
+            .tokens
+            .get(self.next)
+            .is_some_and(|t| t.text == keyword);
+        if found {
+            self.next += 1;
+        }
+        found
+    }
+
+    /// `or` of terms, in postfix.
+    fn expr(&mut self, out: &mut Vec<u32>) -> Result<(), Error> {
+        self.conjunction(out)?;
+        while self.keyword("or") {
+            self.conjunction(out)?;
+            out.push(OP_OR);
+        }
+        Ok(())
+    }
+
+    /// `and` of factors, in postfix.
+    fn conjunction(&mut self, out: &mut Vec<u32>) -> Result<(), Error> {
+        self.factor(out)?;
+        while self.keyword("and") {
+            self.factor(out)?;
+            out.push(OP_AND);
+        }
+        Ok(())
+    }
+
+    /// `not` factor, `( expr )`, or a test.
+    fn factor(&mut self, out: &mut Vec<u32>) -> Result<(), Error> {
+        if self.keyword("not") {
+            self.factor(out)?;
+            out.push(OP_NOT);
+            return Ok(());
+        }
+        if self.peek_is("(") {
+            self.expect("(")?;
+            self.expr(out)?;
+            return self.expect(")");
+        }
+        let pos = self.pos();
+        let left = self.word("l1, l2, t1, t2, not or '('")?;
+        match left.text {
+            "l1" | "l2" => {
+                let rel_pos = self.pos();
+                let rel = self.word("dom, domby, eq or incomp")?;
+                let right = self.word("l1 or l2")?;
+                let rel = match rel.text {
+                    "dom" => DOM,
+                    "domby" => DOMBY,
+                    "eq" => EQ,
+                    "incomp" => INCOMP,
+                    other => {
+                        return Self::error_at(
+                            rel_pos,
+                            0,
+                            format!("expected dom, domby, eq or incomp, found '{other}'"),
+                        )
+                    }
+                };
+                let rel = match (left.text, right.text) {
+                    ("l1", "l2") => rel,
+                    ("l2", "l1") => match rel {
+                        DOM => DOMBY,
+                        DOMBY => DOM,
+                        other => other,
+                    },
+                    _ => {
+                        return Self::error_at(
+                            pos,
+                            0,
+                            "a level test compares l1 with l2".to_string(),
+                        )
+                    }
+                };
+                out.push(OP_LEVEL | rel << 8);
+            }
+            "t1" | "t2" => {
+                let side = u32::from(left.text == "t2");
+                let negated = if self.peek_is("==") {
+                    false
+                } else if self.peek_is("!=") {
+                    true
+                } else {
+                    return self.error(format!("expected '==' or '!=', found {}", self.found()));
+                };
+                self.next += 1;
+                let mut types = Vec::new();
+                if self.peek_is("{") {
+                    self.expect("{")?;
+                    types.push(self.type_ref(None)?);
+                    while !self.peek_is("}") {
+                        types.push(self.type_ref(None)?);
+                    }
+                    self.expect("}")?;
+                } else {
+                    types.push(self.type_ref(None)?);
+                }
+                for (i, ty) in types.into_iter().enumerate() {
+                    out.extend([OP_TYPE | side << 8 | u32::from(negated) << 9, ty]);
+                    if i > 0 {
+                        // Equal to one of them; different from all of them.
+                        out.push(if negated { OP_AND } else { OP_OR });
+                    }
+                }
+            }
+            other => {
+                return Self::error_at(
+                    pos,
+                    0,
+                    format!("expected l1, l2, t1, t2, not or '(', found '{other}'"),
+                )
+            }
+        }
+        Ok(())
+    }
+
+    /// The permissions of `class`: one, or a `{ }` set.
+    fn perms(&mut self, class: u8) -> Result<u32, Error> {
+        if !self.peek_is("{") {
+            return self.perm(class);
+        }
+        self.expect("{")?;
+        let mut perms = self.perm(class)?;
+        while !self.peek_is("}") {
+            perms |= self.perm(class)?;
+        }
+        self.expect("}")?;
+        Ok(perms)
+    }
+
     fn statement(&mut self) -> Result<(), Error> {
         let pos = self.pos();
         let keyword = self.word("a statement")?;
@@ -287,17 +566,7 @@ impl<'a> Parser<'a> {
                 let target = self.type_ref(Some(source))?;
                 self.expect(":")?;
                 let class = self.class()?;
-                let mut perms = 0;
-                if self.peek_is("{") {
-                    self.expect("{")?;
-                    perms |= self.perm(class)?;
-                    while !self.peek_is("}") {
-                        perms |= self.perm(class)?;
-                    }
-                    self.expect("}")?;
-                } else {
-                    perms = self.perm(class)?;
-                }
+                let perms = self.perms(class)?;
                 *self
                     .policy
                     .allow
@@ -323,12 +592,57 @@ impl<'a> Parser<'a> {
                 }
                 self.policy.transitions.insert((source, target, class), new);
             }
+            "level" => {
+                let (text, pos) = self.glued("a level")?;
+                let level = self.level_of(&text, pos)?;
+                if self.policy.levels.contains_key(&level.sensitivity) {
+                    return Self::error_at(
+                        pos,
+                        0,
+                        format!("a second level statement for s{}", level.sensitivity),
+                    );
+                }
+                self.policy
+                    .levels
+                    .insert(level.sensitivity, level.categories);
+            }
+            "sid" => {
+                let pos = self.pos();
+                let name = self.word("a sid name")?;
+                let Some(i) = SIDS.iter().position(|(_, n)| *n == name.text) else {
+                    return Self::error_at(
+                        pos,
+                        0,
+                        format!(
+                            "unknown sid '{}': expected kernel, file or unlabeled",
+                            name.text
+                        ),
+                    );
+                };
+                if self.policy.sids[i].is_some() {
+                    return Self::error_at(pos, 0, format!("a second sid {}", name.text));
+                }
+                self.policy.sids[i] = Some(self.context()?);
+            }
+            "mlsconstrain" => {
+                let class = self.class()?;
+                let perms = self.perms(class)?;
+                let pos = self.pos();
+                let mut ops = Vec::new();
+                self.expr(&mut ops)?;
+                let bytes: Vec<u8> = ops.iter().flat_map(|w| w.to_le_bytes()).collect();
+                let types = u32::try_from(self.policy.types.len()).unwrap_or(u32::MAX);
+                if let Err((_, why)) = super::constraint::check(&bytes, types) {
+                    return Self::error_at(pos, 0, format!("expression refused: {why}"));
+                }
+                self.policy.constraints.push((class, perms, ops));
+            }
             other => {
                 return Err(Error {
                     pos,
                     message: format!(
                         "unknown statement '{other}': expected type, sensitivity, category, \
-                         allow or type_transition"
+                         level, allow, type_transition, mlsconstrain or sid"
                     ),
                 })
             }
@@ -340,15 +654,32 @@ impl<'a> Parser<'a> {
 impl Policy {
     /// The compiled form (`compiled.rs`), or why there is none.
     pub(crate) fn compile(&self) -> Result<Vec<u8>, String> {
-        use super::compiled::{MAGIC, MAX_NAME, MAX_TYPES, VERSION};
+        use super::compiled::{push_level, MAGIC, MAX_NAME, MAX_TYPES, VERSION};
         let types = u32::try_from(self.types.len()).unwrap_or(u32::MAX);
         if types == 0 || types > MAX_TYPES {
             return Err(format!("{types} types: a policy has 1 to {MAX_TYPES}"));
         }
+        if self.levels.is_empty() {
+            return Err("no level statement: a policy needs at least one".into());
+        }
+        let mut sids = Vec::new();
+        for (i, (_, name)) in SIDS.iter().enumerate() {
+            match self.sids[i] {
+                Some(ctx) => sids.push(ctx),
+                None => return Err(format!("no 'sid {name}' statement: a policy needs one")),
+            }
+        }
         let classes = CLASSES.len();
         let mut out = MAGIC.to_vec();
-        let transitions = u32::try_from(self.transitions.len()).unwrap_or(u32::MAX);
-        for v in [VERSION, types, classes as u32, transitions] {
+        let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        for v in [
+            VERSION,
+            types,
+            classes as u32,
+            count(self.transitions.len()),
+            count(self.levels.len()),
+            count(self.constraints.len()),
+        ] {
             out.extend_from_slice(&v.to_le_bytes());
         }
         for name in &self.types {
@@ -361,8 +692,23 @@ impl Policy {
                     "type name '{name}': 1 to {MAX_NAME} characters of a-z, 0-9 and _"
                 ));
             }
-            out.extend_from_slice(&(name.len() as u32).to_le_bytes());
-            out.extend_from_slice(name.as_bytes());
+            let mut slot = [0u8; MAX_NAME as usize];
+            slot[..name.len()].copy_from_slice(name.as_bytes());
+            out.extend_from_slice(&slot);
+        }
+        for ctx in &sids {
+            out.extend_from_slice(&ctx.ty.to_le_bytes());
+            push_level(&mut out, &ctx.level);
+        }
+        // A BTreeMap iterates in key order: ascending sensitivities.
+        for (&sensitivity, &categories) in &self.levels {
+            push_level(
+                &mut out,
+                &Level {
+                    sensitivity,
+                    categories,
+                },
+            );
         }
         let n = self.types.len();
         let mut matrix = vec![0u32; n * n * classes];
@@ -376,6 +722,17 @@ impl Policy {
         for (&(s, t, c), &new) in &self.transitions {
             for v in [s, t, u32::from(c), new] {
                 out.extend_from_slice(&v.to_le_bytes());
+            }
+        }
+        // Constraints by class; in the order written within a class.
+        let mut constraints: Vec<_> = self.constraints.iter().collect();
+        constraints.sort_by_key(|(class, _, _)| *class);
+        for (class, perms, ops) in constraints {
+            for v in [u32::from(*class), *perms, count(ops.len())] {
+                out.extend_from_slice(&v.to_le_bytes());
+            }
+            for w in ops {
+                out.extend_from_slice(&w.to_le_bytes());
             }
         }
         Ok(out)
@@ -438,6 +795,38 @@ type_transition init_t bin_t : process user_t;
     }
 
     #[test]
+    fn mls_statements_parse() {
+        let text = "sensitivity s0; sensitivity s1; category c0; category c1;\n\
+                    level s0; level s1:c0,c1; type a; type b;\n\
+                    sid kernel a:s1:c0; sid file b:s0; sid unlabeled b:s0;\n\
+                    mlsconstrain file { read write } (l1 dom l2 or t1 == { a b }) and not t2 != a;\n";
+        let p = parse(text).unwrap();
+        assert_eq!(p.levels.len(), 2);
+        assert_eq!(p.sids[0].unwrap().level.to_string(), "s1:c0");
+        let (class, perms, ops) = &p.constraints[0];
+        assert_eq!((*class, *perms), (0, 3));
+        assert_eq!(
+            ops[..],
+            [
+                OP_LEVEL,
+                OP_TYPE,
+                0,
+                OP_TYPE,
+                1,
+                OP_OR,
+                OP_OR,
+                OP_TYPE | 1 << 8 | 1 << 9,
+                0,
+                OP_NOT,
+                OP_AND
+            ]
+        );
+        assert!(p.compile().is_ok());
+        let err = parse("type a;").unwrap().compile().unwrap_err();
+        assert!(err.contains("no level statement"), "{err}");
+    }
+
+    #[test]
     fn errors_say_where_and_what_was_expected() {
         let cases = [
             ("type a\n", "1:7: expected ';', found the end of the policy"),
@@ -466,6 +855,36 @@ type_transition init_t bin_t : process user_t;
             ("category c1024;", "1:10: expected a category (c0 to c1023)"),
             ("permit a b;", "1:1: unknown statement 'permit'"),
             ("type a$;", "1:7: unexpected character '$'"),
+            ("level s0;", "1:7: sensitivity s0 is not declared"),
+            (
+                "sensitivity s0;\nlevel s0:c1;",
+                "2:7: category c1 is not declared",
+            ),
+            (
+                "sensitivity s0; type a;\nsid kernel a:s0;",
+                "2:14: no 'level' statement allows s0",
+            ),
+            (
+                "sensitivity s0; level s0; type a;\nsid kernel b:s0;",
+                "2:12: unknown type 'b'",
+            ),
+            ("sid bogus a:s0;", "1:5: unknown sid 'bogus'"),
+            (
+                "type a;\nmlsconstrain file read l1 dom l1;",
+                "2:24: a level test compares l1 with l2",
+            ),
+            (
+                "type a;\nmlsconstrain file read l1 above l2;",
+                "2:27: expected dom, domby, eq or incomp, found 'above'",
+            ),
+            (
+                "type a;\nmlsconstrain file read t1 = a;",
+                "2:27: unexpected character '='",
+            ),
+            (
+                "type a;\nmlsconstrain file read (l1 dom l2;",
+                "2:34: expected ')', found ';'",
+            ),
             (
                 "type a; type b;\ntype_transition a a : file a;\ntype_transition a a : file b;",
                 "3:29: a second type_transition for a a : file (the first gives a)",

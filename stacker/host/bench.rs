@@ -116,35 +116,55 @@ pub fn category_bitwise_loop(iters: u64) -> u64 {
     failed
 }
 
-/// A compiled policy of `types` types where every type may read every
-/// other's files, for [`decision_loop`].
+/// A compiled policy of `types` types where each type may read one
+/// other's files, with the Bell-LaPadula read constraint, for
+/// [`decision_loop`].
 fn decision_policy(types: usize) -> Vec<u8> {
-    let mut text = String::new();
+    let mut text = String::from(
+        "sensitivity s0; sensitivity s1; category c0; category c1023;\n\
+         level s0:c0,c1023; level s1:c0,c1023;\n\
+         mlsconstrain file { read write } l1 dom l2;\n",
+    );
     for t in 0..types {
         text += &format!("type t{t};\n");
     }
     for t in 0..types {
         text += &format!("allow t{t} t{} : file read;\n", (t * 7 + 3) % types);
     }
+    text += "sid kernel t0:s0; sid file t0:s0; sid unlabeled t0:s0;\n";
     crate::mlte::policy_text::parse(&text)
         .expect("benchmark policy parses")
         .compile()
         .expect("benchmark policy compiles")
 }
 
-/// Looks up `iters` access decisions in a checked compiled policy of 512
-/// types (`Compiled::allowed`, the dense matrix the submodule will read on
-/// its hook paths). Returns how many were allowed.
+/// Makes `iters` whole access decisions (`Compiled::denied`: the dense
+/// matrix, then the class's `mlsconstrain`, whose level test compares two
+/// 1024-category sets) in a checked compiled policy of 512 types, as the
+/// submodule does on its hook paths. Returns how many were allowed.
 #[inline(never)]
 pub fn decision_loop(iters: u64) -> u64 {
+    use crate::mlte::classes::{perm, Class};
+    use crate::mlte::context::Context;
+    use crate::mlte::level::Level;
+    const READ: u32 = perm(Class::File, "read");
     let bytes = decision_policy(512);
-    let policy = crate::mlte::compiled::Compiled::check(&bytes).expect("benchmark policy checks");
+    let checked = crate::mlte::compiled::Checked::new(&bytes[..]).expect("benchmark policy checks");
+    let policy = checked.view();
+    let level = |text: &str| Level::parse(text.as_bytes()).expect("benchmark level parses");
+    let (high, low) = (level("s1:c0,c1023"), level("s0:c0"));
     let mut allowed = 0;
     for i in 0..iters {
-        let source = (i % 512) as u32;
-        let target = ((i * 7 + 3) % 512) as u32;
-        allowed +=
-            u64::from(black_box(&policy).allowed(black_box(source), black_box(target), 0) != 0);
+        let s = Context {
+            ty: (i % 512) as u32,
+            level: high,
+        };
+        let o = Context {
+            ty: ((i * 7 + 3) % 512) as u32,
+            level: low,
+        };
+        let denied = black_box(&policy).denied(black_box(&s), black_box(&o), Class::File, READ);
+        allowed += u64::from(denied == 0);
     }
     allowed
 }

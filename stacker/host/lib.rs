@@ -42,20 +42,22 @@ pub fn mlte_check(text: &str) -> Result<String, String> {
 pub fn mlte_compile(text: &str) -> Result<(String, Vec<u8>), String> {
     let p = mlte::policy_text::parse(text).map_err(|e| e.to_string())?;
     let bytes = p.compile().map_err(|e| format!(" {e}"))?;
-    mlte::compiled::Compiled::check(&bytes).map_err(|e| {
+    mlte::compiled::Checked::new(&bytes[..]).map_err(|e| {
         format!(
             " the compiled form fails its check at byte {}: {}",
             e.at, e.why
         )
     })?;
     let summary = format!(
-        "ok: {} types, {} allow rules, {} type transitions, {} sensitivities, {} categories; \
-         compiled: {} bytes",
+        "ok: {} types, {} allow rules, {} type transitions, {} sensitivities, {} categories, \
+         {} levels, {} constraints; compiled: {} bytes",
         p.types.len(),
         p.allow.len(),
         p.transitions.len(),
         p.sensitivities.len(),
         p.categories.len(),
+        p.levels.len(),
+        p.constraints.len(),
         bytes.len()
     );
     Ok((summary, bytes))

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! Security contexts of `mlte`: a type and an MLS level, written
+//! `TYPE:LEVEL` (`user_t:s1:c0.c3,c7`), as in the `security.mlte` xattr,
+//! `/proc/PID/attr/current` and the policy's `sid` statements.
+//!
+//! A context's type is a type id of the policy in force; its text form
+//! needs that policy for the names ([`Context::parse`], [`Context::show`]).
+//!
+//! Kernel-independent: no allocation, no panic path.
+
+use super::compiled::Compiled;
+use super::level::{Level, ParseError as LevelError};
+use core::fmt;
+
+/// A type and a level.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct Context {
+    /// The type id, below the policy's type count.
+    pub(crate) ty: u32,
+    /// The MLS level.
+    pub(crate) level: Level,
+}
+
+/// Why a context's text was refused.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum ContextError {
+    /// No `:` between the type and the level.
+    ExpectedColon,
+    /// The type is not in the policy.
+    UnknownType,
+    /// The level's text is wrong (byte offset in the level).
+    Level(LevelError),
+    /// The policy declares no `level` that allows this sensitivity with
+    /// these categories.
+    LevelNotAllowed,
+}
+
+impl fmt::Display for ContextError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ContextError::ExpectedColon => f.write_str("expected TYPE:LEVEL"),
+            ContextError::UnknownType => f.write_str("unknown type"),
+            ContextError::Level(e) => write!(f, "bad level: {e}"),
+            ContextError::LevelNotAllowed => {
+                f.write_str("no 'level' statement of the policy allows this level")
+            }
+        }
+    }
+}
+
+impl Context {
+    /// Parses `TYPE:LEVEL` against `policy`: the type must be declared and
+    /// the level allowed by one of its `level` statements.
+    pub(crate) fn parse(text: &[u8], policy: &Compiled<'_>) -> Result<Context, ContextError> {
+        let colon = text
+            .iter()
+            .position(|&b| b == b':')
+            .ok_or(ContextError::ExpectedColon)?;
+        let (name, level) = (
+            text.get(..colon).unwrap_or(&[]),
+            text.get(colon + 1..).unwrap_or(&[]),
+        );
+        let ty = policy.type_id(name).ok_or(ContextError::UnknownType)?;
+        let level = Level::parse(level).map_err(ContextError::Level)?;
+        if !policy.level_allowed(&level) {
+            return Err(ContextError::LevelNotAllowed);
+        }
+        Ok(Context { ty, level })
+    }
+
+    /// The text form, with the type's name from `policy`.
+    pub(crate) fn show<'a>(&'a self, policy: &'a Compiled<'a>) -> Shown<'a> {
+        Shown {
+            context: self,
+            policy,
+        }
+    }
+}
+
+/// A context and the policy that names its type, for `Display`.
+pub(crate) struct Shown<'a> {
+    context: &'a Context,
+    policy: &'a Compiled<'a>,
+}
+
+impl fmt::Display for Shown<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = self.policy.type_name(self.context.ty);
+        f.write_str(core::str::from_utf8(name).unwrap_or("?"))?;
+        write!(f, ":{}", self.context.level)
+    }
+}
