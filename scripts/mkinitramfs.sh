@@ -8,6 +8,7 @@
 # dbench is installed, dbench/tbench with their libraries.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+export PATH="$HOME/.cargo/bin:$PATH"
 
 out=${1:?usage: mkinitramfs.sh OUTDIR [--bench]}
 bench=${2:-}
@@ -32,6 +33,15 @@ for src in "$STACKER_ROOT"/tests/guest/*.c; do
 	name=$(basename "$src" .c)
 	gcc -static -O2 -Wall -Wextra -Werror -I "$gen" -o "$root/tests/$name" "$src" \
 		|| die "building guest test $name failed"
+done
+
+# The compiled mlte policies of the boot tests (tests/guest/mlte/*.policy),
+# by the repository's own policy tool.
+mkdir -p "$root/etc/mlte"
+for src in "$STACKER_ROOT"/tests/guest/mlte/*.policy; do
+	name=$(basename "$src" .policy)
+	(cd "$STACKER_ROOT" && cargo run --quiet --bin mlte-policy -- compile "$src" "$root/etc/mlte/$name.bin") >&2 \
+		|| die "compiling mlte policy $name failed"
 done
 
 # Helpers that tests run; not tests themselves.

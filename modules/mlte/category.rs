@@ -71,6 +71,7 @@ impl CategorySet {
     pub(crate) const EMPTY: CategorySet = CategorySet { words: [0; WORDS] };
 
     /// Adds category `c`; `false` (and no change) if `c` is out of range.
+    #[cfg(test)]
     pub(crate) fn insert(&mut self, c: usize) -> bool {
         match self.words.get_mut(c / 64) {
             Some(word) => {
@@ -95,18 +96,22 @@ impl CategorySet {
             return false;
         }
         for (i, word) in self.words.iter_mut().enumerate() {
-            let (first, last) = (i * 64, i * 64 + 63);
+            // Wrapping arithmetic: all below 1024, no panic path.
+            let first = i.wrapping_mul(64);
+            let last = first.wrapping_add(63);
             if last < lo || first > hi {
                 continue;
             }
             let from = lo.saturating_sub(first);
-            let to = hi.min(last) - first;
+            let to = hi.min(last).wrapping_sub(first);
             // Bits `from..=to` of this word.
-            let width = to - from + 1;
+            let width = to.wrapping_sub(from).wrapping_add(1);
             let mask = if width == 64 {
                 u64::MAX
             } else {
-                ((1u64 << width) - 1) << from
+                1u64.wrapping_shl(width as u32)
+                    .wrapping_sub(1)
+                    .wrapping_shl(from as u32)
             };
             *word |= mask;
         }
@@ -125,6 +130,7 @@ impl CategorySet {
     }
 
     /// The categories in both sets.
+    #[cfg(test)]
     pub(crate) fn intersection(&self, other: &CategorySet) -> CategorySet {
         let mut out = *self;
         for (word, theirs) in out.words.iter_mut().zip(other.words.iter()) {
@@ -161,10 +167,10 @@ impl CategorySet {
             let (lo, next) = category(text, at)?;
             at = next;
             let hi = if text.get(at) == Some(&b'.') {
-                let (hi, next) = category(text, at + 1)?;
+                let (hi, next) = category(text, at.wrapping_add(1))?;
                 if hi < lo {
                     return Err(ParseError {
-                        at: at + 1,
+                        at: at.wrapping_add(1),
                         kind: ParseErrorKind::EmptyRange,
                     });
                 }
@@ -177,7 +183,7 @@ impl CategorySet {
             set.insert_range(lo, hi);
             match text.get(at) {
                 None => return Ok(set),
-                Some(b',') => at += 1,
+                Some(b',') => at = at.wrapping_add(1),
                 Some(_) => {
                     return Err(ParseError {
                         at,
@@ -224,11 +230,13 @@ fn category(text: &[u8], at: usize) -> Result<(usize, usize), ParseError> {
             kind: ParseErrorKind::ExpectedCategory,
         });
     }
-    let digits = text.get(at + 1..).unwrap_or(&[]);
+    // Wrapping: `at` is within `text`, no panic path.
+    let after = at.wrapping_add(1);
+    let digits = text.get(after..).unwrap_or(&[]);
     match decimal(digits, MAX_CATEGORIES - 1) {
-        Ok((n, len)) => Ok((n, at + 1 + len)),
+        Ok((n, len)) => Ok((n, after.wrapping_add(len))),
         Err(e) => Err(ParseError {
-            at: at + 1,
+            at: after,
             kind: match e {
                 DecimalError::Missing => ParseErrorKind::ExpectedCategory,
                 DecimalError::TooBig => ParseErrorKind::OutOfRange,

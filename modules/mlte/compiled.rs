@@ -40,6 +40,7 @@ use super::classes::{Class, CLASSES, CLASS_COUNT};
 use super::constraint;
 use super::context::Context;
 use super::level::{Level, MAX_SENSITIVITY};
+use core::ops::Deref;
 
 /// The magic at the start of the compiled form.
 pub(crate) const MAGIC: &[u8; 4] = b"MLTE";
@@ -108,7 +109,7 @@ struct Layout {
 ///
 /// `layout` is what the checker found in `bytes`, which do not change.
 #[derive(Debug)]
-pub(crate) struct Checked<B: AsRef<[u8]>> {
+pub(crate) struct Checked<B: Deref<Target = [u8]>> {
     bytes: B,
     layout: Layout,
 }
@@ -138,6 +139,16 @@ fn u64_at(bytes: &[u8], at: usize) -> Option<u64> {
     Some(u64::from_le_bytes(w))
 }
 
+/// The offset of entry `index` of `size` bytes in a table at `base`.
+///
+/// Wrapping arithmetic, so that lookups on hook paths have no panic path:
+/// the checker bounded every table, so nothing wraps in fact, and a wrong
+/// offset would only make `get` fail (a denial), never read out of bounds.
+#[inline(always)]
+fn entry(base: usize, index: usize, size: usize) -> usize {
+    base.wrapping_add(index.wrapping_mul(size))
+}
+
 /// Reads the level at `at`, if it is in bounds and its sensitivity in
 /// range.
 fn level_at(bytes: &[u8], at: usize) -> Option<Level> {
@@ -147,7 +158,7 @@ fn level_at(bytes: &[u8], at: usize) -> Option<Level> {
     }
     let mut words = [0u64; WORDS];
     for (i, w) in words.iter_mut().enumerate() {
-        *w = u64_at(bytes, at + 4 + 8 * i)?;
+        *w = u64_at(bytes, entry(at.wrapping_add(4), i, 8))?;
     }
     Some(Level {
         sensitivity,
@@ -360,10 +371,10 @@ fn context_at(bytes: &[u8], at: usize) -> Option<Context> {
     })
 }
 
-impl<B: AsRef<[u8]>> Checked<B> {
+impl<B: Deref<Target = [u8]>> Checked<B> {
     /// Checks every field of `bytes`; on success they are the policy's.
     pub(crate) fn new(bytes: B) -> Result<Self, Invalid> {
-        let layout = check(bytes.as_ref())?;
+        let layout = check(&bytes)?;
         // INVARIANT: `layout` is what the checker found in `bytes`.
         Ok(Checked { bytes, layout })
     }
@@ -373,7 +384,7 @@ impl<B: AsRef<[u8]>> Checked<B> {
     pub(crate) fn view(&self) -> Compiled<'_> {
         // INVARIANT: the checked bytes and their layout.
         Compiled {
-            bytes: self.bytes.as_ref(),
+            bytes: &self.bytes,
             layout: self.layout,
         }
     }
@@ -390,8 +401,12 @@ impl<'a> Compiled<'a> {
         if ty >= self.layout.types {
             return &[];
         }
-        let at = HEADER + ty as usize * MAX_NAME as usize;
-        slot_name(self.bytes.get(at..at + MAX_NAME as usize).unwrap_or(&[]))
+        let at = entry(HEADER, ty as usize, MAX_NAME as usize);
+        slot_name(
+            self.bytes
+                .get(at..at.wrapping_add(MAX_NAME as usize))
+                .unwrap_or(&[]),
+        )
     }
 
     /// The id of the type named `name`.
@@ -401,8 +416,8 @@ impl<'a> Compiled<'a> {
 
     /// The context of `sid`.
     pub(crate) fn sid(&self, sid: Sid) -> Context {
-        let at =
-            HEADER + self.layout.types as usize * MAX_NAME as usize + sid as usize * CONTEXT_BYTES;
+        let sids = entry(HEADER, self.layout.types as usize, MAX_NAME as usize);
+        let at = entry(sids, sid as usize, CONTEXT_BYTES);
         // Checked at load; the fallback is never taken.
         context_at(self.bytes, at).unwrap_or(Context {
             ty: 0,
@@ -417,16 +432,10 @@ impl<'a> Compiled<'a> {
     /// sensitivity whose categories contain `level`'s.
     pub(crate) fn level_allowed(&self, level: &Level) -> bool {
         (0..self.layout.levels as usize).any(|i| {
-            level_at(self.bytes, self.layout.level_at + i * LEVEL_BYTES).is_some_and(|l| {
+            level_at(self.bytes, entry(self.layout.level_at, i, LEVEL_BYTES)).is_some_and(|l| {
                 l.sensitivity == level.sensitivity && l.categories.contains(&level.categories)
             })
         })
-    }
-
-    /// Whether `ctx` is valid in this policy: a known type and an allowed
-    /// level.
-    pub(crate) fn valid(&self, ctx: &Context) -> bool {
-        ctx.ty < self.layout.types && self.level_allowed(&ctx.level)
     }
 
     /// The permissions `source` has on `target` in `class`, as a bitmap of
@@ -437,10 +446,10 @@ impl<'a> Compiled<'a> {
         if source >= types || target >= types {
             return 0;
         }
-        // Below 512 * 512 * 6: no overflow.
-        let cell =
-            (source as usize * types as usize + target as usize) * CLASS_COUNT + class as usize;
-        u32_at(self.bytes, self.layout.matrix_at + 4 * cell).unwrap_or(0)
+        // Below 512 * 512 * 6: nothing wraps.
+        let row = entry(target as usize, source as usize, types as usize);
+        let cell = entry(class as usize, row, CLASS_COUNT);
+        u32_at(self.bytes, entry(self.layout.matrix_at, cell, 4)).unwrap_or(0)
     }
 
     /// Which of `perms` (bits of `class`'s permissions) subject `s` is
@@ -457,10 +466,10 @@ impl<'a> Compiled<'a> {
             .copied()
             .unwrap_or((0, 0));
         while at < end {
-            let get = |k: usize| u32_at(self.bytes, at + 4 * k).unwrap_or(0);
+            let get = |k: usize| u32_at(self.bytes, entry(at, k, 4)).unwrap_or(0);
             let (cperms, words) = (get(1), get(2) as usize);
-            let ops_at = at + 12;
-            let ops_end = ops_at + 4 * words;
+            let ops_at = at.wrapping_add(12);
+            let ops_end = entry(ops_at, words, 4);
             if cperms & perms & !denied != 0 {
                 let ops = self.bytes.get(ops_at..ops_end).unwrap_or(&[]);
                 if !constraint::holds(ops, s, o) {
@@ -478,15 +487,16 @@ impl<'a> Compiled<'a> {
         let key = (source, target, class as u32);
         let (mut lo, mut hi) = (0usize, self.layout.transitions as usize);
         while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            let at = self.layout.trans_at + 16 * mid;
-            let get = |k: usize| u32_at(self.bytes, at + 4 * k).unwrap_or(u32::MAX);
+            // Binary search; `lo < hi`, so nothing wraps.
+            let mid = lo.wrapping_add(hi.wrapping_sub(lo) / 2);
+            let at = entry(self.layout.trans_at, mid, 16);
+            let get = |k: usize| u32_at(self.bytes, entry(at, k, 4)).unwrap_or(u32::MAX);
             let here = (get(0), get(1), get(2));
             if here == key {
                 return Some(get(3));
             }
             if here < key {
-                lo = mid + 1;
+                lo = mid.wrapping_add(1);
             } else {
                 hi = mid;
             }
@@ -496,7 +506,7 @@ impl<'a> Compiled<'a> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::mlte::classes::perm;
     use crate::mlte::policy_text::parse;

@@ -97,14 +97,15 @@ pub(crate) fn check(ops: &[u8], types: u32) -> Result<(), (usize, &'static str)>
 }
 
 /// Whether the checked program `ops` holds for subject `s` and object `o`.
-/// A program that [`check`] did not pass yields `false` (deny).
+/// A program that [`check`] did not pass yields `false` (deny). Counters
+/// wrap rather than panic (they are bounded by the checks above anyway).
 #[inline]
 pub(crate) fn holds(ops: &[u8], s: &Context, o: &Context) -> bool {
     // The stack: bit 0 is the top; `depth` values are on it.
     let (mut stack, mut depth) = (0u32, 0u32);
     let mut i = 0;
     while let Some(op) = word(ops, i) {
-        i += 1;
+        i = i.wrapping_add(1);
         let value = match op & 0xff {
             OP_LEVEL => {
                 let (l1, l2) = (&s.level, &o.level);
@@ -119,7 +120,7 @@ pub(crate) fn holds(ops: &[u8], s: &Context, o: &Context) -> bool {
                 let Some(ty) = word(ops, i) else {
                     return false;
                 };
-                i += 1;
+                i = i.wrapping_add(1);
                 let side = if op & (1 << 8) == 0 { s.ty } else { o.ty };
                 (side == ty) != (op & (1 << 9) != 0)
             }
@@ -136,7 +137,7 @@ pub(crate) fn holds(ops: &[u8], s: &Context, o: &Context) -> bool {
                 }
                 let (a, b) = (stack & 1 != 0, stack & 2 != 0);
                 stack >>= 2;
-                depth -= 2;
+                depth = depth.wrapping_sub(2);
                 if op & 0xff == OP_AND {
                     a && b
                 } else {
@@ -149,7 +150,7 @@ pub(crate) fn holds(ops: &[u8], s: &Context, o: &Context) -> bool {
             return false;
         }
         stack = (stack << 1) | u32::from(value);
-        depth += 1;
+        depth = depth.wrapping_add(1);
     }
     depth == 1 && stack & 1 != 0
 }

@@ -59,7 +59,7 @@ impl Context {
             .ok_or(ContextError::ExpectedColon)?;
         let (name, level) = (
             text.get(..colon).unwrap_or(&[]),
-            text.get(colon + 1..).unwrap_or(&[]),
+            text.get(colon.wrapping_add(1)..).unwrap_or(&[]),
         );
         let ty = policy.type_id(name).ok_or(ContextError::UnknownType)?;
         let level = Level::parse(level).map_err(ContextError::Level)?;
@@ -70,24 +70,29 @@ impl Context {
     }
 
     /// The text form, with the type's name from `policy`.
-    pub(crate) fn show<'a>(&'a self, policy: &'a Compiled<'a>) -> Shown<'a> {
+    pub(crate) fn show<'a>(&'a self, policy: &Compiled<'a>) -> Shown<'a> {
+        self.show_named(policy.type_name(self.ty))
+    }
+
+    /// The text form, with `name` for the type's name (copied out of the
+    /// policy, to format where the policy cannot be held).
+    pub(crate) fn show_named<'a>(&'a self, name: &'a [u8]) -> Shown<'a> {
         Shown {
-            context: self,
-            policy,
+            name,
+            level: &self.level,
         }
     }
 }
 
-/// A context and the policy that names its type, for `Display`.
+/// A context's text form, for `Display`.
 pub(crate) struct Shown<'a> {
-    context: &'a Context,
-    policy: &'a Compiled<'a>,
+    name: &'a [u8],
+    level: &'a Level,
 }
 
 impl fmt::Display for Shown<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let name = self.policy.type_name(self.context.ty);
-        f.write_str(core::str::from_utf8(name).unwrap_or("?"))?;
-        write!(f, ":{}", self.context.level)
+        f.write_str(core::str::from_utf8(self.name).unwrap_or("?"))?;
+        write!(f, ":{}", self.level)
     }
 }

@@ -1,17 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 
-//! MLS levels and ranges for `mlte`, and the Bell-LaPadula checks.
+//! MLS levels for `mlte`, and their dominance.
 //!
 //! A level is a sensitivity `sN` and a category set: `s1:c0.c3,c7`, or
 //! `s1` with no categories. Level `a` dominates level `b` when `a`'s
 //! sensitivity is at least `b`'s and `a`'s categories contain `b`'s
-//! ([`CategorySet::contains`], word by word). A range is a low and a high
-//! level, the high dominating the low: `s0-s2:c0.c1023`, or one level for
-//! both.
+//! ([`CategorySet::contains`], word by word). Sensitivities dominate in
+//! numeric order.
 //!
-//! Bell-LaPadula: a subject may read an object only if the subject's level
-//! dominates the object's (no read up), and write it only if the object's
-//! level dominates the subject's (no write down).
+//! Bell-LaPadula (no read up: `l1 dom l2`; no write down: `l1 domby l2`)
+//! is written in the policy's `mlsconstrain` rules, as in SELinux, and
+//! evaluated with this dominance (`constraint.rs`).
 //!
 //! Kernel-independent: no allocation, no panic path.
 
@@ -30,16 +29,7 @@ pub(crate) struct Level {
     pub(crate) categories: CategorySet,
 }
 
-/// A low and a high level; the high one dominates the low one.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) struct Range {
-    /// The low level (the current level of a process).
-    pub(crate) low: Level,
-    /// The high level (its clearance).
-    pub(crate) high: Level,
-}
-
-/// Why a level or range was refused, and where (a byte offset in the
+/// Why a level was refused, and where (a byte offset in the
 /// text).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) struct ParseError {
@@ -49,7 +39,7 @@ pub(crate) struct ParseError {
     pub(crate) kind: ParseErrorKind,
 }
 
-/// What was wrong in a level or range.
+/// What was wrong in a level.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum ParseErrorKind {
     /// Expected `s` and a sensitivity number.
@@ -58,8 +48,6 @@ pub(crate) enum ParseErrorKind {
     SensitivityOutOfRange,
     /// The category set was wrong.
     Categories(super::category::ParseErrorKind),
-    /// The high level of a range does not dominate its low level.
-    HighBelowLow,
 }
 
 impl fmt::Display for ParseError {
@@ -70,7 +58,6 @@ impl fmt::Display for ParseError {
             ParseErrorKind::Categories(kind) => {
                 return write!(f, "{}", CategoryError { at: self.at, kind })
             }
-            ParseErrorKind::HighBelowLow => "the high level does not dominate the low level",
         };
         write!(f, "{what} (at byte {})", self.at)
     }
@@ -83,19 +70,20 @@ impl Level {
         self.sensitivity >= other.sensitivity && self.categories.contains(&other.categories)
     }
 
-    /// Parses `sN` or `sN:CATEGORIES`, starting at byte `base` of the
-    /// whole text (for error offsets).
-    fn parse_at(text: &[u8], base: usize) -> Result<Level, ParseError> {
+    /// Parses `sN` or `sN:CATEGORIES`. Error offsets are bytes in
+    /// `text`; the arithmetic on them wraps (they stay within `text`), so
+    /// that parsing has no panic path on the hooks that read labels.
+    pub(crate) fn parse(text: &[u8]) -> Result<Level, ParseError> {
         if text.first() != Some(&b's') {
             return Err(ParseError {
-                at: base,
+                at: 0,
                 kind: ParseErrorKind::ExpectedSensitivity,
             });
         }
         let digits = text.get(1..).unwrap_or(&[]);
         let (sensitivity, len) =
             decimal(digits, usize::from(MAX_SENSITIVITY)).map_err(|e| ParseError {
-                at: base + 1,
+                at: 1,
                 kind: match e {
                     DecimalError::Missing => ParseErrorKind::ExpectedSensitivity,
                     DecimalError::TooBig => ParseErrorKind::SensitivityOutOfRange,
@@ -104,18 +92,16 @@ impl Level {
         // At most MAX_SENSITIVITY: fits.
         let sensitivity = u16::try_from(sensitivity).unwrap_or(MAX_SENSITIVITY);
         let rest = digits.get(len..).unwrap_or(&[]);
+        let after = len.wrapping_add(1);
         let categories = match rest.split_first() {
             None => CategorySet::EMPTY,
-            Some((b':', cats)) => {
-                let cats_at = base + 1 + len + 1;
-                CategorySet::parse(cats).map_err(|e| ParseError {
-                    at: cats_at + e.at,
-                    kind: ParseErrorKind::Categories(e.kind),
-                })?
-            }
+            Some((b':', cats)) => CategorySet::parse(cats).map_err(|e| ParseError {
+                at: after.wrapping_add(1).wrapping_add(e.at),
+                kind: ParseErrorKind::Categories(e.kind),
+            })?,
             Some(_) => {
                 return Err(ParseError {
-                    at: base + 1 + len,
+                    at: after,
                     kind: ParseErrorKind::Categories(
                         super::category::ParseErrorKind::ExpectedSeparator,
                     ),
@@ -127,11 +113,6 @@ impl Level {
             categories,
         })
     }
-
-    /// Parses `sN` or `sN:CATEGORIES`.
-    pub(crate) fn parse(text: &[u8]) -> Result<Level, ParseError> {
-        Level::parse_at(text, 0)
-    }
 }
 
 impl fmt::Display for Level {
@@ -142,62 +123,6 @@ impl fmt::Display for Level {
         }
         Ok(())
     }
-}
-
-impl Range {
-    /// Parses `LEVEL` or `LOW-HIGH`; the high level must dominate the low.
-    pub(crate) fn parse(text: &[u8]) -> Result<Range, ParseError> {
-        match text.iter().position(|&b| b == b'-') {
-            None => {
-                let level = Level::parse(text)?;
-                Ok(Range {
-                    low: level,
-                    high: level,
-                })
-            }
-            Some(dash) => {
-                let low = Level::parse_at(text.get(..dash).unwrap_or(&[]), 0)?;
-                let high_at = dash + 1;
-                let high = Level::parse_at(text.get(high_at..).unwrap_or(&[]), high_at)?;
-                if !high.dominates(&low) {
-                    return Err(ParseError {
-                        at: high_at,
-                        kind: ParseErrorKind::HighBelowLow,
-                    });
-                }
-                Ok(Range { low, high })
-            }
-        }
-    }
-
-    /// Whether `level` lies in the range.
-    pub(crate) fn contains(&self, level: &Level) -> bool {
-        self.high.dominates(level) && level.dominates(&self.low)
-    }
-}
-
-impl fmt::Display for Range {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.low == self.high {
-            write!(f, "{}", self.low)
-        } else {
-            write!(f, "{}-{}", self.low, self.high)
-        }
-    }
-}
-
-/// Bell-LaPadula, no read up: may a subject at `subject` read an object at
-/// `object`?
-#[inline]
-pub(crate) fn may_read(subject: &Level, object: &Level) -> bool {
-    subject.dominates(object)
-}
-
-/// Bell-LaPadula, no write down: may a subject at `subject` write an object
-/// at `object`?
-#[inline]
-pub(crate) fn may_write(subject: &Level, object: &Level) -> bool {
-    object.dominates(subject)
 }
 
 #[cfg(test)]
@@ -225,61 +150,32 @@ mod tests {
     }
 
     #[test]
-    fn bell_lapadula() {
-        let (secret, public) = (level("s2:c0.c3"), level("s0"));
-        assert!(may_read(&secret, &public), "read down");
-        assert!(!may_read(&public, &secret), "no read up");
-        assert!(may_write(&public, &secret), "write up");
-        assert!(!may_write(&secret, &public), "no write down");
-        // Incomparable levels: neither reads nor writes the other.
-        let (a, b) = (level("s1:c0"), level("s1:c1"));
-        for (x, y) in [(a, b), (b, a)] {
-            assert!(!may_read(&x, &y) && !may_write(&x, &y));
+    fn text_round_trips() {
+        for text in ["s0", "s1:c0.c3,c7", "s2:c0.c1023", "s255"] {
+            assert_eq!(level(text).to_string(), text);
         }
-    }
-
-    #[test]
-    fn text_round_trips_and_ranges_are_checked() {
-        for text in [
-            "s0",
-            "s1:c0.c3,c7",
-            "s0-s2:c0.c1023",
-            "s0:c1-s1:c1,c2",
-            "s255",
-        ] {
-            let r = Range::parse(text.as_bytes()).unwrap();
-            assert_eq!(r.to_string(), text);
-        }
-        let r = Range::parse(b"s0-s2:c0.c9").unwrap();
-        assert!(r.contains(&level("s1:c3")));
-        assert!(!r.contains(&level("s3")));
-        assert!(!r.contains(&level("s1:c10")));
+        assert_eq!(level("s1:c7,c0,c1,c2").to_string(), "s1:c0.c2,c7");
     }
 
     #[test]
     fn bad_text_says_what_and_where() {
         use super::super::category::ParseErrorKind as C;
         use ParseErrorKind::*;
-        let cases: [(&str, usize, ParseErrorKind); 8] = [
+        let cases: [(&str, usize, ParseErrorKind); 7] = [
             ("", 0, ExpectedSensitivity),
             ("x1", 0, ExpectedSensitivity),
             ("s", 1, ExpectedSensitivity),
             ("s256", 1, SensitivityOutOfRange),
             ("s1:c1024", 4, Categories(C::OutOfRange)),
             ("s1c1", 2, Categories(C::ExpectedSeparator)),
-            ("s2-s1", 3, HighBelowLow),
-            ("s0-s1:c2,x", 9, Categories(C::ExpectedCategory)),
+            ("s1:c2,x", 6, Categories(C::ExpectedCategory)),
         ];
         for (text, at, kind) in cases {
             assert_eq!(
-                Range::parse(text.as_bytes()),
+                Level::parse(text.as_bytes()),
                 Err(ParseError { at, kind }),
                 "{text}"
             );
         }
-        assert_eq!(
-            Range::parse(b"s1:c0-s1").err().map(|e| e.kind),
-            Some(HighBelowLow)
-        );
     }
 }

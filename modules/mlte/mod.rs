@@ -1,24 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0
 
-//! mlte: MLS and type enforcement, the SELinux-like submodule (issue 10,
-//! in progress).
+//! mlte: MLS and type enforcement, the SELinux-like submodule.
 //!
-//! Built so far: the category sets of its MLS levels (`category.rs`), and
-//! the levels, ranges and Bell-LaPadula checks (`level.rs`), and the text
-//! policy language, read on the host (`policy_text.rs`, the
-//! `mlte-policy` tool), compiled to a form whose checker the kernel will
-//! run on every byte it is given (`compiled.rs`), with the classes both
-//! share (`classes.rs`).
-//! The submodule itself, its loader and its hooks come next. The kernel
-//! crate already builds the kernel-independent parts, so that the kernel's
-//! lints check them; the policy language is host only (it allocates
-//! freely).
+//! - `category.rs`: the category sets of MLS levels, word-wise;
+//! - `level.rs`: levels, ranges and the Bell-LaPadula checks;
+//! - `classes.rs`: the object classes and their permissions;
+//! - `context.rs`: security contexts, `TYPE:LEVEL`;
+//! - `constraint.rs`: `mlsconstrain` expressions, compiled;
+//! - `compiled.rs`: the compiled policy, its checker and the decisions;
+//! - `policy.rs`: the policy in force, its loader, the mode, audit lines;
+//! - `label.rs`: the context an object carries in its blob;
+//! - `hooks.rs`: the submodule and its hooks (kernel only);
+//! - `policy_text.rs`: the text policy language (host only: the
+//!   `mlte-policy` tool compiles it).
 
 pub(crate) mod category;
 pub(crate) mod classes;
 pub(crate) mod compiled;
 pub(crate) mod constraint;
 pub(crate) mod context;
+#[cfg(CONFIG_RUST)]
+pub(crate) mod hooks;
+pub(crate) mod label;
 pub(crate) mod level;
+pub(crate) mod policy;
 #[cfg(not(CONFIG_RUST))]
 pub(crate) mod policy_text;

@@ -13,6 +13,7 @@
 //! type user_t;                    # declares a type
 //! allow user_t etc_t : file { read open getattr };
 //! allow user_t self : process signal;
+//! allow init_t { bin_t etc_t } : file *;   # sets of types; * is every permission
 //! type_transition user_t tmp_t : file user_tmp_t;
 //! type_transition init_t bin_t : process user_t;
 //! level s1:c0.c3;                 # s1 with any of c0 to c3
@@ -100,7 +101,7 @@ struct Token<'a> {
     pos: Pos,
 }
 
-/// Splits `text` into words and the punctuation `{ } ; : ( ) == !=`,
+/// Splits `text` into words and the punctuation `{ } ; : ( ) * == !=`,
 /// skipping comments and white space. Words are made of letters, digits,
 /// `_`, `.` and `,`.
 fn tokens(text: &str) -> Result<Vec<Token<'_>>, Error> {
@@ -118,7 +119,7 @@ fn tokens(text: &str) -> Result<Vec<Token<'_>>, Error> {
             };
             if c.is_ascii_whitespace() {
                 i += 1;
-            } else if b"{};:()".contains(&c) {
+            } else if b"{};:()*".contains(&c) {
                 out.push(Token {
                     text: &code[i..i + 1],
                     pos,
@@ -157,7 +158,7 @@ fn is_word_byte(c: u8) -> bool {
 
 /// Whether a token is punctuation, not a word.
 fn is_punct(text: &str) -> bool {
-    matches!(text, "{" | "}" | ";" | ":" | "(" | ")" | "==" | "!=")
+    matches!(text, "{" | "}" | ";" | ":" | "(" | ")" | "*" | "==" | "!=")
 }
 
 /// A cursor over the tokens.
@@ -521,8 +522,33 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    /// The permissions of `class`: one, or a `{ }` set.
+    /// One type or a `{ }` set of them; `self` (as `None`) if `with_self`.
+    fn type_set(&mut self, with_self: bool) -> Result<Vec<Option<u32>>, Error> {
+        let one = |p: &mut Self| -> Result<Option<u32>, Error> {
+            if with_self && p.keyword("self") {
+                return Ok(None);
+            }
+            p.type_ref(None).map(Some)
+        };
+        if !self.peek_is("{") {
+            return Ok(vec![one(self)?]);
+        }
+        self.expect("{")?;
+        let mut set = vec![one(self)?];
+        while !self.peek_is("}") {
+            set.push(one(self)?);
+        }
+        self.expect("}")?;
+        Ok(set)
+    }
+
+    /// The permissions of `class`: one, a `{ }` set, or `*` for all.
     fn perms(&mut self, class: u8) -> Result<u32, Error> {
+        if self.peek_is("*") {
+            self.next += 1;
+            let n = CLASSES[usize::from(class)].1.len();
+            return Ok(u32::MAX >> (32 - n));
+        }
         if !self.peek_is("{") {
             return self.perm(class);
         }
@@ -562,16 +588,23 @@ impl<'a> Parser<'a> {
                 self.policy.categories.push(c);
             }
             "allow" => {
-                let source = self.type_ref(None)?;
-                let target = self.type_ref(Some(source))?;
+                let sources = self.type_set(false)?;
+                let targets = self.type_set(true)?;
                 self.expect(":")?;
                 let class = self.class()?;
                 let perms = self.perms(class)?;
-                *self
-                    .policy
-                    .allow
-                    .entry((source, target, class))
-                    .or_insert(0) |= perms;
+                for &source in &sources {
+                    for &target in &targets {
+                        // `None`: `self`, the source.
+                        let target = target.or(source).unwrap_or(0);
+                        let source = source.unwrap_or(0);
+                        *self
+                            .policy
+                            .allow
+                            .entry((source, target, class))
+                            .or_insert(0) |= perms;
+                    }
+                }
             }
             "type_transition" => {
                 let source = self.type_ref(None)?;
@@ -792,6 +825,18 @@ type_transition init_t bin_t : process user_t;
         );
         assert!(p.allow.contains_key(&(1, 1, 2)), "self is the source");
         assert_eq!(p.transitions[&(0, 3, 2)], 1);
+        let sets = parse("type a; type b; type c;\nallow { a b } { self c } : dir *;").unwrap();
+        let all = (1u32 << CLASSES[1].1.len()) - 1;
+        let want = [
+            ((0, 0, 1), all),
+            ((0, 2, 1), all),
+            ((1, 1, 1), all),
+            ((1, 2, 1), all),
+        ];
+        assert_eq!(
+            sets.allow.iter().map(|(k, v)| (*k, *v)).collect::<Vec<_>>(),
+            want
+        );
     }
 
     #[test]

@@ -383,7 +383,9 @@ fn route_setprocattr<T: Tier>(hook: Hook, name: &[u8], value: &[u8]) -> Option<R
         answer = Some(match record(m, hook, T::setprocattr(m, name, rest)) {
             // A submodule cannot claim more than it was given.
             Ok(used) if used > rest.len() => Err(EINVAL),
-            Ok(used) => Ok(value.len() - rest.len() + used),
+            // `rest` is a tail of `value`, `used` at most its length: no
+            // wrap.
+            Ok(used) => Ok(value.len().wrapping_sub(rest.len()).wrapping_add(used)),
             Err(err) => Err(err),
         });
         ControlFlow::Break(())

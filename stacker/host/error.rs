@@ -39,6 +39,7 @@ codes! {
     ECHILD = 10,
     EIO = 5,
     ENOMEM = 12,
+    EBUSY = 16,
     EACCES = 13,
     ENODEV = 19,
     EINVAL = 22,

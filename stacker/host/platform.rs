@@ -199,6 +199,11 @@ pub(crate) fn ratelimit_securityfs() -> bool {
     true
 }
 
+/// Rate limiting never drops a line on the host.
+pub(crate) fn ratelimit_audit() -> bool {
+    true
+}
+
 /// The current task's pid and command name.
 pub(crate) fn current_task() -> (i32, [u8; 16]) {
     CURRENT.with(|c| c.get())
@@ -265,4 +270,46 @@ impl<T: BlobState> RcuCell<T> {
 /// The directories created since this thread's last boot.
 pub(crate) fn dirs() -> Vec<String> {
     DIRS.with(|d| d.borrow().clone())
+}
+
+/// Bytes owned by the model: a `Vec` (a `kvmalloc`ed `KVVec` in the
+/// kernel).
+pub(crate) type Bytes = Vec<u8>;
+
+/// A copy of `bytes`.
+pub(crate) fn bytes_from(bytes: &[u8]) -> Result<Bytes> {
+    might_sleep();
+    Ok(bytes.to_vec())
+}
+
+/// The model of the kernel's `RcuBox`: a value built whole elsewhere,
+/// which readers see whole, old or new, while it is replaced.
+pub(crate) struct RcuBox<T: Send + Sync> {
+    value: RwLock<Option<Box<T>>>,
+}
+
+impl<T: Send + Sync> RcuBox<T> {
+    /// An empty cell.
+    pub(crate) const fn new() -> Self {
+        RcuBox {
+            value: RwLock::new(None),
+        }
+    }
+
+    /// Calls `f` with the current value (`None` before the first one), in a
+    /// modelled RCU read-side critical section: `f` must not sleep.
+    pub(crate) fn read<R>(&self, f: impl FnOnce(Option<&T>) -> R) -> R {
+        let guard = self.value.read().unwrap_or_else(|e| e.into_inner());
+        RCU_DEPTH.with(|d| d.set(d.get() + 1));
+        let result = f(guard.as_deref());
+        RCU_DEPTH.with(|d| d.set(d.get() - 1));
+        result
+    }
+
+    /// Makes `value` the current one.
+    pub(crate) fn replace(&self, value: T) -> Result {
+        might_sleep();
+        *self.value.write().unwrap_or_else(|e| e.into_inner()) = Some(Box::new(value));
+        Ok(())
+    }
 }

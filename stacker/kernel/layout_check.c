@@ -64,7 +64,8 @@
 	X(iattr, ia_valid) X(iattr, ia_mode)                                 \
 	X(msg_msg, m_type) X(msg_msg, security)                              \
 	X(key, serial) X(key, security)                                      \
-	X(lsm_ctx, ctx_len) X(lsm_ctx, ctx)
+	X(lsm_ctx, ctx_len) X(lsm_ctx, ctx)                                  \
+	X(task_struct, real_cred)
 
 /*
  * The sizes of what Rust builds (file_operations, lsm_blob_sizes, xattr

@@ -108,6 +108,19 @@ bool stacker_securityfs_ratelimit(void)
 	return __ratelimit(&stacker_securityfs_rs);
 }
 
+/*
+ * Access denials of the label-based submodules (mlte's AVC-style lines)
+ * have their own rate limit too: a burst of 50 lines per 5 s, so that one
+ * noisy domain cannot silence the rest of the kernel's warnings, nor they
+ * its denials.
+ */
+static DEFINE_RATELIMIT_STATE(stacker_audit_rs, 5 * HZ, 50);
+
+bool stacker_audit_ratelimit(void)
+{
+	return __ratelimit(&stacker_audit_rs);
+}
+
 static int __init stacker_init(void)
 {
 	int count;

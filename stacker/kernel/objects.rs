@@ -215,25 +215,9 @@ impl File {
 
     /// Reads extended attribute `name` of the file into `buf`; returns its
     /// length. Fails with `ENODATA` when it is not set, `ERANGE` when it is
-    /// longer than `buf`.
+    /// longer than `buf`. May sleep.
     pub(crate) fn getxattr(&self, name: &CStr, buf: &mut [u8]) -> Result<usize> {
-        let dentry = self.dentry().as_raw();
-        // SAFETY: the file pins its dentry and inode; `buf` is writable for
-        // its length; `__vfs_getxattr` does no permission check, which is
-        // what a security module reading its own label wants.
-        let n = unsafe {
-            bindings::__vfs_getxattr(
-                dentry,
-                self.inode().as_raw(),
-                name.as_char_ptr(),
-                buf.as_mut_ptr().cast(),
-                buf.len(),
-            )
-        };
-        if n < 0 {
-            return Err(Error::from_errno(n as c_int));
-        }
-        Ok(n as usize)
+        self.dentry().getxattr_of(self.inode(), name, buf)
     }
 
     /// The file's inode.
@@ -249,6 +233,38 @@ wrapper!(
 );
 
 impl Dentry {
+    /// Reads extended attribute `name` of the dentry's inode into `buf`;
+    /// returns its length, as [`File::getxattr`]. `ENODATA` for a negative
+    /// dentry. May sleep.
+    pub(crate) fn getxattr(&self, name: &CStr, buf: &mut [u8]) -> Result<usize> {
+        match self.inode() {
+            Some(inode) => self.getxattr_of(inode, name, buf),
+            None => Err(kernel::error::code::ENODATA),
+        }
+    }
+
+    /// Reads extended attribute `name` of `inode`, reached through this
+    /// dentry, into `buf`.
+    fn getxattr_of(&self, inode: &Inode, name: &CStr, buf: &mut [u8]) -> Result<usize> {
+        // SAFETY: the caller holds the dentry and its inode; `buf` is
+        // writable for its length; `__vfs_getxattr` does no permission
+        // check, which is what a security module reading its own label
+        // wants.
+        let n = unsafe {
+            bindings::__vfs_getxattr(
+                self.as_raw(),
+                inode.as_raw(),
+                name.as_char_ptr(),
+                buf.as_mut_ptr().cast(),
+                buf.len(),
+            )
+        };
+        if n < 0 {
+            return Err(Error::from_errno(n as c_int));
+        }
+        Ok(n as usize)
+    }
+
     /// The inode, or `None` for a negative dentry.
     pub(crate) fn inode(&self) -> Option<&Inode> {
         // SAFETY: the dentry is valid; a positive dentry pins its inode. One
@@ -387,6 +403,18 @@ impl Task {
         unsafe { (*self.as_raw()).pid }
     }
 
+    /// Calls `f` with the task's objective credentials (`__task_cred`),
+    /// inside an RCU read-side critical section: `f` must not sleep.
+    pub(crate) fn with_cred<R>(&self, f: impl FnOnce(&Cred) -> R) -> R {
+        let _guard = kernel::sync::rcu::read_lock();
+        // SAFETY: the task is valid; `real_cred` is an RCU pointer, read
+        // once under the read lock taken above.
+        let cred = unsafe { core::ptr::addr_of!((*self.as_raw()).real_cred).read_volatile() };
+        // SAFETY: a task always has credentials, which RCU keeps valid
+        // until the read lock is dropped, after `f` returns.
+        f(unsafe { Cred::from_raw(cred) })
+    }
+
     /// The task's command name, NUL-padded, always NUL-terminated.
     ///
     /// The name may be changed while it is read (`set_task_comm`); each
@@ -477,6 +505,7 @@ static stacker_rust_offsets: [usize; CHECKED_FIELDS] = {
         offset_of!(b::key, security),
         offset_of!(b::lsm_ctx, ctx_len),
         offset_of!(b::lsm_ctx, ctx),
+        offset_of!(b::task_struct, real_cred),
         // Sizes (`STACKER_SIZES` in C).
         size_of::<b::xattr>(),
         size_of::<b::name_snapshot>(),
@@ -490,7 +519,7 @@ static stacker_rust_offsets: [usize; CHECKED_FIELDS] = {
 };
 
 /// Number of fields and sizes checked.
-const CHECKED_FIELDS: usize = 66;
+const CHECKED_FIELDS: usize = 67;
 
 /// Whether Rust's and C's views of every listed kernel structure agree:
 /// `stacker_layout_check()` (`layout_check.c`) compares the two lists and
@@ -687,6 +716,63 @@ impl Cred {
         let cred = unsafe { (*task).cred };
         // SAFETY: valid for `'a`, as the caller promises (see above).
         unsafe { Cred::from_raw(cred) }
+    }
+
+    /// Calls `f` with the current task's subjective credentials, for
+    /// hooks that are not passed a cred.
+    pub(crate) fn with_current<R>(f: impl FnOnce(&Cred) -> R) -> R {
+        // SAFETY: hooks run in process context, and the borrow ends when
+        // `f` returns, within the hook (see `Cred::current`).
+        f(unsafe { Self::current() })
+    }
+}
+
+/// New credentials for the current task, made by `prepare_creds()` from
+/// its own, to change and install (`commit_creds`); dropped uninstalled,
+/// they are released (`abort_creds`).
+///
+/// # Invariants
+///
+/// `ptr` came from `prepare_creds()` and is neither committed nor
+/// aborted: only this value owns it.
+pub(crate) struct NewCred {
+    ptr: core::ptr::NonNull<bindings::cred>,
+}
+
+impl NewCred {
+    /// A private copy of the current task's credentials (the LSM
+    /// `cred_prepare` hooks run on it). Allocates: may sleep.
+    pub(crate) fn prepare() -> Result<NewCred> {
+        // SAFETY: called in process context, as `prepare_creds` needs.
+        let ptr = unsafe { bindings::prepare_creds() };
+        // INVARIANT: a fresh cred from `prepare_creds`, owned here.
+        core::ptr::NonNull::new(ptr)
+            .map(|ptr| NewCred { ptr })
+            .ok_or(ENOMEM)
+    }
+
+    /// The new credentials, private to this value until committed.
+    pub(crate) fn cred(&self) -> &Cred {
+        // SAFETY: valid by the type invariant, for as long as `self`.
+        unsafe { Cred::from_raw(self.ptr.as_ptr()) }
+    }
+
+    /// Installs the new credentials as the current task's.
+    pub(crate) fn commit(self) {
+        let ptr = self.ptr.as_ptr();
+        core::mem::forget(self);
+        // SAFETY: `ptr` came from `prepare_creds` in this task and was
+        // neither committed nor aborted (type invariant); `commit_creds`
+        // takes it over. Its result is always 0.
+        unsafe { bindings::commit_creds(ptr) };
+    }
+}
+
+impl Drop for NewCred {
+    fn drop(&mut self) {
+        // SAFETY: by the type invariant, uncommitted credentials from
+        // `prepare_creds`, released once.
+        unsafe { bindings::abort_creds(self.ptr.as_ptr()) };
     }
 }
 

@@ -32,6 +32,17 @@ pub(crate) fn ratelimit_securityfs() -> bool {
     unsafe { stacker_securityfs_ratelimit() }
 }
 
+/// Whether an access denial may be logged now: its own rate limit
+/// (`lsm.c`), apart from the kernel-wide one.
+pub(crate) fn ratelimit_audit() -> bool {
+    extern "C" {
+        fn stacker_audit_ratelimit() -> bool;
+    }
+    // SAFETY: takes the rate limit's own spinlock; callable from any
+    // context.
+    unsafe { stacker_audit_ratelimit() }
+}
+
 /// The current task's pid and command name, for log lines.
 pub(crate) fn current_task() -> (i32, [u8; 16]) {
     // SAFETY: `current` is always valid in process context, where hooks run.
@@ -124,6 +135,68 @@ impl<T: BlobState> RcuCell<T> {
             unsafe { bindings::synchronize_rcu() };
             // SAFETY: `old` came from `KBox::into_raw` and no reader holds
             // it any more; `T` needs no drop (`BlobState`).
+            drop(unsafe { KBox::from_raw(old) });
+        }
+        Ok(())
+    }
+}
+
+/// Bytes owned by the kernel: `kvmalloc`ed, so that a large value (a
+/// compiled policy of megabytes) does not need contiguous pages.
+pub(crate) type Bytes = KVVec<u8>;
+
+/// A copy of `bytes`. Allocates: may sleep.
+pub(crate) fn bytes_from(bytes: &[u8]) -> Result<Bytes> {
+    let mut out = KVVec::with_capacity(bytes.len(), GFP_KERNEL)?;
+    out.extend_from_slice(bytes, GFP_KERNEL)?;
+    Ok(out)
+}
+
+/// A value, built whole elsewhere, that readers see whole, old or new,
+/// while it is replaced: read under RCU, replaced by pointer swap, the old
+/// one dropped after a grace period. [`RcuCell`] is for values built in
+/// place from zero; this is for values that own memory (a policy's bytes).
+///
+/// # Invariants
+///
+/// `ptr` is null or came from `KBox::into_raw` of a whole value, and is
+/// dropped only after it was swapped out and a grace period passed.
+pub(crate) struct RcuBox<T: Send + Sync> {
+    ptr: AtomicPtr<T>,
+}
+
+impl<T: Send + Sync> RcuBox<T> {
+    /// An empty cell.
+    pub(crate) const fn new() -> Self {
+        // INVARIANT: null.
+        RcuBox {
+            ptr: AtomicPtr::new(core::ptr::null_mut()),
+        }
+    }
+
+    /// Calls `f` with the current value (`None` before the first one),
+    /// inside an RCU read-side critical section: `f` must not sleep (see
+    /// [`RcuCell::read`]).
+    #[inline(always)]
+    pub(crate) fn read<R>(&self, f: impl FnOnce(Option<&T>) -> R) -> R {
+        let _guard = kernel::sync::rcu::read_lock();
+        let p = self.ptr.load(Ordering::Acquire);
+        // SAFETY: by the type invariant, a non-null `p` is a whole value that
+        // is not dropped before this read-side critical section ends.
+        f(unsafe { p.as_ref() })
+    }
+
+    /// Makes `value` the current one, then drops the old one once no
+    /// reader can see it. Sleeps (allocation, `synchronize_rcu`).
+    pub(crate) fn replace(&self, value: T) -> Result {
+        let new = KBox::new(value, GFP_KERNEL)?;
+        // INVARIANT: a whole value from `KBox::into_raw`.
+        let old = self.ptr.swap(KBox::into_raw(new), Ordering::AcqRel);
+        if !old.is_null() {
+            // SAFETY: waits until no reader can still see `old`.
+            unsafe { bindings::synchronize_rcu() };
+            // SAFETY: `old` came from `KBox::into_raw` and no reader holds
+            // it any more.
             drop(unsafe { KBox::from_raw(old) });
         }
         Ok(())

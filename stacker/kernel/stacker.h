@@ -80,4 +80,7 @@ extern struct lsm_blob_sizes stacker_blob_sizes;
 /* Whether a refused securityfs write may be logged now (lsm.c). */
 bool stacker_securityfs_ratelimit(void);
 
+/* Whether an access denial may be logged now (lsm.c). */
+bool stacker_audit_ratelimit(void);
+
 #endif /* _SECURITY_STACKER_H */

@@ -50,11 +50,7 @@ mod probe;
 #[path = "../../modules/xattrlock/xattrlock.rs"]
 mod xattrlock;
 
-// mlte, the SELinux-like submodule, in progress: its kernel-independent
-// parts (category sets, levels, the compiled policy's checker) are built
-// here so that the kernel's lints check them; nothing calls them until the
-// submodule is registered.
-#[allow(dead_code)]
+#[cfg(CONFIG_SECURITY_STACKER_MLTE)]
 #[path = "../../modules/mlte/mod.rs"]
 mod mlte;
 
@@ -66,11 +62,14 @@ mod own_lsm;
 mod registry {
     #[cfg(CONFIG_SECURITY_STACKER_CAPSTACK)]
     use crate::capstack::Capstack;
+    #[cfg(CONFIG_SECURITY_STACKER_MLTE)]
+    use crate::mlte::hooks::Mlte;
     #[cfg(CONFIG_SECURITY_STACKER_TEST_MODULES)]
     use crate::{denyname::DenyName, probe::Probe, xattrlock::XattrLock};
 
     crate::dispatch::define_registry! {
         [CONFIG_SECURITY_STACKER_CAPSTACK] CAPSTACK: Capstack = Capstack;
+        [CONFIG_SECURITY_STACKER_MLTE] MLTE: Mlte = Mlte;
         [CONFIG_SECURITY_STACKER_TEST_MODULES] DENYNAME: DenyName = DenyName;
         [CONFIG_SECURITY_STACKER_TEST_MODULES] XATTRLOCK: XattrLock<0> = XattrLock;
         [CONFIG_SECURITY_STACKER_TEST_MODULES] XATTRLOCK_B: XattrLock<1> = XattrLock;

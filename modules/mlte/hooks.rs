@@ -1,0 +1,882 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! The `mlte` submodule: labels, type enforcement and multi-level
+//! security, on stacker's hooks.
+//!
+//! Every task, inode, socket and IPC object carries a context (`label.rs`)
+//! in its blob: a type and an MLS level. A decision looks both up in the
+//! policy's dense access matrix and evaluates the class's `mlsconstrain`
+//! expressions (`policy.rs`, `compiled.rs`): no hash table, no cache, no
+//! allocation, no lock, no sleep.
+//!
+//! Where contexts come from:
+//!
+//! - tasks: their parent's, changed by an exec through a `type_transition`
+//!   on `process` (which needs `process transition`), or by a write to
+//!   `/proc/self/attr/current` or `lsm_set_self_attr(LSM_ATTR_CURRENT)`
+//!   (which needs `process setcurrent`). Tasks that started before the
+//!   first policy have the `sid kernel` context;
+//! - inodes: the `security.mlte` xattr, read when the inode is first
+//!   reached through a dentry after a policy is loaded (`d_instantiate`,
+//!   or the first open, exec or attribute change of an inode met before),
+//!   and cached in the inode's blob. No xattr, or no xattr support: `sid
+//!   file`. A label the policy cannot read: `sid unlabeled`. A new inode
+//!   gets its parent directory's type, or a `type_transition`'s, and its
+//!   creator's level, and the xattr is written with it;
+//! - sockets and IPC objects: their creator's.
+//!
+//! Relabelling (`setxattr security.mlte`) needs `relabelfrom` on the old
+//! context and `relabelto` on the new one, and a context the policy
+//! accepts (`EINVAL` otherwise).
+//!
+//! Before the first policy is loaded, `mlte` allows everything and labels
+//! nothing.
+//!
+//! Kernel only: it changes credentials (`NewCred`) and reads xattrs. Its
+//! decisions, labels and loader are the kernel-independent files beside
+//! it, which the host tests run.
+
+use super::classes::{perm, Class};
+use super::compiled::{Compiled, Sid};
+use super::context::Context;
+use super::label::Label;
+use super::policy::{self, Target};
+use crate::access::{may, AccessMask};
+use crate::attribute::Attribute;
+use crate::blob::HasBlob;
+use crate::error::{Result, EACCES, EINVAL, ENODATA, EOPNOTSUPP};
+use crate::objects::{
+    AttrValue, Binprm, Cred, Dentry, File, Iattr, Inode, IpcPerm, MsgMsg, NewCred, Path, Socket,
+    Task, Vma, XattrValue,
+};
+use crate::platform::{self, Dir, TextBuf};
+use core::ffi::CStr;
+use core::fmt::Write;
+
+/// The `mlte` submodule.
+pub(crate) struct Mlte;
+
+/// The xattr that holds an inode's context (after `security.`).
+const XATTR_SUFFIX: &CStr = c"mlte";
+/// Its full name.
+const XATTR_NAME: &[u8] = b"security.mlte";
+
+/// The longest context text read from an xattr or written to
+/// `/proc/self/attr/current`, in bytes; a longer one is `sid unlabeled`
+/// (xattr) or `EINVAL` (write). A type name is at most 64 bytes; this
+/// leaves room for a level with a few dozen category runs.
+const MAX_CONTEXT: usize = 256;
+
+/// Permissions, by class.
+mod perms {
+    use super::{perm, Class};
+
+    pub(super) const FILE_READ: u32 = perm(Class::File, "read");
+    pub(super) const FILE_WRITE: u32 = perm(Class::File, "write");
+    pub(super) const FILE_APPEND: u32 = perm(Class::File, "append");
+    pub(super) const FILE_OPEN: u32 = perm(Class::File, "open");
+    pub(super) const FILE_GETATTR: u32 = perm(Class::File, "getattr");
+    pub(super) const FILE_SETATTR: u32 = perm(Class::File, "setattr");
+    pub(super) const FILE_EXECUTE: u32 = perm(Class::File, "execute");
+    pub(super) const FILE_IOCTL: u32 = perm(Class::File, "ioctl");
+    pub(super) const FILE_MAP: u32 = perm(Class::File, "map");
+    pub(super) const FILE_CREATE: u32 = perm(Class::File, "create");
+    pub(super) const FILE_LINK: u32 = perm(Class::File, "link");
+    pub(super) const FILE_UNLINK: u32 = perm(Class::File, "unlink");
+    pub(super) const FILE_RENAME: u32 = perm(Class::File, "rename");
+    pub(super) const FILE_RELABELFROM: u32 = perm(Class::File, "relabelfrom");
+    pub(super) const FILE_RELABELTO: u32 = perm(Class::File, "relabelto");
+
+    pub(super) const DIR_READ: u32 = perm(Class::Dir, "read");
+    pub(super) const DIR_WRITE: u32 = perm(Class::Dir, "write");
+    pub(super) const DIR_OPEN: u32 = perm(Class::Dir, "open");
+    pub(super) const DIR_GETATTR: u32 = perm(Class::Dir, "getattr");
+    pub(super) const DIR_SETATTR: u32 = perm(Class::Dir, "setattr");
+    pub(super) const DIR_SEARCH: u32 = perm(Class::Dir, "search");
+    pub(super) const DIR_ADD_NAME: u32 = perm(Class::Dir, "add_name");
+    pub(super) const DIR_REMOVE_NAME: u32 = perm(Class::Dir, "remove_name");
+    pub(super) const DIR_CREATE: u32 = perm(Class::Dir, "create");
+    pub(super) const DIR_RMDIR: u32 = perm(Class::Dir, "rmdir");
+    pub(super) const DIR_RELABELFROM: u32 = perm(Class::Dir, "relabelfrom");
+    pub(super) const DIR_RELABELTO: u32 = perm(Class::Dir, "relabelto");
+
+    pub(super) const PROCESS_TRANSITION: u32 = perm(Class::Process, "transition");
+    pub(super) const PROCESS_SIGNAL: u32 = perm(Class::Process, "signal");
+    pub(super) const PROCESS_SIGKILL: u32 = perm(Class::Process, "sigkill");
+    pub(super) const PROCESS_PTRACE: u32 = perm(Class::Process, "ptrace");
+    pub(super) const PROCESS_SETCURRENT: u32 = perm(Class::Process, "setcurrent");
+    pub(super) const PROCESS_EXECMEM: u32 = perm(Class::Process, "execmem");
+
+    pub(super) const SOCKET_CREATE: u32 = perm(Class::Socket, "create");
+    pub(super) const SOCKET_BIND: u32 = perm(Class::Socket, "bind");
+    pub(super) const SOCKET_CONNECT: u32 = perm(Class::Socket, "connect");
+    pub(super) const SOCKET_LISTEN: u32 = perm(Class::Socket, "listen");
+    pub(super) const SOCKET_ACCEPT: u32 = perm(Class::Socket, "accept");
+    pub(super) const SOCKET_SENDMSG: u32 = perm(Class::Socket, "sendmsg");
+    pub(super) const SOCKET_RECVMSG: u32 = perm(Class::Socket, "recvmsg");
+
+    pub(super) const IPC_CREATE: u32 = perm(Class::Ipc, "create");
+    pub(super) const IPC_ASSOCIATE: u32 = perm(Class::Ipc, "associate");
+    pub(super) const IPC_READ: u32 = perm(Class::Ipc, "read");
+    pub(super) const IPC_WRITE: u32 = perm(Class::Ipc, "write");
+
+    pub(super) const FILESYSTEM_MOUNT: u32 = perm(Class::Filesystem, "mount");
+}
+use perms::*;
+
+/// `PROT_EXEC`.
+const PROT_EXEC: u64 = 4;
+/// `SIGKILL`.
+const SIGKILL: i32 = 9;
+
+/// A label's context, or `sid`'s when it has none.
+#[inline(always)]
+fn or_sid(label: Option<&Label>, policy: &Compiled<'_>, sid: Sid) -> Context {
+    label
+        .and_then(Label::get)
+        .unwrap_or_else(|| policy.sid(sid))
+}
+
+/// The context of a cred.
+#[inline(always)]
+fn cred_context(cred: &Cred, policy: &Compiled<'_>) -> Context {
+    or_sid(cred.state::<Mlte>(), policy, Sid::Kernel)
+}
+
+/// The context of an inode.
+#[inline(always)]
+fn inode_context(inode: &Inode, policy: &Compiled<'_>) -> Context {
+    or_sid(inode.state::<Mlte>(), policy, Sid::File)
+}
+
+/// The class of an inode.
+#[inline(always)]
+fn class_of(inode: &Inode) -> Class {
+    if inode.is_dir() {
+        Class::Dir
+    } else {
+        Class::File
+    }
+}
+
+/// `file` or `dir` permissions, by the inode's class.
+#[inline(always)]
+fn by_class(inode: &Inode, file: u32, dir: u32) -> (Class, u32) {
+    match class_of(inode) {
+        Class::Dir => (Class::Dir, dir),
+        class => (class, file),
+    }
+}
+
+/// Runs `f` with the policy and the current task's context; allows
+/// everything when no policy is loaded. Does not sleep.
+#[inline(always)]
+fn as_current(f: impl FnOnce(&Compiled<'_>, &Context) -> Result) -> Result {
+    Cred::with_current(|cred| {
+        policy::with(|p| match p {
+            Some(p) => f(p, &cred_context(cred, p)),
+            None => Ok(()),
+        })
+    })
+}
+
+/// May the current task have `perms` on `inode`?
+#[inline(always)]
+fn check_inode(inode: &Inode, class: Class, perms: u32, target: Target<'_>) -> Result {
+    as_current(|p, s| policy::check(p, s, &inode_context(inode, p), class, perms, target))
+}
+
+/// May the current task have `file`/`dir` permissions on `dentry`'s inode
+/// (labelling it first if it has no label yet)? Allows a negative dentry.
+fn check_dentry(dentry: &Dentry, file: u32, dir: u32) -> Result {
+    let Some(inode) = label_dentry(dentry) else {
+        return Ok(());
+    };
+    let (class, perms) = by_class(inode, file, dir);
+    check_inode(inode, class, perms, Target::Dentry(dentry))
+}
+
+/// The context a label's text gives in `policy`: the context, or `sid
+/// unlabeled` when the policy cannot read it.
+fn context_of_text(text: &[u8], policy: &Compiled<'_>) -> Context {
+    Context::parse(text, policy).unwrap_or_else(|_| policy.sid(Sid::Unlabeled))
+}
+
+/// An xattr value without the one trailing NUL that some tools write.
+fn trim_nul(value: &[u8]) -> &[u8] {
+    value.strip_suffix(b"\0").unwrap_or(value)
+}
+
+/// Labels `inode`, reached through `dentry`, from its `security.mlte`
+/// xattr, unless it has a label or no policy is loaded. Reads the xattr:
+/// may sleep.
+fn label_inode(dentry: &Dentry, inode: &Inode) {
+    let Some(label) = inode.state::<Mlte>() else {
+        return;
+    };
+    if label.is_set() || policy::with(|p| p.is_none()) {
+        return;
+    }
+    let mut buf = [0u8; MAX_CONTEXT];
+    let read = dentry.getxattr(c"security.mlte", &mut buf);
+    policy::with(|p| {
+        let Some(p) = p else { return };
+        let ctx = match read {
+            Ok(n) => match buf.get(..n) {
+                Some(text) => context_of_text(trim_nul(text), p),
+                None => p.sid(Sid::Unlabeled),
+            },
+            Err(e) if e == ENODATA || e == EOPNOTSUPP => p.sid(Sid::File),
+            // Too long (ERANGE), or unreadable: not a label this policy
+            // can use.
+            Err(_) => p.sid(Sid::Unlabeled),
+        };
+        label.set(Some(&ctx));
+    });
+}
+
+/// `dentry`'s inode, labelled (see [`label_inode`]). May sleep.
+fn label_dentry(dentry: &Dentry) -> Option<&Inode> {
+    let inode = dentry.inode()?;
+    label_inode(dentry, inode);
+    Some(inode)
+}
+
+/// The context of a new inode of `class` that the current task creates in
+/// `dir`: a `type_transition`'s type, or the directory's, and the
+/// creator's level.
+fn new_inode_context(p: &Compiled<'_>, s: &Context, dir: &Inode, class: Class) -> Context {
+    let parent = inode_context(dir, p);
+    Context {
+        ty: p.transition(s.ty, parent.ty, class).unwrap_or(parent.ty),
+        level: s.level,
+    }
+}
+
+/// May the current task create an inode of `class` as `dentry` in `dir`?
+fn check_create(dir: &Inode, dentry: &Dentry, class: Class) -> Result {
+    let create = if class == Class::Dir {
+        DIR_CREATE
+    } else {
+        FILE_CREATE
+    };
+    as_current(|p, s| {
+        let parent = inode_context(dir, p);
+        policy::check(
+            p,
+            s,
+            &parent,
+            Class::Dir,
+            DIR_ADD_NAME | DIR_WRITE,
+            Target::Inode(dir),
+        )?;
+        let new = new_inode_context(p, s, dir, class);
+        policy::check(p, s, &new, class, create, Target::Dentry(dentry))
+    })
+}
+
+/// May the current task remove `dentry` from `dir` (`unlink` or `rmdir`
+/// permission on the inode)?
+fn check_remove(dir: &Inode, dentry: &Dentry) -> Result {
+    check_inode(
+        dir,
+        Class::Dir,
+        DIR_REMOVE_NAME | DIR_WRITE,
+        Target::Inode(dir),
+    )?;
+    check_dentry(dentry, FILE_UNLINK, DIR_RMDIR)
+}
+
+/// The context of a task (its objective credentials), or `None` without
+/// a policy.
+fn task_context(task: &Task) -> Option<Context> {
+    task.with_cred(|cred| policy::with(|p| p.map(|p| cred_context(cred, p))))
+}
+
+/// May the current task (or `cred`) have `perms` on task `target`?
+fn check_task(target: &Task, cred: Option<&Cred>, perms: u32) -> Result {
+    let Some(o) = task_context(target) else {
+        return Ok(());
+    };
+    let decide = |cred: &Cred| {
+        policy::with(|p| match p {
+            Some(p) => policy::check(
+                p,
+                &cred_context(cred, p),
+                &o,
+                Class::Process,
+                perms,
+                Target::Task(target.pid()),
+            ),
+            None => Ok(()),
+        })
+    };
+    match cred {
+        Some(cred) => decide(cred),
+        None => Cred::with_current(decide),
+    }
+}
+
+/// May the current task have `perms` on socket `sock`?
+fn check_socket(sock: &Socket, perms: u32) -> Result {
+    as_current(|p, s| {
+        let o = or_sid(
+            sock.sock().and_then(|sk| sk.state::<Mlte>()),
+            p,
+            Sid::Kernel,
+        );
+        policy::check(p, s, &o, Class::Socket, perms, Target::None)
+    })
+}
+
+/// May the current task have `perms` on IPC object `ipc`?
+fn check_ipc(ipc: &IpcPerm, perms: u32) -> Result {
+    as_current(|p, s| {
+        let o = or_sid(ipc.state::<Mlte>(), p, Sid::Kernel);
+        policy::check(p, s, &o, Class::Ipc, perms, Target::None)
+    })
+}
+
+/// Labels a new IPC object with its creator's context and checks
+/// `ipc create` on it.
+fn create_ipc(ipc: &IpcPerm) -> Result {
+    as_current(|p, s| {
+        if let Some(label) = ipc.state::<Mlte>() {
+            label.set(Some(s));
+        }
+        policy::check(p, s, s, Class::Ipc, IPC_CREATE, Target::None)
+    })
+}
+
+/// The permission `mmap`/`mprotect` with `prot` needs on `file` (or, for
+/// anonymous memory, on the task itself).
+fn check_exec_mapping(file: Option<&File>, prot: u64, map: bool) -> Result {
+    let exec = prot & PROT_EXEC != 0;
+    match file {
+        Some(file) => {
+            let perms = if exec { FILE_EXECUTE } else { 0 } | if map { FILE_MAP } else { 0 };
+            if perms == 0 {
+                return Ok(());
+            }
+            let inode = file.inode();
+            check_inode(inode, class_of(inode), perms, Target::Dentry(file.dentry()))
+        }
+        None if exec => {
+            as_current(|p, s| policy::check(p, s, s, Class::Process, PROCESS_EXECMEM, Target::None))
+        }
+        None => Ok(()),
+    }
+}
+
+/// Formats `ctx`, whose type is named `name`, into a buffer of
+/// [`MAX_CONTEXT`] bytes; `None` if it does not fit.
+struct ContextText {
+    buf: [u8; MAX_CONTEXT],
+    len: usize,
+}
+
+impl Write for ContextText {
+    fn write_str(&mut self, s: &str) -> core::fmt::Result {
+        let end = self.len.checked_add(s.len()).ok_or(core::fmt::Error)?;
+        self.buf
+            .get_mut(self.len..end)
+            .ok_or(core::fmt::Error)?
+            .copy_from_slice(s.as_bytes());
+        self.len = end;
+        Ok(())
+    }
+}
+
+impl ContextText {
+    /// The text of `ctx` in `policy`, or `None` if it is longer than
+    /// [`MAX_CONTEXT`]. Does not sleep (a stack buffer).
+    fn of(ctx: &Context, policy: &Compiled<'_>) -> Option<Self> {
+        let mut text = ContextText {
+            buf: [0; MAX_CONTEXT],
+            len: 0,
+        };
+        write!(text, "{}", ctx.show(policy)).ok()?;
+        Some(text)
+    }
+
+    fn bytes(&self) -> &[u8] {
+        self.buf.get(..self.len).unwrap_or(&[])
+    }
+}
+
+/// `.../mlte/policy`: write a compiled policy (one `write()`); read a
+/// summary of the one in force.
+struct PolicyFile;
+
+impl Attribute for PolicyFile {
+    const WRITABLE: bool = true;
+    // The largest compiled form: 512 types, the matrix, and room for
+    // levels, transitions and constraints.
+    const MAX_WRITE: usize = 8 << 20;
+
+    fn show(out: &mut TextBuf) -> Result {
+        let summary = policy::with(|p| p.map(|p| p.types()));
+        out.format(|out| match summary {
+            Some(types) => writeln!(out, "loaded: {types} types"),
+            None => writeln!(out, "none"),
+        })
+    }
+
+    fn store(input: &[u8]) -> Result {
+        policy::load(input)
+    }
+}
+
+/// `.../mlte/enforce`: `1` enforcing, `0` permissive.
+struct EnforceFile;
+
+impl Attribute for EnforceFile {
+    const WRITABLE: bool = true;
+
+    fn show(out: &mut TextBuf) -> Result {
+        out.format(|out| writeln!(out, "{}", u8::from(policy::enforcing())))
+    }
+
+    fn store(input: &[u8]) -> Result {
+        match input.strip_suffix(b"\n").unwrap_or(input) {
+            b"1" => policy::set_enforcing(true),
+            b"0" => policy::set_enforcing(false),
+            _ => {
+                platform::pr_warn!("mlte: enforce: expected 0 or 1\n");
+                return Err(EINVAL);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `.../mlte/status`: denials and loads since boot.
+struct StatusFile;
+
+impl Attribute for StatusFile {
+    fn show(out: &mut TextBuf) -> Result {
+        let (denials, loads) = policy::counts();
+        out.format(|out| writeln!(out, "denials {denials}\nloads {loads}"))
+    }
+}
+
+crate::submodule::submodule! {
+    impl Submodule for Mlte {
+        const NAME: &'static CStr = c"mlte";
+        const XATTR_COUNT: u32 = 1;
+
+        crate::submodule::blob_states! { inode: Label, cred: Label, sock: Label, ipc: Label }
+
+        fn securityfs_init(&'static self, dir: &Dir) -> Result {
+            dir.create_file::<PolicyFile>(c"policy")?;
+            dir.create_file::<EnforceFile>(c"enforce")?;
+            dir.create_file::<StatusFile>(c"status")
+        }
+    }
+    hooks {
+        fn cred_prepare(&self, new: &Cred, old: &Cred) -> Result {
+            if let (Some(n), Some(o)) = (new.state::<Self>(), old.state::<Self>()) {
+                n.copy_from(o);
+            }
+            Ok(())
+        }
+
+        fn cred_transfer(&self, new: &Cred, old: &Cred) {
+            if let (Some(n), Some(o)) = (new.state::<Self>(), old.state::<Self>()) {
+                n.copy_from(o);
+            }
+        }
+
+        fn bprm_creds_for_exec(&self, bprm: &Binprm) -> Result {
+            let file = bprm.file();
+            let inode = file.inode();
+            label_inode(file.dentry(), inode);
+            let cred = bprm.cred();
+            policy::with(|p| {
+                let Some(p) = p else { return Ok(()) };
+                let s = cred_context(cred, p);
+                let o = inode_context(inode, p);
+                let target = Target::Dentry(file.dentry());
+                policy::check(p, &s, &o, Class::File, FILE_EXECUTE, target)?;
+                let Some(ty) = p.transition(s.ty, o.ty, Class::Process) else {
+                    return Ok(());
+                };
+                if ty == s.ty {
+                    return Ok(());
+                }
+                let new = Context { ty, level: s.level };
+                policy::check(p, &s, &new, Class::Process, PROCESS_TRANSITION, target)?;
+                // The new cred is still private to this exec.
+                if let Some(label) = cred.state::<Self>() {
+                    label.set(Some(&new));
+                }
+                Ok(())
+            })
+        }
+
+        fn file_open(&self, file: &File) -> Result {
+            let inode = file.inode();
+            label_inode(file.dentry(), inode);
+            let (class, perms) = by_class(inode, FILE_OPEN, DIR_OPEN);
+            check_inode(inode, class, perms, Target::Dentry(file.dentry()))
+        }
+
+        fn file_ioctl(&self, file: &File, _cmd: u32, _arg: u64) -> Result {
+            let inode = file.inode();
+            if inode.is_dir() {
+                return Ok(());
+            }
+            check_inode(inode, Class::File, FILE_IOCTL, Target::Dentry(file.dentry()))
+        }
+
+        fn mmap_file(&self, file: Option<&File>, _reqprot: u64, prot: u64, _flags: u64) -> Result {
+            check_exec_mapping(file, prot, true)
+        }
+
+        fn file_mprotect(&self, vma: &Vma, _reqprot: u64, prot: u64) -> Result {
+            check_exec_mapping(vma.file(), prot, false)
+        }
+
+        fn inode_permission(&self, inode: &Inode, mask: AccessMask) -> Result {
+            let m = mask.0;
+            if m & (may::EXEC | may::WRITE | may::READ | may::APPEND) == 0 {
+                return Ok(());
+            }
+            let bit = |flag: u32, perm: u32| if m & flag != 0 { perm } else { 0 };
+            let (class, perms) = if inode.is_dir() {
+                (
+                    Class::Dir,
+                    bit(may::EXEC, DIR_SEARCH) | bit(may::READ, DIR_READ) | bit(may::WRITE, DIR_WRITE),
+                )
+            } else {
+                // Appending is `append`, not `write`.
+                let write = if m & may::APPEND != 0 { FILE_APPEND } else { FILE_WRITE };
+                (
+                    Class::File,
+                    bit(may::EXEC, FILE_EXECUTE) | bit(may::READ, FILE_READ) | bit(may::WRITE, write),
+                )
+            };
+            check_inode(inode, class, perms, Target::Inode(inode))
+        }
+
+        fn inode_create(&self, dir: &Inode, dentry: &Dentry, _mode: u16) -> Result {
+            check_create(dir, dentry, Class::File)
+        }
+
+        fn inode_mkdir(&self, dir: &Inode, dentry: &Dentry, _mode: u16) -> Result {
+            check_create(dir, dentry, Class::Dir)
+        }
+
+        fn inode_mknod(&self, dir: &Inode, dentry: &Dentry, _mode: u16, _dev: u32) -> Result {
+            check_create(dir, dentry, Class::File)
+        }
+
+        fn inode_symlink(&self, dir: &Inode, dentry: &Dentry, _old_name: &[u8]) -> Result {
+            check_create(dir, dentry, Class::File)
+        }
+
+        fn inode_link(&self, old: &Dentry, dir: &Inode, _new: &Dentry) -> Result {
+            check_inode(dir, Class::Dir, DIR_ADD_NAME | DIR_WRITE, Target::Inode(dir))?;
+            check_dentry(old, FILE_LINK, 0)
+        }
+
+        fn inode_unlink(&self, dir: &Inode, dentry: &Dentry) -> Result {
+            check_remove(dir, dentry)
+        }
+
+        fn inode_rmdir(&self, dir: &Inode, dentry: &Dentry) -> Result {
+            check_remove(dir, dentry)
+        }
+
+        fn inode_rename(
+            &self,
+            old_dir: &Inode,
+            old: &Dentry,
+            new_dir: &Inode,
+            new: &Dentry,
+        ) -> Result {
+            check_inode(old_dir, Class::Dir, DIR_REMOVE_NAME | DIR_WRITE, Target::Inode(old_dir))?;
+            check_dentry(old, FILE_RENAME, 0)?;
+            check_inode(new_dir, Class::Dir, DIR_ADD_NAME | DIR_WRITE, Target::Inode(new_dir))?;
+            if new.inode().is_some() {
+                check_remove(new_dir, new)?;
+            }
+            Ok(())
+        }
+
+        fn inode_setattr(&self, dentry: &Dentry, _attr: &Iattr) -> Result {
+            check_dentry(dentry, FILE_SETATTR, DIR_SETATTR)
+        }
+
+        fn inode_getattr(&self, path: &Path) -> Result {
+            check_dentry(path.dentry(), FILE_GETATTR, DIR_GETATTR)
+        }
+
+        fn inode_setxattr(&self, dentry: &Dentry, name: &[u8], value: &[u8], _flags: i32) -> Result {
+            if name != XATTR_NAME {
+                return check_dentry(dentry, FILE_SETATTR, DIR_SETATTR);
+            }
+            let Some(inode) = label_dentry(dentry) else {
+                return Ok(());
+            };
+            let (from, to) = match class_of(inode) {
+                Class::Dir => (DIR_RELABELFROM, DIR_RELABELTO),
+                _ => (FILE_RELABELFROM, FILE_RELABELTO),
+            };
+            let class = class_of(inode);
+            let target = Target::Dentry(dentry);
+            as_current(|p, s| {
+                let new = match Context::parse(trim_nul(value), p) {
+                    Ok(new) => new,
+                    Err(e) => {
+                        if platform::ratelimit() {
+                            platform::pr_warn!(
+                                "mlte: setxattr security.mlte refused: {}; label unchanged\n",
+                                format_args!("{e}")
+                            );
+                        }
+                        return Err(EINVAL);
+                    }
+                };
+                policy::check(p, s, &inode_context(inode, p), class, from, target)?;
+                policy::check(p, s, &new, class, to, target)
+            })
+        }
+
+        fn inode_post_setxattr(&self, dentry: &Dentry, name: &[u8], value: &[u8], _flags: i32) {
+            if name != XATTR_NAME {
+                return;
+            }
+            let Some(label) = dentry.inode().and_then(|i| i.state::<Self>()) else {
+                return;
+            };
+            policy::with(|p| {
+                if let Some(p) = p {
+                    label.set(Some(&context_of_text(trim_nul(value), p)));
+                }
+            });
+        }
+
+        fn inode_removexattr(&self, dentry: &Dentry, name: &[u8]) -> Result {
+            if name == XATTR_NAME {
+                // The label is part of the policy's view of the file: it
+                // can be changed, not removed (as SELinux's).
+                return policy::with(|p| if p.is_some() { Err(EACCES) } else { Ok(()) });
+            }
+            check_dentry(dentry, FILE_SETATTR, DIR_SETATTR)
+        }
+
+        fn inode_getsecurity(&self, inode: &Inode, name: &[u8], out: &mut AttrValue) -> Result {
+            if name != XATTR_SUFFIX.to_bytes() {
+                return Err(EOPNOTSUPP);
+            }
+            let text = policy::with(|p| p.and_then(|p| ContextText::of(&inode_context(inode, p), p)));
+            match text {
+                Some(text) => out.push_bytes(text.bytes()),
+                None => Err(EOPNOTSUPP),
+            }
+        }
+
+        fn inode_init_security(&self, inode: &Inode, dir: &Inode, _name: &[u8]) -> Result<Option<XattrValue>> {
+            let class = class_of(inode);
+            let text = Cred::with_current(|cred| {
+                policy::with(|p| {
+                    let p = p?;
+                    let s = cred_context(cred, p);
+                    let new = new_inode_context(p, &s, dir, class);
+                    if let Some(label) = inode.state::<Self>() {
+                        label.set(Some(&new));
+                    }
+                    ContextText::of(&new, p)
+                })
+            });
+            match text {
+                Some(text) => XattrValue::new(XATTR_SUFFIX, text.bytes()).map(Some),
+                None => Ok(None),
+            }
+        }
+
+        fn d_instantiate(&self, dentry: &Dentry, inode: Option<&Inode>) {
+            if let Some(inode) = inode {
+                label_inode(dentry, inode);
+            }
+        }
+
+        fn sb_mount(
+            &self,
+            _dev_name: Option<&[u8]>,
+            path: &Path,
+            _fs_type: Option<&[u8]>,
+            _flags: u64,
+        ) -> Result {
+            let dentry = path.dentry();
+            let Some(inode) = label_dentry(dentry) else {
+                return Ok(());
+            };
+            check_inode(inode, Class::Filesystem, FILESYSTEM_MOUNT, Target::Dentry(dentry))
+        }
+
+        fn ptrace_access_check(&self, child: &Task, _mode: u32) -> Result {
+            check_task(child, None, PROCESS_PTRACE)
+        }
+
+        fn task_kill(&self, target: &Task, sig: i32, cred: Option<&Cred>) -> Result {
+            let perm = if sig == SIGKILL {
+                PROCESS_SIGKILL
+            } else {
+                PROCESS_SIGNAL
+            };
+            check_task(target, cred, perm)
+        }
+
+        fn socket_create(&self, _family: i32, _ty: i32, _protocol: i32, kern: bool) -> Result {
+            if kern {
+                return Ok(());
+            }
+            as_current(|p, s| policy::check(p, s, s, Class::Socket, SOCKET_CREATE, Target::None))
+        }
+
+        fn socket_post_create(
+            &self,
+            sock: &Socket,
+            _family: i32,
+            _ty: i32,
+            _protocol: i32,
+            kern: bool,
+        ) -> Result {
+            if kern {
+                return Ok(());
+            }
+            let Some(label) = sock.sock().and_then(|sk| sk.state::<Self>()) else {
+                return Ok(());
+            };
+            Cred::with_current(|cred| {
+                policy::with(|p| {
+                    if let Some(p) = p {
+                        label.set(Some(&cred_context(cred, p)));
+                    }
+                })
+            });
+            Ok(())
+        }
+
+        fn socket_bind(&self, sock: &Socket, _address: &[u8]) -> Result {
+            check_socket(sock, SOCKET_BIND)
+        }
+
+        fn socket_connect(&self, sock: &Socket, _address: &[u8]) -> Result {
+            check_socket(sock, SOCKET_CONNECT)
+        }
+
+        fn socket_listen(&self, sock: &Socket, _backlog: i32) -> Result {
+            check_socket(sock, SOCKET_LISTEN)
+        }
+
+        fn socket_accept(&self, sock: &Socket, _new: &Socket) -> Result {
+            check_socket(sock, SOCKET_ACCEPT)
+        }
+
+        fn socket_sendmsg(&self, sock: &Socket, _size: i32) -> Result {
+            check_socket(sock, SOCKET_SENDMSG)
+        }
+
+        fn socket_recvmsg(&self, sock: &Socket, _size: i32, _flags: i32) -> Result {
+            check_socket(sock, SOCKET_RECVMSG)
+        }
+
+        fn ipc_permission(&self, ipc: &IpcPerm, flag: i16) -> Result {
+            // `S_IRUGO` and `S_IWUGO` bits of the requested access.
+            let read = if flag & 0o444 != 0 { IPC_READ } else { 0 };
+            let write = if flag & 0o222 != 0 { IPC_WRITE } else { 0 };
+            if read | write == 0 {
+                return check_ipc(ipc, IPC_ASSOCIATE);
+            }
+            check_ipc(ipc, read | write)
+        }
+
+        fn msg_queue_alloc_security(&self, ipc: &IpcPerm) -> Result {
+            create_ipc(ipc)
+        }
+
+        fn shm_alloc_security(&self, ipc: &IpcPerm) -> Result {
+            create_ipc(ipc)
+        }
+
+        fn sem_alloc_security(&self, ipc: &IpcPerm) -> Result {
+            create_ipc(ipc)
+        }
+
+        fn msg_queue_associate(&self, ipc: &IpcPerm, _flag: i32) -> Result {
+            check_ipc(ipc, IPC_ASSOCIATE)
+        }
+
+        fn shm_associate(&self, ipc: &IpcPerm, _flag: i32) -> Result {
+            check_ipc(ipc, IPC_ASSOCIATE)
+        }
+
+        fn sem_associate(&self, ipc: &IpcPerm, _flag: i32) -> Result {
+            check_ipc(ipc, IPC_ASSOCIATE)
+        }
+
+        fn msg_queue_msgsnd(&self, ipc: &IpcPerm, _msg: &MsgMsg, _flag: i32) -> Result {
+            check_ipc(ipc, IPC_WRITE)
+        }
+
+        fn msg_queue_msgrcv(&self, ipc: &IpcPerm, _msg: &MsgMsg, target: &Task, _ty: i64, _mode: i32) -> Result {
+            let Some(s) = task_context(target) else {
+                return Ok(());
+            };
+            policy::with(|p| match p {
+                Some(p) => {
+                    let o = or_sid(ipc.state::<Self>(), p, Sid::Kernel);
+                    policy::check(p, &s, &o, Class::Ipc, IPC_READ, Target::None)
+                }
+                None => Ok(()),
+            })
+        }
+
+        fn getprocattr(&self, task: &Task, name: &[u8], out: &mut AttrValue) -> Result {
+            if name != b"current" {
+                return Err(EINVAL);
+            }
+            let text = task.with_cred(|cred| {
+                policy::with(|p| p.and_then(|p| ContextText::of(&cred_context(cred, p), p)))
+            });
+            match text {
+                Some(text) => out.push_bytes(text.bytes()),
+                // No policy: no context to show.
+                None => Err(EINVAL),
+            }
+        }
+
+        fn setprocattr(&self, name: &[u8], value: &[u8]) -> Result<usize> {
+            if name != b"current" {
+                return Err(EINVAL);
+            }
+            let text = value.strip_suffix(b"\n").unwrap_or(value);
+            let text = trim_nul(text);
+            let new_cred = NewCred::prepare()?;
+            as_current(|p, s| {
+                let new = Context::parse(text, p).map_err(|e| {
+                    if platform::ratelimit() {
+                        platform::pr_warn!(
+                            "mlte: write to attr/current refused: {}\n",
+                            format_args!("{e}")
+                        );
+                    }
+                    EINVAL
+                })?;
+                policy::check(p, s, &new, Class::Process, PROCESS_SETCURRENT, Target::None)?;
+                if let Some(label) = new_cred.cred().state::<Self>() {
+                    label.set(Some(&new));
+                }
+                Ok(())
+            })?;
+            if policy::with(|p| p.is_none()) {
+                return Err(EINVAL);
+            }
+            new_cred.commit();
+            Ok(value.len())
+        }
+    }
+}

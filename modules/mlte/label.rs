@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! The security context an object carries in its blob: [`Label`].
+//!
+//! A label is the submodule's slice of a cred, inode, sock or IPC blob.
+//! All zero means "no label yet": the policy's `sid` contexts stand in for
+//! it (`kernel` for tasks, `file` for inodes).
+//!
+//! An inode's label changes while other CPUs read it (a relabel through
+//! `setxattr`), and a context is 17 words, so a label is a sequence lock
+//! over atomics: a reader copies the words and retries if a writer was
+//! active meanwhile; writers take the odd count with a compare-and-swap, so
+//! they exclude each other. Nothing sleeps. A cred's label is written only
+//! while the cred is still private (`cred_prepare`, an exec's new cred), so
+//! its reads never retry.
+//!
+//! Kernel-independent: no allocation, no panic path.
+
+use super::category::{CategorySet, WORDS};
+use super::context::Context;
+use super::level::{Level, MAX_SENSITIVITY};
+use crate::blob::BlobState;
+use core::sync::atomic::{fence, AtomicU32, AtomicU64, Ordering};
+
+/// The bit of `head` that says the label is set.
+const SET: u32 = 1 << 31;
+
+/// How often a reader retries while writers keep changing the label
+/// before it takes the writers' lock itself, so that relabelling in a loop
+/// cannot starve it. A write is a few dozen stores, so this is rare.
+const MAX_RETRIES: u32 = 64;
+
+/// A context in a blob, or none.
+///
+/// # Invariants
+///
+/// When `head & SET`, `ty`, the sensitivity in `head` and `words` are a
+/// context written by [`Label::set`], read whole when `seq` was even and
+/// unchanged around the read.
+#[derive(Default)]
+pub(crate) struct Label {
+    /// Even when no writer is active.
+    seq: AtomicU32,
+    /// [`SET`] and the sensitivity.
+    head: AtomicU32,
+    /// The type id.
+    ty: AtomicU32,
+    /// The categories.
+    words: [AtomicU64; WORDS],
+}
+
+// SAFETY: all zero is "no label" (`head` without `SET`, `seq` even); there
+// is nothing to drop.
+unsafe impl BlobState for Label {}
+
+impl Label {
+    /// The context, or `None` when there is none.
+    #[inline]
+    pub(crate) fn get(&self) -> Option<Context> {
+        for _ in 0..MAX_RETRIES {
+            let seq = self.seq.load(Ordering::Acquire);
+            if seq & 1 != 0 {
+                core::hint::spin_loop();
+                continue;
+            }
+            let fields = self.fields();
+            fence(Ordering::Acquire);
+            if self.seq.load(Ordering::Relaxed) == seq {
+                return fields;
+            }
+        }
+        // Writers keep coming: read under their lock.
+        let seq = self.lock();
+        let fields = self.fields();
+        self.unlock(seq);
+        fields
+    }
+
+    /// The fields, as they are now (whole only under the rules of
+    /// [`Label::get`]).
+    #[inline(always)]
+    fn fields(&self) -> Option<Context> {
+        let head = self.head.load(Ordering::Relaxed);
+        if head & SET == 0 {
+            return None;
+        }
+        let mut words = [0u64; WORDS];
+        for (w, a) in words.iter_mut().zip(self.words.iter()) {
+            *w = a.load(Ordering::Relaxed);
+        }
+        let sensitivity = (head & 0xffff) as u16;
+        Some(Context {
+            ty: self.ty.load(Ordering::Relaxed),
+            level: Level {
+                sensitivity: sensitivity.min(MAX_SENSITIVITY),
+                categories: CategorySet::from_words(words),
+            },
+        })
+    }
+
+    /// Whether a context is set (one load; no copy).
+    #[inline]
+    pub(crate) fn is_set(&self) -> bool {
+        self.head.load(Ordering::Acquire) & SET != 0
+    }
+
+    /// Takes the writers' lock: makes the count odd. Returns the even
+    /// count it replaced. Spins (briefly: writers do not sleep).
+    fn lock(&self) -> u32 {
+        let mut seq = self.seq.load(Ordering::Relaxed);
+        loop {
+            if seq & 1 != 0 {
+                core::hint::spin_loop();
+                seq = self.seq.load(Ordering::Relaxed);
+                continue;
+            }
+            match self.seq.compare_exchange_weak(
+                seq,
+                seq.wrapping_add(1),
+                Ordering::Acquire,
+                Ordering::Relaxed,
+            ) {
+                Ok(_) => break,
+                Err(now) => seq = now,
+            }
+        }
+        // The odd count is seen before any store that follows.
+        fence(Ordering::Release);
+        seq
+    }
+
+    /// Releases the lock taken by [`Label::lock`], which returned `seq`.
+    fn unlock(&self, seq: u32) {
+        self.seq.store(seq.wrapping_add(2), Ordering::Release);
+    }
+
+    /// Sets the context (`None` clears it).
+    pub(crate) fn set(&self, ctx: Option<&Context>) {
+        let seq = self.lock();
+        match ctx {
+            Some(ctx) => {
+                self.ty.store(ctx.ty, Ordering::Relaxed);
+                for (a, w) in self.words.iter().zip(ctx.level.categories.words()) {
+                    a.store(*w, Ordering::Relaxed);
+                }
+                self.head
+                    .store(SET | u32::from(ctx.level.sensitivity), Ordering::Relaxed);
+            }
+            None => self.head.store(0, Ordering::Relaxed),
+        }
+        self.unlock(seq);
+    }
+
+    /// Copies `other`'s context (or its absence).
+    pub(crate) fn copy_from(&self, other: &Label) {
+        self.set(other.get().as_ref());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+
+    fn ctx(ty: u32, level: &str) -> Context {
+        Context {
+            ty,
+            level: Level::parse(level.as_bytes()).unwrap(),
+        }
+    }
+
+    #[test]
+    fn zero_is_no_label_and_set_reads_back() {
+        let label = Label::default();
+        assert_eq!(label.get(), None);
+        assert!(!label.is_set());
+        let c = ctx(7, "s3:c0,c1000");
+        label.set(Some(&c));
+        assert_eq!(label.get(), Some(c));
+        let copy = Label::default();
+        copy.copy_from(&label);
+        assert_eq!(copy.get(), Some(c));
+        label.set(None);
+        assert_eq!(label.get(), None);
+    }
+
+    /// Readers never see half of one context and half of another while
+    /// two writers keep relabelling.
+    #[test]
+    fn readers_never_see_a_torn_context() {
+        let a = ctx(1, "s1:c0.c1023");
+        let b = ctx(2, "s2");
+        let label = Arc::new(Label::default());
+        label.set(Some(&a));
+        let stop = Arc::new(AtomicBool::new(false));
+        let writers: Vec<_> = [a, b]
+            .into_iter()
+            .map(|c| {
+                let (label, stop) = (label.clone(), stop.clone());
+                std::thread::spawn(move || {
+                    while !stop.load(Ordering::Relaxed) {
+                        label.set(Some(&c));
+                    }
+                })
+            })
+            .collect();
+        for _ in 0..20_000 {
+            let got = label.get().unwrap();
+            assert!(got == a || got == b, "torn: {got:?}");
+        }
+        stop.store(true, Ordering::Relaxed);
+        for w in writers {
+            w.join().unwrap();
+        }
+    }
+}

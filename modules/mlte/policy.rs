@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! The policy in force, the enforcing mode, and access decisions with
+//! their audit lines.
+//!
+//! The policy is a checked compiled form (`compiled.rs`) in an RCU cell:
+//! hooks read it without a lock and see the old policy or the new one,
+//! never a mix. [`load`] checks every byte first; a bad policy is refused
+//! with `EINVAL` and a log line saying at which byte and why, and the old
+//! one stays in force.
+//!
+//! Type ids are kept in labels (`label.rs`), so a new policy must keep the
+//! types of the one in force, in the same order, and may add types after
+//! them; a policy that does not is refused. (SELinux remaps its SIDs on a
+//! reload instead; this keeps every label valid without a table.)
+//!
+//! A denial is logged like SELinux's AVC messages, rate-limited:
+//!
+//! ```text
+//! mlte: avc: denied { read } for pid=42 comm="cat" name="secret" ino=17
+//!   scontext=user_t:s0 tcontext=secret_t:s0 tclass=file permissive=0
+//! ```
+//!
+//! Kernel-independent: the host tests run the same file.
+
+use super::classes::Class;
+use super::compiled::{Checked, Compiled};
+use super::context::Context;
+use crate::error::{Result, EACCES, EBUSY, EINVAL};
+use crate::objects::{Dentry, Inode};
+use crate::platform::{self, Bytes, RcuBox};
+use core::fmt;
+use core::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+/// The policy in force.
+static POLICY: RcuBox<Checked<Bytes>> = RcuBox::new();
+
+/// Whether denials are enforced (else only logged).
+static ENFORCING: AtomicBool = AtomicBool::new(true);
+
+/// Set while a policy is being loaded: loads do not overlap.
+static LOADING: AtomicBool = AtomicBool::new(false);
+
+/// Denials since boot (also those only logged in permissive mode).
+static DENIALS: AtomicU64 = AtomicU64::new(0);
+
+/// Policies loaded since boot.
+static LOADS: AtomicU64 = AtomicU64::new(0);
+
+/// Calls `f` with the policy in force (`None` before the first load),
+/// under RCU: `f` must not sleep.
+#[inline(always)]
+pub(crate) fn with<R>(f: impl FnOnce(Option<&Compiled<'_>>) -> R) -> R {
+    POLICY.read(|p| f(p.map(|p| p.view()).as_ref()))
+}
+
+/// Whether denials are enforced.
+pub(crate) fn enforcing() -> bool {
+    ENFORCING.load(Ordering::Relaxed)
+}
+
+/// Sets the mode, logging a change.
+pub(crate) fn set_enforcing(on: bool) {
+    if ENFORCING.swap(on, Ordering::Relaxed) != on {
+        let mode = if on { "enforcing" } else { "permissive" };
+        platform::pr_info!("mlte: now {mode}\n");
+    }
+}
+
+/// Denials since boot, and policies loaded.
+pub(crate) fn counts() -> (u64, u64) {
+    (
+        DENIALS.load(Ordering::Relaxed),
+        LOADS.load(Ordering::Relaxed),
+    )
+}
+
+/// Why a policy was refused, for the log line.
+enum Refusal {
+    /// The checker refused byte `at`.
+    Invalid(usize, &'static str),
+    /// Type `ty` of the policy in force is missing or renamed.
+    TypeChanged(u32),
+}
+
+/// Replaces the policy with the compiled form `bytes`. A bad one is
+/// refused with `EINVAL` and a log line; the old one stays in force.
+/// Sleeps.
+pub(crate) fn load(bytes: &[u8]) -> Result {
+    if LOADING.swap(true, Ordering::Acquire) {
+        platform::pr_warn!("mlte: policy load refused: another load is in progress\n");
+        return Err(EBUSY);
+    }
+    let result = load_exclusive(bytes);
+    LOADING.store(false, Ordering::Release);
+    result
+}
+
+/// [`load`], with no other load running.
+fn load_exclusive(bytes: &[u8]) -> Result {
+    let refused = |why: Refusal| {
+        match why {
+            Refusal::Invalid(at, why) => platform::pr_warn!(
+                "mlte: policy rejected: byte {at}: {why}; previous policy kept\n"
+            ),
+            Refusal::TypeChanged(ty) => platform::pr_warn!(
+                "mlte: policy rejected: type {ty} of the policy in force is missing or \
+                 renamed (a new policy keeps the types in force, in order, and may add \
+                 more); previous policy kept\n"
+            ),
+        }
+        Err(EINVAL)
+    };
+    let checked = match Checked::new(platform::bytes_from(bytes)?) {
+        Ok(checked) => checked,
+        Err(e) => return refused(Refusal::Invalid(e.at, e.why)),
+    };
+    let new = checked.view();
+    let changed = with(|old| {
+        old.and_then(|old| (0..old.types()).find(|&ty| old.type_name(ty) != new.type_name(ty)))
+    });
+    if let Some(ty) = changed {
+        return refused(Refusal::TypeChanged(ty));
+    }
+    let types = new.types();
+    POLICY.replace(checked)?;
+    LOADS.fetch_add(1, Ordering::Relaxed);
+    let mode = if enforcing() {
+        "enforcing"
+    } else {
+        "permissive"
+    };
+    platform::pr_info!(
+        "mlte: policy loaded: {types} types, {} bytes, {mode}\n",
+        bytes.len()
+    );
+    Ok(())
+}
+
+/// What a decision is about, for the audit line.
+#[derive(Clone, Copy)]
+pub(crate) enum Target<'a> {
+    /// An inode reached through a dentry: its name and number.
+    Dentry(&'a Dentry),
+    /// An inode without a dentry at hand: its number.
+    Inode(&'a Inode),
+    /// A task: its pid.
+    Task(i32),
+    /// Nothing more to say (a socket, an IPC object, the subject itself).
+    None,
+}
+
+/// The names of the permissions in `perms` of `class`, `{ a b }`.
+struct PermNames(Class, u32);
+
+impl fmt::Display for PermNames {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("{")?;
+        for (bit, name) in self.0.entry().1.iter().enumerate() {
+            if self.1 & (1u32 << bit) != 0 {
+                write!(f, " {name}")?;
+            }
+        }
+        f.write_str(" }")
+    }
+}
+
+/// May subject `s` have `perms` (bits of `class`) on object `o`, under
+/// `policy`? A denial is counted and logged (rate-limited) and, when
+/// enforcing, returned as `EACCES`. Does not sleep.
+#[inline]
+pub(crate) fn check(
+    policy: &Compiled<'_>,
+    s: &Context,
+    o: &Context,
+    class: Class,
+    perms: u32,
+    target: Target<'_>,
+) -> Result {
+    let denied = policy.denied(s, o, class, perms);
+    if denied == 0 {
+        return Ok(());
+    }
+    DENIALS.fetch_add(1, Ordering::Relaxed);
+    let enforcing = enforcing();
+    if platform::ratelimit_audit() {
+        report(policy, s, o, class, denied, target, enforcing);
+    }
+    if enforcing {
+        Err(EACCES)
+    } else {
+        Ok(())
+    }
+}
+
+/// Logs one denial.
+#[cold]
+fn report(
+    policy: &Compiled<'_>,
+    s: &Context,
+    o: &Context,
+    class: Class,
+    denied: u32,
+    target: Target<'_>,
+    enforcing: bool,
+) {
+    let (pid, comm) = platform::current_task();
+    let len = comm.iter().position(|&b| b == 0).unwrap_or(comm.len());
+    let comm = core::str::from_utf8(comm.get(..len).unwrap_or(&[])).unwrap_or("?");
+    let perms = PermNames(class, denied);
+    let (scontext, tcontext) = (s.show(policy), o.show(policy));
+    let tclass = class.name();
+    let permissive = u8::from(!enforcing);
+    let line = |object: fmt::Arguments<'_>| {
+        // The kernel's `pr_warn!` formats its own `Display`; these types
+        // have `core`'s, which `format_args!` reaches.
+        platform::pr_warn!(
+            "{}\n",
+            format_args!(
+                "mlte: avc: denied {perms} for pid={pid} comm=\"{comm}\"{object} \
+                 scontext={scontext} tcontext={tcontext} tclass={tclass} \
+                 permissive={permissive}"
+            )
+        )
+    };
+    match target {
+        Target::Dentry(dentry) => dentry.with_name(|name| {
+            let name = core::str::from_utf8(name).unwrap_or("?");
+            let ino = dentry.inode().map_or(0, |i| i.ino());
+            line(format_args!(" name=\"{name}\" ino={ino}"))
+        }),
+        Target::Inode(inode) => line(format_args!(" ino={}", inode.ino())),
+        Target::Task(target) => line(format_args!(" tpid={target}")),
+        Target::None => line(format_args!("")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mlte::classes::perm;
+    use crate::mlte::compiled::tests::POLICY as TEXT;
+    use crate::mlte::policy_text::parse;
+
+    /// One test: the policy cell is global.
+    #[test]
+    fn load_refuses_bad_policies_and_keeps_the_old_one() {
+        let good = parse(TEXT).unwrap().compile().unwrap();
+        assert_eq!(load(&good), Ok(()));
+        let decide = || {
+            with(|p| {
+                let p = p.unwrap();
+                let user = Context::parse(b"user_t:s1", p).unwrap();
+                let tmp = Context::parse(b"tmp_t:s1", p).unwrap();
+                let tmp_hi = Context::parse(b"tmp_t:s2", p).unwrap();
+                let read = perm(Class::File, "read");
+                (
+                    check(p, &user, &tmp, Class::File, read, Target::None),
+                    check(p, &user, &tmp_hi, Class::File, read, Target::None),
+                )
+            })
+        };
+        assert_eq!(decide(), (Ok(()), Err(EACCES)));
+        let (denials, loads) = counts();
+        assert!(denials >= 1 && loads >= 1);
+        // Malformed, truncated, random: refused, and decisions unchanged.
+        let mut bad = good.clone();
+        bad[4] = 9;
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let random: Vec<u8> = (0..good.len())
+            .map(|_| {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                seed as u8
+            })
+            .collect();
+        for b in [&bad[..], &good[..good.len() / 2], &random[..], &[][..]] {
+            assert_eq!(load(b), Err(EINVAL));
+            assert_eq!(decide(), (Ok(()), Err(EACCES)));
+        }
+        // A reload must keep the types in force; adding one is fine.
+        let renamed = TEXT.replace("user_t", "person_t");
+        assert_eq!(
+            load(&parse(&renamed).unwrap().compile().unwrap()),
+            Err(EINVAL)
+        );
+        let added = TEXT.replace("type user_tmp_t;", "type user_tmp_t; type extra_t;");
+        assert_eq!(load(&parse(&added).unwrap().compile().unwrap()), Ok(()));
+        assert_eq!(decide(), (Ok(()), Err(EACCES)));
+        // Permissive: counted, allowed.
+        set_enforcing(false);
+        let before = counts().0;
+        assert_eq!(decide(), (Ok(()), Ok(())));
+        assert_eq!(counts().0, before + 1);
+        set_enforcing(true);
+    }
+}
