@@ -286,13 +286,51 @@ static void bad_policies(const char *good, long len)
 	free(bad);
 }
 
+/*
+ * The blob layout of this chain (printed for the docs), and mlte's slots:
+ * a label (3 x 4 bytes, padded to 16, + 16 x 8 = 144 bytes) in the inode, cred, sock and
+ * IPC blobs, and, with capstack, capstack's cred slot apart from mlte's.
+ */
+static void layout(void)
+{
+	char buf[2048], *line, *save;
+	long mlte_cred = -1, cap_cred = -1, off, size, slots = 0;
+	char name[32], kind[32];
+
+	read_value("/sys/kernel/security/stacker/layout", buf, sizeof(buf));
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		printf("# layout: %s\n", line);
+		if (sscanf(line, "%31s %31s %ld %ld", name, kind, &off, &size) != 4)
+			continue;
+		if (!strcmp(name, "mlte") && size == 144 &&
+		    (!strcmp(kind, "inode") || !strcmp(kind, "cred") || !strcmp(kind, "sock") ||
+		     !strcmp(kind, "ipc")))
+			slots++;
+		if (!strcmp(name, "mlte") && !strcmp(kind, "cred"))
+			mlte_cred = off;
+		if (!strcmp(name, "capstack") && !strcmp(kind, "cred"))
+			cap_cred = off;
+	}
+	ktap_result(slots == 4, "mlte_has_a_label_slot_in_four_blobs",
+		    "%ld of inode, cred, sock and ipc with a 144-byte mlte slot", slots);
+	if (cap_cred < 0) {
+		ktap_skip("capstack_and_mlte_cred_slots_apart", "capstack is not in this chain");
+		return;
+	}
+	ktap_result(cap_cred + 16 <= mlte_cred || mlte_cred + 144 <= cap_cred,
+		    "capstack_and_mlte_cred_slots_apart", "capstack at %ld, mlte at %ld",
+		    cap_cred, mlte_cred);
+}
+
 static void capstack_too(void)
 {
 	char chain[256];
 
 	read_value("/sys/kernel/security/stacker/chain", chain, sizeof(chain));
 	if (!strstr(chain, "capstack")) {
-		ktap_skip("capstack_denial_with_mlte", "capstack is not in this boot's chain");
+		ktap_skip("capstack_policy_loaded", "capstack is not in this boot's chain");
+		ktap_skip("capstack_denies_mknod_with_mlte", "capstack is not in this boot's chain");
+		ktap_skip("mlte_denies_secret_with_capstack", "capstack is not in this boot's chain");
 		return;
 	}
 	EXPECT_OK("capstack_policy_loaded",
@@ -315,10 +353,11 @@ int main(int argc, char **argv)
 	if (argc == 4 && !strcmp(argv[1], "--child"))
 		return child_op(argv[2], argv[3]);
 
-	ktap_plan("mlte", 44);
+	ktap_plan("mlte", 48);
 	check_init_succeeded();
 	read_value("/sys/kernel/security/stacker/chain", buf, sizeof(buf));
 	ktap_result(strstr(buf, "mlte") != NULL, "mlte_in_chain", "chain is '%s'", buf);
+	layout();
 
 	len = slurp(POLICY_BIN, &policy);
 	ktap_result(len > 0, "policy_file_present", POLICY_BIN ": %s", strerror(errno));
