@@ -101,6 +101,9 @@ struct Layout {
     trans_at: usize,
     /// Byte span of each class's constraint records.
     constraints: [(usize, usize); CLASS_COUNT],
+    /// The sid contexts, decoded once: hooks read them for every
+    /// unlabelled object.
+    sids: [Context; SIDS.len()],
 }
 
 /// A policy's bytes, owned, that passed [`Checked::new`].
@@ -122,7 +125,7 @@ pub(crate) struct Checked<B: Deref<Target = [u8]>> {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Compiled<'a> {
     bytes: &'a [u8],
-    layout: Layout,
+    layout: &'a Layout,
 }
 
 /// Reads the `u32` at `at`.
@@ -336,7 +339,14 @@ fn check(bytes: &[u8]) -> Result<Layout, Invalid> {
     if at != bytes.len() {
         return Err(bad(at, "trailing bytes after the constraints"));
     }
-    let layout = Layout {
+    let none = Context {
+        ty: 0,
+        level: Level {
+            sensitivity: 0,
+            categories: CategorySet::EMPTY,
+        },
+    };
+    let mut layout = Layout {
         types,
         levels,
         transitions,
@@ -344,10 +354,15 @@ fn check(bytes: &[u8]) -> Result<Layout, Invalid> {
         matrix_at,
         trans_at,
         constraints: spans,
+        sids: [none; SIDS.len()],
     };
     // The sids, now that the levels can be checked.
-    let view = Compiled { bytes, layout };
-    for (i, _) in SIDS.iter().enumerate() {
+    let mut sids = [none; SIDS.len()];
+    let view = Compiled {
+        bytes,
+        layout: &layout,
+    };
+    for (i, sid) in sids.iter_mut().enumerate() {
         let at = sids_at + i * CONTEXT_BYTES;
         let ctx = context_at(bytes, at).ok_or(bad(at, "sid context out of range"))?;
         if ctx.ty >= types {
@@ -359,7 +374,9 @@ fn check(bytes: &[u8]) -> Result<Layout, Invalid> {
                 "sid context has a level no level statement allows",
             ));
         }
+        *sid = ctx;
     }
+    layout.sids = sids;
     Ok(layout)
 }
 
@@ -385,7 +402,7 @@ impl<B: Deref<Target = [u8]>> Checked<B> {
         // INVARIANT: the checked bytes and their layout.
         Compiled {
             bytes: &self.bytes,
-            layout: self.layout,
+            layout: &self.layout,
         }
     }
 }
@@ -415,17 +432,14 @@ impl<'a> Compiled<'a> {
     }
 
     /// The context of `sid`.
-    pub(crate) fn sid(&self, sid: Sid) -> Context {
-        let sids = entry(HEADER, self.layout.types as usize, MAX_NAME as usize);
-        let at = entry(sids, sid as usize, CONTEXT_BYTES);
-        // Checked at load; the fallback is never taken.
-        context_at(self.bytes, at).unwrap_or(Context {
-            ty: 0,
-            level: Level {
-                sensitivity: 0,
-                categories: CategorySet::EMPTY,
-            },
-        })
+    #[inline]
+    pub(crate) fn sid(&self, sid: Sid) -> &'a Context {
+        let [kernel, file, unlabeled] = &self.layout.sids;
+        match sid {
+            Sid::Kernel => kernel,
+            Sid::File => file,
+            Sid::Unlabeled => unlabeled,
+        }
     }
 
     /// Whether a `level` statement allows `level`: one with its
@@ -565,7 +579,7 @@ sid kernel init_t:s0; sid file tmp_t:s0; sid unlabeled tmp_t:s0;
         assert_eq!(c.type_name(1), b"user_t");
         assert_eq!(c.type_name(5), b"");
         assert_eq!(c.type_id(b"bin_t"), Some(2));
-        assert_eq!(c.sid(Sid::File), ctx(&c, "tmp_t:s0"));
+        assert_eq!(*c.sid(Sid::File), ctx(&c, "tmp_t:s0"));
     }
 
     #[test]
@@ -763,7 +777,7 @@ sid kernel init_t:s0; sid file tmp_t:s0; sid unlabeled tmp_t:s0;
                         ty: s,
                         level: k.level,
                     };
-                    let _ = c.denied(&x, &k, Class::File, u32::MAX);
+                    let _ = c.denied(&x, k, Class::File, u32::MAX);
                     let _ = c.transition(s, s, Class::File);
                 }
             }

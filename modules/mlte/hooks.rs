@@ -134,7 +134,7 @@ const SIGKILL: i32 = 9;
 fn or_sid(label: Option<&Label>, policy: &Compiled<'_>, sid: Sid) -> Context {
     label
         .and_then(Label::get)
-        .unwrap_or_else(|| policy.sid(sid))
+        .unwrap_or_else(|| *policy.sid(sid))
 }
 
 /// The context of a cred.
@@ -199,7 +199,7 @@ fn check_dentry(dentry: &Dentry, file: u32, dir: u32) -> Result {
 /// The context a label's text gives in `policy`: the context, or `sid
 /// unlabeled` when the policy cannot read it.
 fn context_of_text(text: &[u8], policy: &Compiled<'_>) -> Context {
-    Context::parse(text, policy).unwrap_or_else(|_| policy.sid(Sid::Unlabeled))
+    Context::parse(text, policy).unwrap_or_else(|_| *policy.sid(Sid::Unlabeled))
 }
 
 /// An xattr value without the one trailing NUL that some tools write.
@@ -224,12 +224,12 @@ fn label_inode(dentry: &Dentry, inode: &Inode) {
         let ctx = match read {
             Ok(n) => match buf.get(..n) {
                 Some(text) => context_of_text(trim_nul(text), p),
-                None => p.sid(Sid::Unlabeled),
+                None => *p.sid(Sid::Unlabeled),
             },
-            Err(e) if e == ENODATA || e == EOPNOTSUPP => p.sid(Sid::File),
+            Err(e) if e == ENODATA || e == EOPNOTSUPP => *p.sid(Sid::File),
             // Too long (ERANGE), or unreadable: not a label this policy
             // can use.
-            Err(_) => p.sid(Sid::Unlabeled),
+            Err(_) => *p.sid(Sid::Unlabeled),
         };
         label.set(Some(&ctx));
     });
