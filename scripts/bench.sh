@@ -44,7 +44,14 @@ done
 # policy stayed in force and denied nothing; tests/bench/run.sh has the
 # contract. A variant with a policy of its own is one line here plus its
 # script (and whatever its policy needs in the bench initramfs:
-# scripts/mkinitramfs.sh --bench).
+# scripts/mkinitramfs.sh --bench). report.py compares "baseline",
+# "selinux" and every "mlte*" variant side by side.
+#
+# selinux: SELinux with the MLS policy of tests/bench/selinux/, enforcing;
+# the workloads run in bench_t:s1:c0.c1. lsm=selinux, not
+# lsm=capability,selinux: 7.3 always puts capability first (LSM_ORDER_FIRST),
+# so both name the same stack, capability + SELinux, the baseline plus
+# SELinux.
 VARIANTS=(
 	"baseline|lsm=capability"
 	"stacker-empty|lsm=stacker stacker.chain="
@@ -52,6 +59,7 @@ VARIANTS=(
 	"stacker-capstack-loop|lsm=stacker stacker.chain=capstack stacker.dispatch=loop"
 	"capstack-own-lsm|lsm=capstack stacker.chain="
 	"landlock-yama|lsm=landlock,yama"
+	"selinux|lsm=selinux|||selinux"
 	"chain2-straight|lsm=stacker||hooks"
 	"chain2-loop|lsm=stacker stacker.dispatch=loop||hooks"
 	"chain2-own-lsm|lsm=capstack,probe_b stacker.chain=||hooks"
