@@ -27,7 +27,7 @@ while [ $# -gt 0 ]; do
 done
 
 
-# name|kernel parameters[|image[|workloads]]
+# name|kernel parameters[|image[|workloads[|setup]]]
 #
 # image: "" for the bench kernel (default chain capstack,probe_b), or
 # "chain3" for the same kernel with default chain capstack,probe_b,probe_c
@@ -36,6 +36,22 @@ done
 # the per-hook figures only (hook_bench.c). The chain variants measure what
 # each further submodule costs per hook in each tier: probe_b and probe_c
 # implement every hook and do nothing (modules/probe).
+#
+# setup: "" for none, or NAME for the guest script tests/bench/setup/NAME.sh
+# (passed as stacker_bench_setup=NAME), which run.sh sources before
+# anything is measured: it loads the variant's policy and may choose the
+# security context the workloads run in, and checks after the run that the
+# policy stayed in force and denied nothing; tests/bench/run.sh has the
+# contract. A variant with a policy of its own is one line here plus its
+# script (and whatever its policy needs in the bench initramfs:
+# scripts/mkinitramfs.sh --bench). report.py compares "baseline",
+# "selinux" and every "mlte*" variant side by side.
+#
+# selinux: SELinux with the MLS policy of tests/bench/selinux/, enforcing;
+# the workloads run in bench_t:s1:c0.c1. lsm=selinux, not
+# lsm=capability,selinux: 7.3 always puts capability first (LSM_ORDER_FIRST),
+# so both name the same stack, capability + SELinux, the baseline plus
+# SELinux.
 VARIANTS=(
 	"baseline|lsm=capability"
 	"stacker-empty|lsm=stacker stacker.chain="
@@ -43,6 +59,7 @@ VARIANTS=(
 	"stacker-capstack-loop|lsm=stacker stacker.chain=capstack stacker.dispatch=loop"
 	"capstack-own-lsm|lsm=capstack stacker.chain="
 	"landlock-yama|lsm=landlock,yama"
+	"selinux|lsm=selinux|||selinux"
 	"chain2-straight|lsm=stacker||hooks"
 	"chain2-loop|lsm=stacker stacker.dispatch=loop||hooks"
 	"chain2-own-lsm|lsm=capstack,probe_b stacker.chain=||hooks"
@@ -78,7 +95,7 @@ rm -f "$OUT"/raw/*.log
 images() {
 	local entry image
 	for entry in "${VARIANTS[@]}"; do
-		IFS='|' read -r _ _ image _ <<<"$entry"
+		IFS='|' read -r _ _ image _ _ <<<"$entry"
 		echo "${image:-main}"
 	done | sort -u
 }
@@ -103,9 +120,10 @@ build() {
 # BENCH_QEMU_CLOCK replaces these options (for experiments).
 read -r -a qemu_clock <<<"${BENCH_QEMU_CLOCK:--icount shift=0,sleep=off -rtc base=2026-01-01T00:00:00,clock=vm}"
 
-boot_variant() { # NAME PARAMS IMAGE WORKLOADS REPEAT
-	local name=$1 params=$2 image=${3:-main} work=${4:-$mode} rep=$5 log="$OUT/raw/$1-$5.log"
+boot_variant() { # NAME PARAMS IMAGE WORKLOADS SETUP REPEAT
+	local name=$1 params=$2 image=${3:-main} work=${4:-$mode} setup=$5 rep=$6 log="$OUT/raw/$1-$6.log"
 	[ "$mode" = quick ] && work=quick
+	[ -z "$setup" ] || params+=" stacker_bench_setup=$setup"
 	# Bit-for-bit repeatable boots: no RDRAND/RDSEED, no KASLR, no user
 	# address randomisation (toolchain.md), and the clock above, so two
 	# boots of one variant count the same instructions.
@@ -127,13 +145,13 @@ boot_variant() { # NAME PARAMS IMAGE WORKLOADS REPEAT
 }
 
 measure() {
-	local rep entry name params image work
+	local rep entry name params image work setup
 	echo "variant,repeat,workload,value,unit" >"$OUT/raw.csv"
 	for rep in $(seq 1 "$repeats"); do
 		for entry in "${VARIANTS[@]}"; do
 			log "repeat $rep/$repeats: ${entry%%|*}"
-			IFS='|' read -r name params image work <<<"$entry"
-			boot_variant "$name" "$params" "$image" "$work" "$rep"
+			IFS='|' read -r name params image work setup <<<"$entry"
+			boot_variant "$name" "$params" "$image" "$work" "$setup" "$rep"
 		done
 	done
 }

@@ -4,8 +4,10 @@
 # static test programs built from tests/guest/*.c.
 #
 # Usage: mkinitramfs.sh OUTDIR [--bench]   (prints the path of the .cpio.gz)
-# --bench adds the benchmark programs (tests/bench) and, when Debian's
-# dbench is installed, dbench/tbench with their libraries.
+# --bench adds the benchmark programs (tests/bench), the variants' setup
+# scripts with the SELinux policy they load (tests/bench/setup,
+# tests/bench/selinux) and, when Debian's dbench is installed, dbench/tbench
+# with their libraries.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -59,6 +61,12 @@ if [ "$bench" = --bench ]; then
 			|| die "building benchmark program $name failed"
 	done
 	install -m 0755 "$STACKER_ROOT/tests/bench/run.sh" "$root/bench/run.sh"
+	# The variants' guest setup scripts (bench.sh's VARIANTS, 5th field),
+	# and what they load: the SELinux policy, compiled for this kernel.
+	mkdir -p "$root/bench/setup" "$root/bench/selinux"
+	install -m 0644 "$STACKER_ROOT"/tests/bench/setup/*.sh "$root/bench/setup/"
+	policy=$("$STACKER_ROOT/scripts/selinux-policy.sh" "$out") || die "compiling the SELinux policy failed"
+	install -m 0644 "$policy" "$root/bench/selinux/policy"
 	if [ -x /usr/bin/dbench ] && [ -x /usr/bin/tbench ] && [ -x /usr/bin/tbench_srv ]; then
 		cp /usr/bin/dbench /usr/bin/tbench /usr/bin/tbench_srv "$root/bench/"
 		# The shared libraries they need, where the loader looks for them.

@@ -17,6 +17,8 @@ DEB_PACKAGES=(
 	build-essential flex bison bc libelf-dev libssl-dev cpio xz-utils rsync
 	python3 busybox-static libclang-19-dev
 	dbench python3-matplotlib valgrind shellcheck
+	# compiles the SELinux policy of the bench variant "selinux"
+	checkpolicy
 	rustc-web rust-web-src rust-web-clippy rustfmt-web
 )
 # qemu-system-x86 must match the qemu-utils that bookworm-backports ships.

@@ -20,7 +20,7 @@ T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365,
 
 BASELINE = "baseline"
 ORDER = ["baseline", "stacker-empty", "stacker-capstack", "stacker-capstack-loop",
-         "capstack-own-lsm", "landlock-yama",
+         "capstack-own-lsm", "landlock-yama", "selinux",
          "chain2-straight", "chain2-loop", "chain2-own-lsm",
          "chain3-straight", "chain3-loop", "chain3-own-lsm"]
 DESCRIBE = {
@@ -30,6 +30,8 @@ DESCRIBE = {
     "stacker-capstack-loop": "stacker + capstack, loop tier (`stacker.dispatch=loop`)",
     "capstack-own-lsm": "capstack registered as its own LSM (`lsm=capstack`)",
     "landlock-yama": "upstream reference: Landlock + Yama",
+    "selinux": "upstream reference: SELinux, enforcing, a minimal MLS policy "
+               "(`tests/bench/selinux/`), workloads in `bench_t:s1:c0.c1`",
     "chain2-straight": "stacker, capstack,probe_b: straight-line tier (the default chain)",
     "chain2-loop": "stacker, capstack,probe_b: loop tier",
     "chain2-own-lsm": "capstack and probe_b as LSMs of their own (`lsm=capstack,probe_b`)",
@@ -59,6 +61,14 @@ FURTHER = {
     "LSMs of their own (LSM core stacking)": ["capstack-own-lsm", "chain2-own-lsm",
                                               "chain3-own-lsm"],
 }
+# The side-by-side comparison of SELinux-like policies (issue 10): these
+# workloads and per-hook figures, for the baseline, SELinux and every
+# variant whose name starts with "mlte" (the mlte submodule, in whatever
+# configurations bench.sh defines).
+SIDE_VARIANTS = [BASELINE, "selinux"]
+SIDE_PREFIX = "mlte"
+SIDE_REFERENCE = "selinux"
+SIDE_WORKLOADS = ["open_close", "stat", "unix_socket", "fork_exec"]
 MICRO = ["null_syscall", "setuid", "stat", "open_close", "create_delete", "unix_socket", "fork_exit",
          "fork_exec", "pipe_roundtrip", "unix_bandwidth", "tcp_bandwidth"]
 
@@ -78,7 +88,10 @@ def summarize(values):
 
 
 def overhead(mean, base, unit):
-    """Extra cost in percent: more instructions, or less throughput."""
+    """Extra cost in percent: more instructions, or less throughput (n/a
+    against a zero: a hook the baseline does not implement)."""
+    if base == 0 or mean == 0:
+        return float("nan")
     if unit == "MB/s":
         return (base / mean - 1) * 100
     return (mean / base - 1) * 100
@@ -95,7 +108,10 @@ def main():
     for row in csv.DictReader(open(f"{out}/raw.csv")):
         data[(row["variant"], row["workload"])].append(float(row["value"]))
         units[row["workload"]] = row["unit"]
-    variants = [v for v in ORDER if any(k[0] == v for k in data)]
+    present = {k[0] for k in data}
+    # Variants report.py does not know (a new mlte configuration) still get
+    # their column, after the known ones.
+    variants = [v for v in ORDER if v in present] + sorted(present - set(ORDER))
     hook_data = {k: v for k, v in data.items() if k[1].startswith("hook_")}
     workloads = [w for w in MICRO if w in units] + sorted(
         w for w in units if w not in MICRO and not w.startswith("hook_"))
@@ -110,7 +126,7 @@ def main():
                 continue
             mean, half, n = stats[(v, w)]
             ov = overhead(mean, base[0], units[w]) if base else float("nan")
-            ov_half = (half / mean * 100) if base and half == half else float("nan")
+            ov_half = (half / mean * 100) if base and mean and half == half else float("nan")
             rows.append((v, w, units[w], n, mean, half, ov, ov_half))
 
     with open(f"{out}/results.csv", "w", newline="") as f:
@@ -159,6 +175,7 @@ def main():
             cells.append(cell)
         lines.append(f"| {w} | {units[w]} | " + " | ".join(cells) + " |")
 
+    lines += side_by_side(data, units, variants)
     lines += hook_table(hook_data, variants)
     lines += ["", "## Targets", ""]
     lines += hook_targets(hook_data)
@@ -173,6 +190,72 @@ def main():
     open(f"{out}/report.md", "w").write(text)
     chart(out, rows, variants, workloads)
     print(text)
+
+
+def side_by_side(data, units, variants):
+    """Baseline, SELinux and mlte* side by side: instructions per operation
+    on the syscalls an access-control policy checks, and per hook call in
+    the kernel, with the ratio against the baseline. Then, for each mlte*
+    variant against SELinux (or SELinux against the baseline when there is
+    no mlte variant), where it costs less and where more."""
+    vs = [v for v in SIDE_VARIANTS if v in variants]
+    vs += [v for v in variants if v.startswith(SIDE_PREFIX)]
+    if SIDE_REFERENCE not in vs and not any(v.startswith(SIDE_PREFIX) for v in vs):
+        return []
+    rows = [(w, w) for w in SIDE_WORKLOADS] + [(f"hook_{h}", f"{h} (hook)") for h in HOOKS]
+    rows = [(w, label) for w, label in rows if any((v, w) in data for v in vs)]
+    mean = {(v, w): statistics.fmean(data[(v, w)]) for v in vs for w, _ in rows
+            if (v, w) in data}
+    out = ["", "## SELinux-like policies side by side", "",
+           "Instructions per operation (the syscall workloads) and per call (the hooks, "
+           "measured in the kernel as in the per-hook table below), mean over the repeats. "
+           "In brackets: the ratio against `baseline` (capability only), and for the hooks "
+           "the instructions added (the baseline's hook figures are what `security_*()` costs "
+           "with no LSM hook behind it but capability's). `selinux` runs its workloads in `bench_t` under "
+           "an enforcing MLS policy (`tests/bench/selinux/`); `mlte*` are the mlte "
+           "submodule's variants.", ""]
+    out.append("| workload | unit | " + " | ".join(f"`{v}`" for v in vs) + " |")
+    out.append("| --- | --- |" + " ---: |" * len(vs))
+    for w, label in rows:
+        base = mean.get((BASELINE, w))
+        cells = []
+        for v in vs:
+            m = mean.get((v, w))
+            if m is None:
+                cells.append("")
+                continue
+            cell = f"{m:,.1f}"
+            if v != BASELINE and base is not None:
+                extra = [f"x{m / base:.2f}"] if base >= 1 else []
+                if w.startswith("hook_"):
+                    extra.append(f"{m - base:+.1f}")
+                cell += f" ({', '.join(extra)})"
+            cells.append(cell)
+        unit = units[w] if w in units else ""
+        out.append(f"| {label} | {unit} | " + " | ".join(cells) + " |")
+    pairs = [(v, SIDE_REFERENCE) for v in vs if v.startswith(SIDE_PREFIX)]
+    if not pairs and SIDE_REFERENCE in vs and BASELINE in vs:
+        out += ["", f"No `{SIDE_PREFIX}*` variant in this run."]
+        pairs = [(SIDE_REFERENCE, BASELINE)]
+    out.append("")
+    for a, b in pairs:
+        better, worse, same = [], [], []
+        for w, label in rows:
+            x, y = mean.get((a, w)), mean.get((b, w))
+            if x is None or y is None:
+                continue
+            # Fewer instructions is better; within 0.5% (or one
+            # instruction per hook call) counts as the same.
+            if abs(x - y) <= max(0.005 * y, 1.0 if w.startswith("hook_") else 0.0):
+                same.append(label)
+            elif x < y:
+                better.append(f"{label} {(x / y - 1) * 100:+.1f}%")
+            else:
+                worse.append(f"{label} {(x / y - 1) * 100:+.1f}%")
+        out.append(f"- `{a}` against `{b}`: cheaper on " + (", ".join(better) or "nothing") +
+                   "; dearer on " + (", ".join(worse) or "nothing") +
+                   ("; the same on " + ", ".join(same) if same else "") + ".")
+    return out
 
 
 def hook_table(hook_data, variants):

@@ -11,6 +11,45 @@ q=
 [ "$mode" = quick ] && q=-q
 fail() { echo "BENCH-FAIL $*"; exit 1; }
 
+# The variant's guest setup (bench.sh's VARIANTS, 5th field), named on the
+# kernel command line as stacker_bench_setup=NAME. /bench/setup/NAME.sh
+# (tests/bench/setup/) is sourced, so it can change this shell itself, and
+# must define two functions:
+#   setup_load   runs once, first of all, in /init's security context:
+#                loads the variant's policy. It may set the context the
+#                workloads run in: run.sh re-executes itself right after,
+#                so an exec-time change (SELinux's exec context, a domain
+#                transition) applies to everything measured.
+#   setup_check  runs after the re-exec, before anything is measured, and
+#                again after the last workload: the policy is in force and
+#                did not get in the way (e.g. no denial in the kernel log).
+# Either prints its own "BENCH-FAIL why" line and returns non-zero on
+# failure; the run then stops. Lines of its own begin with "BENCH-SETUP ".
+setup=
+for arg in $(cat /proc/cmdline); do
+	case "$arg" in stacker_bench_setup=*) setup=${arg#stacker_bench_setup=} ;; esac
+done
+if [ -n "$setup" ]; then
+	[ -r "/bench/setup/$setup.sh" ] || fail "setup: no /bench/setup/$setup.sh"
+	# shellcheck source=/dev/null
+	. "/bench/setup/$setup.sh"
+	if [ -z "${STACKER_BENCH_SETUP_DONE:-}" ]; then
+		setup_load || fail "setup $setup: setup_load failed"
+		export STACKER_BENCH_SETUP_DONE=1
+		exec /bench/run.sh "$mode"
+	fi
+	setup_check || fail "setup $setup: setup_check failed"
+fi
+# The end of a run that got through: the setup's last check, then the
+# marker bench.sh waits for.
+done_ok() {
+	if [ -n "$setup" ]; then
+		setup_check || fail "setup $setup: setup_check failed after the workloads"
+	fi
+	echo "BENCH-DONE"
+	exit 0
+}
+
 ifconfig lo 127.0.0.1 up || fail "loopback: ifconfig lo up"
 
 # The same capstack policy wherever capstack runs (stacked or alone).
@@ -50,8 +89,7 @@ for hook in capable file_open inode_permission cred_prepare; do
 	echo "BENCH hook_$hook $v insn/call"
 done
 if [ "$mode" = hooks ]; then
-	echo "BENCH-DONE"
-	exit 0
+	done_ok
 fi
 
 # Micro-operations.
@@ -87,4 +125,4 @@ if [ -x /bench/dbench ]; then
 	echo "BENCH tbench $mb MB/s"
 	kill $srv
 fi
-echo "BENCH-DONE"
+done_ok
