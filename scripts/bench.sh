@@ -52,6 +52,11 @@ done
 # lsm=capability,selinux: 7.3 always puts capability first (LSM_ORDER_FIRST),
 # so both name the same stack, capability + SELinux, the baseline plus
 # SELinux.
+#
+# mlte, mlte-capstack: the mlte submodule through stacker, alone and after
+# capstack, with tests/bench/mlte/bench.policy, the counterpart of the
+# SELinux policy (the same levels, domain and Bell-LaPadula rules); the
+# workloads run in bench_t:s1:c0,c1. (mlte is not an LSM of its own.)
 VARIANTS=(
 	"baseline|lsm=capability"
 	"stacker-empty|lsm=stacker stacker.chain="
@@ -60,6 +65,8 @@ VARIANTS=(
 	"capstack-own-lsm|lsm=capstack stacker.chain="
 	"landlock-yama|lsm=landlock,yama"
 	"selinux|lsm=selinux|||selinux"
+	"mlte|lsm=stacker stacker.chain=mlte|||mlte"
+	"mlte-capstack|lsm=stacker stacker.chain=capstack,mlte|||mlte"
 	"chain2-straight|lsm=stacker||hooks"
 	"chain2-loop|lsm=stacker stacker.dispatch=loop||hooks"
 	"chain2-own-lsm|lsm=capstack,probe_b stacker.chain=||hooks"

@@ -37,13 +37,17 @@ for src in "$STACKER_ROOT"/tests/guest/*.c; do
 		|| die "building guest test $name failed"
 done
 
-# The compiled mlte policies of the boot tests (tests/guest/mlte/*.policy),
-# by the repository's own policy tool.
+# compile_mlte SRC OUT: an mlte policy, compiled by the repository's own
+# policy tool (which checks it with the kernel's checker).
+compile_mlte() {
+	(cd "$STACKER_ROOT" && cargo run --quiet --bin mlte-policy -- compile "$1" "$2") >&2 \
+		|| die "compiling mlte policy $1 failed"
+}
+
+# The compiled mlte policies of the boot tests (tests/guest/mlte/*.policy).
 mkdir -p "$root/etc/mlte"
 for src in "$STACKER_ROOT"/tests/guest/mlte/*.policy; do
-	name=$(basename "$src" .policy)
-	(cd "$STACKER_ROOT" && cargo run --quiet --bin mlte-policy -- compile "$src" "$root/etc/mlte/$name.bin") >&2 \
-		|| die "compiling mlte policy $name failed"
+	compile_mlte "$src" "$root/etc/mlte/$(basename "$src" .policy).bin"
 done
 
 # Helpers that tests run; not tests themselves.
@@ -62,11 +66,13 @@ if [ "$bench" = --bench ]; then
 	done
 	install -m 0755 "$STACKER_ROOT/tests/bench/run.sh" "$root/bench/run.sh"
 	# The variants' guest setup scripts (bench.sh's VARIANTS, 5th field),
-	# and what they load: the SELinux policy, compiled for this kernel.
-	mkdir -p "$root/bench/setup" "$root/bench/selinux"
+	# and what they load: the SELinux policy, compiled for this kernel,
+	# and its mlte counterpart.
+	mkdir -p "$root/bench/setup" "$root/bench/selinux" "$root/bench/mlte"
 	install -m 0644 "$STACKER_ROOT"/tests/bench/setup/*.sh "$root/bench/setup/"
 	policy=$("$STACKER_ROOT/scripts/selinux-policy.sh" "$out") || die "compiling the SELinux policy failed"
 	install -m 0644 "$policy" "$root/bench/selinux/policy"
+	compile_mlte "$STACKER_ROOT/tests/bench/mlte/bench.policy" "$root/bench/mlte/policy"
 	if [ -x /usr/bin/dbench ] && [ -x /usr/bin/tbench ] && [ -x /usr/bin/tbench_srv ]; then
 		cp /usr/bin/dbench /usr/bin/tbench /usr/bin/tbench_srv "$root/bench/"
 		# The shared libraries they need, where the loader looks for them.
