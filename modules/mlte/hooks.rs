@@ -44,10 +44,10 @@ use super::policy::{self, Target};
 use crate::access::{may, AccessMask};
 use crate::attribute::Attribute;
 use crate::blob::HasBlob;
-use crate::error::{Result, EACCES, EINVAL, ENODATA, EOPNOTSUPP};
+use crate::error::{Result, EACCES, ECHILD, EINVAL, ENODATA, EOPNOTSUPP, EPERM, ERANGE};
 use crate::objects::{
-    AttrValue, Binprm, Cred, Dentry, File, Iattr, Inode, IpcPerm, MsgMsg, NewCred, Path, Socket,
-    Task, Vma, XattrValue,
+    current_is_single_threaded, AttrValue, Binprm, Cred, Dentry, File, Iattr, Inode, IpcPerm,
+    MsgMsg, NewCred, Path, Socket, Task, Vma, XattrValue,
 };
 use crate::platform::{self, Dir, TextBuf};
 use core::ffi::CStr;
@@ -61,11 +61,18 @@ const XATTR_SUFFIX: &CStr = c"mlte";
 /// Its full name.
 const XATTR_NAME: &[u8] = b"security.mlte";
 
-/// The longest context text read from an xattr or written to
-/// `/proc/self/attr/current`, in bytes; a longer one is `sid unlabeled`
-/// (xattr) or `EINVAL` (write). A type name is at most 64 bytes; this
-/// leaves room for a level with a few dozen category runs.
+/// The longest context text taken in, in bytes: from an xattr (longer:
+/// `sid unlabeled`), `setxattr` or `/proc/self/attr/current` (longer:
+/// `EINVAL`). A type name is at most 64 bytes; this leaves room for a level
+/// with a few dozen category runs.
 const MAX_CONTEXT: usize = 256;
+
+/// The room for a context's text given out (`ContextText`): a context
+/// taken in is at most [`MAX_CONTEXT`] bytes, and its canonical text is no
+/// longer, but a type transition may give it a longer type name. A context
+/// whose text does not fit is refused where it would be made (a new file:
+/// `EINVAL`), never cut.
+const CONTEXT_TEXT: usize = MAX_CONTEXT + 64;
 
 /// Permissions, by class.
 mod perms {
@@ -121,11 +128,16 @@ mod perms {
     pub(super) const IPC_WRITE: u32 = perm(Class::Ipc, "write");
 
     pub(super) const FILESYSTEM_MOUNT: u32 = perm(Class::Filesystem, "mount");
+    pub(super) const FILESYSTEM_GETATTR: u32 = perm(Class::Filesystem, "getattr");
 }
 use perms::*;
 
 /// `PROT_EXEC`.
 const PROT_EXEC: u64 = 4;
+/// `LSM_UNSAFE_PTRACE`: the exec is traced.
+const LSM_UNSAFE_PTRACE: u32 = 2;
+/// `LSM_UNSAFE_NO_NEW_PRIVS`: the task has `no_new_privs`.
+const LSM_UNSAFE_NO_NEW_PRIVS: u32 = 4;
 /// `SIGKILL`.
 const SIGKILL: i32 = 9;
 
@@ -208,13 +220,16 @@ fn trim_nul(value: &[u8]) -> &[u8] {
 }
 
 /// Labels `inode`, reached through `dentry`, from its `security.mlte`
-/// xattr, unless it has a label or no policy is loaded. Reads the xattr:
-/// may sleep.
+/// xattr, unless it has a label, no policy is loaded, or its file system is
+/// still mounting (its inodes are labelled on a later access). Reads the
+/// xattr: may sleep. A transient error (`ENOMEM`, `EIO`) leaves the inode
+/// unlabelled, for the next access to try again; a label read meanwhile
+/// by another task, or set by a relabel, is kept.
 fn label_inode(dentry: &Dentry, inode: &Inode) {
     let Some(label) = inode.state::<Mlte>() else {
         return;
     };
-    if label.is_set() || policy::with(|p| p.is_none()) {
+    if label.is_set() || !inode.fs_ready() || policy::with(|p| p.is_none()) {
         return;
     }
     let mut buf = [0u8; MAX_CONTEXT];
@@ -227,11 +242,12 @@ fn label_inode(dentry: &Dentry, inode: &Inode) {
                 None => *p.sid(Sid::Unlabeled),
             },
             Err(e) if e == ENODATA || e == EOPNOTSUPP => *p.sid(Sid::File),
-            // Too long (ERANGE), or unreadable: not a label this policy
-            // can use.
-            Err(_) => *p.sid(Sid::Unlabeled),
+            // Longer than any label taken in: not one this policy can use.
+            Err(e) if e == ERANGE => *p.sid(Sid::Unlabeled),
+            // Transient: try again on the next access.
+            Err(_) => return,
         };
-        label.set(Some(&ctx));
+        label.set_if_unset(&ctx);
     });
 }
 
@@ -318,13 +334,23 @@ fn check_task(target: &Task, cred: Option<&Cred>, perms: u32) -> Result {
 }
 
 /// May the current task have `perms` on socket `sock`?
+///
+/// A socket without a label (the new socket of an `accept`, whose `sock`
+/// the protocol made by cloning, or one made before the policy) takes the
+/// context of the first task that uses it, as SELinux's accepted sockets
+/// take their listener's.
 fn check_socket(sock: &Socket, perms: u32) -> Result {
     as_current(|p, s| {
-        let o = or_sid(
-            sock.sock().and_then(|sk| sk.state::<Mlte>()),
-            p,
-            Sid::Kernel,
-        );
+        let label = sock.sock().and_then(|sk| sk.state::<Mlte>());
+        let o = match label.and_then(Label::get) {
+            Some(o) => o,
+            None => {
+                if let Some(label) = label {
+                    label.set_if_unset(s);
+                }
+                *s
+            }
+        };
         policy::check(p, s, &o, Class::Socket, perms, Target::None)
     })
 }
@@ -368,10 +394,9 @@ fn check_exec_mapping(file: Option<&File>, prot: u64, map: bool) -> Result {
     }
 }
 
-/// Formats `ctx`, whose type is named `name`, into a buffer of
-/// [`MAX_CONTEXT`] bytes; `None` if it does not fit.
+/// A context's text, in a buffer of [`CONTEXT_TEXT`] bytes on the stack.
 struct ContextText {
-    buf: [u8; MAX_CONTEXT],
+    buf: [u8; CONTEXT_TEXT],
     len: usize,
 }
 
@@ -389,10 +414,10 @@ impl Write for ContextText {
 
 impl ContextText {
     /// The text of `ctx` in `policy`, or `None` if it is longer than
-    /// [`MAX_CONTEXT`]. Does not sleep (a stack buffer).
+    /// [`CONTEXT_TEXT`]. Does not sleep (a stack buffer).
     fn of(ctx: &Context, policy: &Compiled<'_>) -> Option<Self> {
         let mut text = ContextText {
-            buf: [0; MAX_CONTEXT],
+            buf: [0; CONTEXT_TEXT],
             len: 0,
         };
         write!(text, "{}", ctx.show(policy)).ok()?;
@@ -504,12 +529,28 @@ crate::submodule::submodule! {
                 if ty == s.ty {
                     return Ok(());
                 }
+                // No domain change for a traced task, one with
+                // `no_new_privs`, or from a `nosuid` mount (as SELinux
+                // without bounded types).
+                let unsafe_flags = bprm.unsafe_flags();
+                if unsafe_flags & (LSM_UNSAFE_PTRACE | LSM_UNSAFE_NO_NEW_PRIVS) != 0 || bprm.nosuid() {
+                    if platform::ratelimit_audit() {
+                        platform::pr_warn!(
+                            "mlte: exec transition refused: the task is traced, has \
+                             no_new_privs, or runs a file from a nosuid mount\n"
+                        );
+                    }
+                    return Err(EPERM);
+                }
                 let new = Context { ty, level: s.level };
                 policy::check(p, &s, &new, Class::Process, PROCESS_TRANSITION, target)?;
                 // The new cred is still private to this exec.
                 if let Some(label) = cred.state::<Self>() {
                     label.set(Some(&new));
                 }
+                // The loader of the new domain ignores LD_PRELOAD and the
+                // like (AT_SECURE).
+                bprm.set_secureexec();
                 Ok(())
             })
         }
@@ -541,6 +582,17 @@ crate::submodule::submodule! {
             let m = mask.0;
             if m & (may::EXEC | may::WRITE | may::READ | may::APPEND) == 0 {
                 return Ok(());
+            }
+            // An inode met before the policy (or while its file system was
+            // mounting) is labelled first: in RCU-walk mode, which cannot
+            // read an xattr, by asking the VFS to walk again (`ECHILD`).
+            if inode.state::<Self>().is_some_and(|l| !l.is_set()) && inode.fs_ready() {
+                if policy::with(|p| p.is_some()) {
+                    if mask.non_blocking() {
+                        return Err(ECHILD);
+                    }
+                    inode.with_alias(|dentry| label_inode(dentry, inode));
+                }
             }
             let bit = |flag: u32, perm: u32| if m & flag != 0 { perm } else { 0 };
             let (class, perms) = if inode.is_dir() {
@@ -625,6 +677,14 @@ crate::submodule::submodule! {
             };
             let class = class_of(inode);
             let target = Target::Dentry(dentry);
+            if value.len() > MAX_CONTEXT {
+                if platform::ratelimit() {
+                    platform::pr_warn!(
+                        "mlte: setxattr security.mlte refused: longer than {MAX_CONTEXT} bytes\n"
+                    );
+                }
+                return Err(EINVAL);
+            }
             as_current(|p, s| {
                 let new = match Context::parse(trim_nul(value), p) {
                     Ok(new) => new,
@@ -679,19 +739,29 @@ crate::submodule::submodule! {
 
         fn inode_init_security(&self, inode: &Inode, dir: &Inode, _name: &[u8]) -> Result<Option<XattrValue>> {
             let class = class_of(inode);
+            // `None`: no policy; `Some(None)`: a context too long to write.
             let text = Cred::with_current(|cred| {
                 policy::with(|p| {
                     let p = p?;
                     let s = cred_context(cred, p);
                     let new = new_inode_context(p, &s, dir, class);
-                    if let Some(label) = inode.state::<Self>() {
+                    let text = ContextText::of(&new, p);
+                    if let (Some(label), Some(_)) = (inode.state::<Self>(), &text) {
                         label.set(Some(&new));
                     }
-                    ContextText::of(&new, p)
+                    Some(text)
                 })
             });
             match text {
-                Some(text) => XattrValue::new(XATTR_SUFFIX, text.bytes()).map(Some),
+                Some(Some(text)) => XattrValue::new(XATTR_SUFFIX, text.bytes()).map(Some),
+                Some(None) => {
+                    if platform::ratelimit() {
+                        platform::pr_warn!(
+                            "mlte: new inode refused: its context is longer than {CONTEXT_TEXT} bytes\n"
+                        );
+                    }
+                    Err(EINVAL)
+                }
                 None => Ok(None),
             }
         }
@@ -714,6 +784,13 @@ crate::submodule::submodule! {
                 return Ok(());
             };
             check_inode(inode, Class::Filesystem, FILESYSTEM_MOUNT, Target::Dentry(dentry))
+        }
+
+        fn sb_statfs(&self, dentry: &Dentry) -> Result {
+            let Some(inode) = label_dentry(dentry) else {
+                return Ok(());
+            };
+            check_inode(inode, Class::Filesystem, FILESYSTEM_GETATTR, Target::Dentry(dentry))
         }
 
         fn ptrace_access_check(&self, child: &Task, _mode: u32) -> Result {
@@ -855,6 +932,14 @@ crate::submodule::submodule! {
             }
             let text = value.strip_suffix(b"\n").unwrap_or(value);
             let text = trim_nul(text);
+            if text.len() > MAX_CONTEXT {
+                return Err(EINVAL);
+            }
+            // One context per process: threads sharing memory cannot be in
+            // different domains.
+            if !current_is_single_threaded() {
+                return Err(EPERM);
+            }
             let new_cred = NewCred::prepare()?;
             as_current(|p, s| {
                 let new = Context::parse(text, p).map_err(|e| {

@@ -10,7 +10,9 @@
 //! `setxattr`), and a context is 17 words, so a label is a sequence lock
 //! over atomics: a reader copies the words and retries if a writer was
 //! active meanwhile; writers take the odd count with a compare-and-swap, so
-//! they exclude each other. Nothing sleeps. A cred's label is written only
+//! they exclude each other, with preemption off (as the kernel's seqcount
+//! writers), so that a reader spinning on the same CPU cannot wait for a
+//! preempted writer forever. Nothing sleeps. A cred's label is written only
 //! while the cred is still private (`cred_prepare`, an exec's new cred), so
 //! its reads never retry.
 //!
@@ -20,6 +22,7 @@ use super::category::{CategorySet, WORDS};
 use super::context::Context;
 use super::level::{Level, MAX_SENSITIVITY};
 use crate::blob::BlobState;
+use crate::platform;
 use core::sync::atomic::{fence, AtomicU32, AtomicU64, Ordering};
 
 /// The bit of `head` that says the label is set.
@@ -70,10 +73,7 @@ impl Label {
             }
         }
         // Writers keep coming: read under their lock.
-        let seq = self.lock();
-        let fields = self.fields();
-        self.unlock(seq);
-        fields
+        self.locked(|label| label.fields())
     }
 
     /// The fields, as they are now (whole only under the rules of
@@ -104,8 +104,19 @@ impl Label {
         self.head.load(Ordering::Acquire) & SET != 0
     }
 
+    /// Runs `f` under the writers' lock, with preemption off.
+    fn locked<R>(&self, f: impl FnOnce(&Self) -> R) -> R {
+        platform::without_preemption(|| {
+            let seq = self.lock();
+            let result = f(self);
+            self.unlock(seq);
+            result
+        })
+    }
+
     /// Takes the writers' lock: makes the count odd. Returns the even
-    /// count it replaced. Spins (briefly: writers do not sleep).
+    /// count it replaced. Spins (briefly: writers do not sleep and are not
+    /// preempted, [`Label::locked`]).
     fn lock(&self) -> u32 {
         let mut seq = self.seq.load(Ordering::Relaxed);
         loop {
@@ -134,9 +145,8 @@ impl Label {
         self.seq.store(seq.wrapping_add(2), Ordering::Release);
     }
 
-    /// Sets the context (`None` clears it).
-    pub(crate) fn set(&self, ctx: Option<&Context>) {
-        let seq = self.lock();
+    /// Writes the fields; under the lock.
+    fn store(&self, ctx: Option<&Context>) {
         match ctx {
             Some(ctx) => {
                 self.ty.store(ctx.ty, Ordering::Relaxed);
@@ -148,7 +158,21 @@ impl Label {
             }
             None => self.head.store(0, Ordering::Relaxed),
         }
-        self.unlock(seq);
+    }
+
+    /// Sets the context (`None` clears it).
+    pub(crate) fn set(&self, ctx: Option<&Context>) {
+        self.locked(|label| label.store(ctx));
+    }
+
+    /// Sets the context unless one is set already (a label read from an
+    /// xattr must not overwrite a relabel that landed meanwhile).
+    pub(crate) fn set_if_unset(&self, ctx: &Context) {
+        self.locked(|label| {
+            if label.head.load(Ordering::Relaxed) & SET == 0 {
+                label.store(Some(ctx));
+            }
+        });
     }
 
     /// Copies `other`'s context (or its absence).
@@ -181,6 +205,12 @@ mod tests {
         let copy = Label::default();
         copy.copy_from(&label);
         assert_eq!(copy.get(), Some(c));
+        let other = ctx(1, "s0");
+        copy.set_if_unset(&other);
+        assert_eq!(copy.get(), Some(c), "set: kept");
+        let fresh = Label::default();
+        fresh.set_if_unset(&other);
+        assert_eq!(fresh.get(), Some(other), "unset: set");
         label.set(None);
         assert_eq!(label.get(), None);
     }

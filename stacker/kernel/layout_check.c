@@ -65,19 +65,24 @@
 	X(msg_msg, m_type) X(msg_msg, security)                              \
 	X(key, serial) X(key, security)                                      \
 	X(lsm_ctx, ctx_len) X(lsm_ctx, ctx)                                  \
-	X(task_struct, real_cred)
+	X(task_struct, real_cred) X(inode, i_sb)                           \
+	X(super_block, s_flags) X(linux_binprm, unsafe)                     \
+	X(file, f_path.mnt) X(vfsmount, mnt_flags)
 
 /*
  * The sizes of what Rust builds (file_operations, lsm_blob_sizes, xattr
  * slots, hook entry points in security_list_options), indexes (task_struct, cred) or lets C write
- * into (name_snapshot, kernel_cap_t). Keep in step with objects.rs.
+ * into (name_snapshot, kernel_cap_t, linux_binprm's secureexec bit). Keep in step with objects.rs.
  */
 #define STACKER_SIZES(X)                                                     \
 	X(struct xattr) X(struct name_snapshot)                              \
 	X(union security_list_options)                                       \
 	X(struct file_operations)                                            \
 	X(struct lsm_blob_sizes) X(struct task_struct) X(struct cred)        \
-	X(kernel_cap_t)
+	X(kernel_cap_t) X(struct linux_binprm)
+
+/* Rust's SB_BORN (objects.rs): bindgen does not expand BIT(). */
+static_assert(SB_BORN == (1UL << 29));
 
 #define STACKER_OFFSET(S, F) offsetof(struct S, F),
 #define STACKER_OFFSET_NAME(S, F) "offsetof(" #S ", " #F ")",

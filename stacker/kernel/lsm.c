@@ -121,6 +121,22 @@ bool stacker_audit_ratelimit(void)
 	return __ratelimit(&stacker_audit_rs);
 }
 
+/*
+ * Preemption off and on, for Rust code that spins on a word another task
+ * holds (the label writers of label.rs, like the kernel's seqcount
+ * writers): a writer must not be preempted while a reader on its CPU
+ * spins. preempt_disable() is a macro, which bindgen cannot call.
+ */
+void stacker_preempt_disable(void)
+{
+	preempt_disable();
+}
+
+void stacker_preempt_enable(void)
+{
+	preempt_enable();
+}
+
 static int __init stacker_init(void)
 {
 	int count;

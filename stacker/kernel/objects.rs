@@ -329,6 +329,15 @@ impl Inode {
     /// Takes and drops a dentry reference, which may sleep: not for
     /// RCU-walk mode (`MAY_NOT_BLOCK`).
     pub(crate) fn with_alias_name<R>(&self, f: impl FnOnce(&[u8]) -> R) -> Option<R> {
+        self.with_alias(|dentry| dentry.with_name(f))
+    }
+
+    /// Calls `f` with one of the inode's dentries, or returns `None` when
+    /// the inode has none.
+    ///
+    /// Takes and drops a dentry reference, which may sleep: not for
+    /// RCU-walk mode (`MAY_NOT_BLOCK`).
+    pub(crate) fn with_alias<R>(&self, f: impl FnOnce(&Dentry) -> R) -> Option<R> {
         // SAFETY: the inode is valid by the type invariant.
         let alias = unsafe { bindings::d_find_alias(self.as_raw()) };
         if alias.is_null() {
@@ -336,11 +345,37 @@ impl Inode {
         }
         // SAFETY: `d_find_alias` returned a referenced dentry, valid until
         // the `dput` below.
-        let result = unsafe { Dentry::from_raw(alias) }.with_name(f);
+        let result = f(unsafe { Dentry::from_raw(alias) });
         // SAFETY: drops the reference that `d_find_alias` took.
         unsafe { bindings::dput(alias) };
         Some(result)
     }
+
+    /// Whether the inode's file system has finished mounting (`SB_BORN`).
+    /// While a file system sets itself up (`fill_super`), its inodes may
+    /// not answer `getxattr` yet (overlayfs's root has no layers then).
+    pub(crate) fn fs_ready(&self) -> bool {
+        // SAFETY: the inode is valid; `i_sb` is set when it is allocated
+        // and fixed for its life.
+        let sb = unsafe { (*self.as_raw()).i_sb };
+        // SAFETY: an inode's superblock outlives it; `s_flags` changes
+        // (`super_wake` sets `SB_BORN`), so one volatile read, as C's
+        // `READ_ONCE`.
+        let flags = unsafe { core::ptr::addr_of!((*sb).s_flags).read_volatile() };
+        flags & SB_BORN != 0
+    }
+}
+
+/// `SB_BORN` (`BIT(29)`, which bindgen does not expand; `layout_check.c`
+/// asserts the value).
+const SB_BORN: c_ulong = 1 << 29;
+
+/// Whether the current task is its process's only thread (and shares its
+/// memory with no other process).
+pub(crate) fn current_is_single_threaded() -> bool {
+    // SAFETY: reads the current task's thread group; callable from any
+    // process context.
+    unsafe { bindings::current_is_single_threaded() }
 }
 
 wrapper!(
@@ -506,6 +541,11 @@ static stacker_rust_offsets: [usize; CHECKED_FIELDS] = {
         offset_of!(b::lsm_ctx, ctx_len),
         offset_of!(b::lsm_ctx, ctx),
         offset_of!(b::task_struct, real_cred),
+        offset_of!(b::inode, i_sb),
+        offset_of!(b::super_block, s_flags),
+        offset_of!(b::linux_binprm, unsafe_),
+        offset_of!(b::file, __bindgen_anon_1.f_path.mnt),
+        offset_of!(b::vfsmount, mnt_flags),
         // Sizes (`STACKER_SIZES` in C).
         size_of::<b::xattr>(),
         size_of::<b::name_snapshot>(),
@@ -515,11 +555,12 @@ static stacker_rust_offsets: [usize; CHECKED_FIELDS] = {
         size_of::<b::task_struct>(),
         size_of::<b::cred>(),
         size_of::<b::kernel_cap_t>(),
+        size_of::<b::linux_binprm>(),
     ]
 };
 
 /// Number of fields and sizes checked.
-const CHECKED_FIELDS: usize = 67;
+const CHECKED_FIELDS: usize = 73;
 
 /// Whether Rust's and C's views of every listed kernel structure agree:
 /// `stacker_layout_check()` (`layout_check.c`) compares the two lists and
@@ -559,6 +600,33 @@ impl Binprm {
         // SAFETY: `file` is set before any bprm hook runs and pinned by the
         // binprm.
         unsafe { File::from_raw((*self.as_raw()).file) }
+    }
+
+    /// Why the exec is unsafe to change privileges (`LSM_UNSAFE_*`: the
+    /// task is traced, has `no_new_privs`, shares its files), set before
+    /// `bprm_creds_for_exec`.
+    pub(crate) fn unsafe_flags(&self) -> u32 {
+        // SAFETY: the binprm is valid; `unsafe` is set by
+        // `check_unsafe_exec()` before the hook and not changed after.
+        unsafe { (*self.as_raw()).unsafe_ as u32 }
+    }
+
+    /// Whether the file is on a `nosuid` mount.
+    pub(crate) fn nosuid(&self) -> bool {
+        // SAFETY: an open file's `f_path.mnt` is pinned by the file.
+        let mnt = unsafe { (*self.file().as_raw()).__bindgen_anon_1.f_path.mnt };
+        // SAFETY: as above; `mnt_flags` of a pinned mount, read once.
+        let flags = unsafe { core::ptr::addr_of!((*mnt).mnt_flags).read_volatile() };
+        flags as u32 & bindings::mount_flags_MNT_NOSUID != 0
+    }
+
+    /// Asks for a secure exec (`AT_SECURE`: the dynamic loader then
+    /// ignores `LD_PRELOAD` and the like), as a domain change needs.
+    pub(crate) fn set_secureexec(&self) {
+        // SAFETY: the binprm is private to the exec that runs this hook;
+        // the bit is one of the `_bitfield_1` bits that bindgen's setter
+        // places (the struct's size is cross-checked, `layout_check.c`).
+        unsafe { (*self.as_raw()).set_secureexec(1) };
     }
 }
 

@@ -43,6 +43,21 @@ pub(crate) fn ratelimit_audit() -> bool {
     unsafe { stacker_audit_ratelimit() }
 }
 
+/// Runs `f` with preemption disabled (`lsm.c`): for short sections that
+/// others may spin on. `f` must not sleep.
+pub(crate) fn without_preemption<R>(f: impl FnOnce() -> R) -> R {
+    extern "C" {
+        fn stacker_preempt_disable();
+        fn stacker_preempt_enable();
+    }
+    // SAFETY: balanced below; callable from any context.
+    unsafe { stacker_preempt_disable() };
+    let result = f();
+    // SAFETY: re-enables what the call above disabled.
+    unsafe { stacker_preempt_enable() };
+    result
+}
+
 /// The current task's pid and command name, for log lines.
 pub(crate) fn current_task() -> (i32, [u8; 16]) {
     // SAFETY: `current` is always valid in process context, where hooks run.

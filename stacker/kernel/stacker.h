@@ -83,4 +83,8 @@ bool stacker_securityfs_ratelimit(void);
 /* Whether an access denial may be logged now (lsm.c). */
 bool stacker_audit_ratelimit(void);
 
+/* Preemption off and on, for Rust (lsm.c). */
+void stacker_preempt_disable(void);
+void stacker_preempt_enable(void);
+
 #endif /* _SECURITY_STACKER_H */

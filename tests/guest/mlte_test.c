@@ -27,7 +27,9 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/auxv.h>
 #include <sys/klog.h>
+#include <sys/prctl.h>
 #include <sys/msg.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -154,6 +156,8 @@ static int child_op(const char *op, const char *arg)
 			return SETUP_FAILED;
 		return connect(fd, (struct sockaddr *)&a, sizeof(a)) ? errno : 0;
 	}
+	if (!strcmp(op, "atsecure"))
+		return getauxval(AT_SECURE) == 1 ? 0 : 1;
 	if (!strcmp(op, "msgget")) {
 		int id = msgget(IPC_PRIVATE, 0600 | IPC_CREAT);
 
@@ -188,7 +192,8 @@ static int child_op(const char *op, const char *arg)
  * copy of this program whose label enters the test domain). Returns the
  * child's exit status (the operation's errno), or -1.
  */
-static int as(const char *level, const char *exec, const char *op, const char *arg)
+static int as_flags(const char *level, int nnp, const char *exec, const char *op,
+		    const char *arg)
 {
 	char ctx[128];
 	int status;
@@ -198,12 +203,20 @@ static int as(const char *level, const char *exec, const char *op, const char *a
 		snprintf(ctx, sizeof(ctx), "mlte:init_t:%s", level);
 		if (write_value(ATTR, ctx) < 0)
 			_exit(SETUP_FAILED - 1);
+		if (nnp && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+			_exit(SETUP_FAILED - 3);
 		execl(exec, "mlte_test", "--child", op, arg, (char *)NULL);
-		_exit(SETUP_FAILED - 2);
+		/* The exec's own errno, when it was refused. */
+		_exit(errno < SETUP_FAILED - 3 ? errno : SETUP_FAILED - 2);
 	}
 	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
 		return -1;
 	return WEXITSTATUS(status);
+}
+
+static int as(const char *level, const char *exec, const char *op, const char *arg)
+{
+	return as_flags(level, 0, exec, op, arg);
 }
 
 #define USER DIR "/user_exec"
@@ -353,7 +366,7 @@ int main(int argc, char **argv)
 	if (argc == 4 && !strcmp(argv[1], "--child"))
 		return child_op(argv[2], argv[3]);
 
-	ktap_plan("mlte", 48);
+	ktap_plan("mlte", 50);
 	check_init_succeeded();
 	read_value("/sys/kernel/security/stacker/chain", buf, sizeof(buf));
 	ktap_result(strstr(buf, "mlte") != NULL, "mlte_in_chain", "chain is '%s'", buf);
@@ -380,6 +393,9 @@ int main(int argc, char **argv)
 	       EACCES);
 	expect("exec_enters_user_t", as("s1:c0,c1", USER, "attr", "user_t:s1:c0,c1"), 0);
 	expect("exec_enters_nonet_t", as("s0", NONET, "attr", "nonet_t:s0"), 0);
+	expect("domain_change_is_a_secure_exec", as("s0", USER, "atsecure", "-"), 0);
+	expect("no_new_privs_blocks_domain_change", as_flags("s0", 1, USER, "attr", "user_t:s0"),
+	       EPERM);
 
 	expect("user_creates_in_tmp_dir", as("s0", USER, "create", DIR "/tmpdir/new"), 0);
 	ktap_result(!strcmp(label_of(DIR "/tmpdir/new"), "user_tmp_t:s0"),
