@@ -138,6 +138,19 @@ const PROT_EXEC: u64 = 4;
 const LSM_UNSAFE_PTRACE: u32 = 2;
 /// `LSM_UNSAFE_NO_NEW_PRIVS`: the task has `no_new_privs`.
 const LSM_UNSAFE_NO_NEW_PRIVS: u32 = 4;
+/// `ATTR_MODE | ATTR_UID | ATTR_GID | ATTR_ATIME_SET | ATTR_MTIME_SET |
+/// ATTR_TIMES_SET` (`include/linux/fs.h`): the `iattr` changes that are
+/// `setattr`; the others (size, times set to now, privilege bits dropped
+/// by a write) are part of writing.
+const ATTR_SETATTR: u32 = {
+    use kernel::bindings as b;
+    b::ATTR_MODE
+        | b::ATTR_UID
+        | b::ATTR_GID
+        | b::ATTR_ATIME_SET
+        | b::ATTR_MTIME_SET
+        | b::ATTR_TIMES_SET
+};
 /// `SIGKILL`.
 const SIGKILL: i32 = 9;
 
@@ -656,8 +669,15 @@ crate::submodule::submodule! {
             Ok(())
         }
 
-        fn inode_setattr(&self, dentry: &Dentry, _attr: &Iattr) -> Result {
-            check_dentry(dentry, FILE_SETATTR, DIR_SETATTR)
+        fn inode_setattr(&self, dentry: &Dentry, attr: &Iattr) -> Result {
+            // Changing the mode, owner or set times is `setattr`; a
+            // truncation (`O_TRUNC`, `truncate`) or a time update to now
+            // is a `write`, as in SELinux.
+            if attr.valid() & ATTR_SETATTR != 0 {
+                check_dentry(dentry, FILE_SETATTR, DIR_SETATTR)
+            } else {
+                check_dentry(dentry, FILE_WRITE, DIR_WRITE)
+            }
         }
 
         fn inode_getattr(&self, path: &Path) -> Result {

@@ -137,6 +137,10 @@ static int child_op(const char *op, const char *arg)
 		fd = open(arg, !strcmp(op, "read") ? O_RDONLY : O_WRONLY);
 		return fd < 0 ? errno : (close(fd), 0);
 	}
+	if (!strcmp(op, "trunc")) {
+		fd = open(arg, O_WRONLY | O_TRUNC);
+		return fd < 0 ? errno : (close(fd), 0);
+	}
 	if (!strcmp(op, "create")) {
 		fd = open(arg, O_CREAT | O_WRONLY | O_EXCL, 0644);
 		return fd < 0 ? errno : (close(fd), 0);
@@ -366,7 +370,7 @@ int main(int argc, char **argv)
 	if (argc == 4 && !strcmp(argv[1], "--child"))
 		return child_op(argv[2], argv[3]);
 
-	ktap_plan("mlte", 50);
+	ktap_plan("mlte", 51);
 	check_init_succeeded();
 	read_value("/sys/kernel/security/stacker/chain", buf, sizeof(buf));
 	ktap_result(strstr(buf, "mlte") != NULL, "mlte_in_chain", "chain is '%s'", buf);
@@ -387,6 +391,7 @@ int main(int argc, char **argv)
 	expect("s1_cannot_read_s2", as("s1", USER, "read", DIR "/public_s2"), EACCES);
 	expect("s1_cannot_write_s0", as("s1", USER, "write", DIR "/public"), EACCES);
 	expect("s1_reads_s0", as("s1", USER, "read", DIR "/public"), 0);
+	expect("truncating_is_writing", as("s0", USER, "trunc", DIR "/public"), 0);
 	expect("s1_writes_s2", as("s1", USER, "write", DIR "/public_s2"), 0);
 	expect("s1_c0c1_reads_s1_c0", as("s1:c0,c1", USER, "read", DIR "/public_s1c0"), 0);
 	expect("s1_c0c1_cannot_read_s1_c2", as("s1:c0,c1", USER, "read", DIR "/public_s1c2"),
