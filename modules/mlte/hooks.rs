@@ -134,6 +134,8 @@ use perms::*;
 
 /// `PROT_EXEC`.
 const PROT_EXEC: u64 = 4;
+/// `PTRACE_MODE_ATTACH`: the access attaches (else it only reads).
+const PTRACE_MODE_ATTACH: u32 = 2;
 /// `LSM_UNSAFE_PTRACE`: the exec is traced.
 const LSM_UNSAFE_PTRACE: u32 = 2;
 /// `LSM_UNSAFE_NO_NEW_PRIVS`: the task has `no_new_privs`.
@@ -154,7 +156,23 @@ const ATTR_SETATTR: u32 = {
 /// `SIGKILL`.
 const SIGKILL: i32 = 9;
 
-/// A label's context, or `sid`'s when it has none.
+/// Calls `f` with a label's context, or `sid`'s when it has none, lent:
+/// the decision paths never move a context (see [`Label::with_context`]).
+#[inline(always)]
+fn with_label<R>(
+    label: Option<&Label>,
+    policy: &Compiled<'_>,
+    sid: Sid,
+    f: impl FnOnce(&Context) -> R,
+) -> R {
+    match label {
+        Some(label) => label.with_context(policy.sid(sid), f),
+        None => f(policy.sid(sid)),
+    }
+}
+
+/// A label's context, or `sid`'s when it has none, copied out: for paths
+/// that keep it.
 #[inline(always)]
 fn or_sid(label: Option<&Label>, policy: &Compiled<'_>, sid: Sid) -> Context {
     label
@@ -199,7 +217,7 @@ fn by_class(inode: &Inode, file: u32, dir: u32) -> (Class, u32) {
 fn as_current(f: impl FnOnce(&Compiled<'_>, &Context) -> Result) -> Result {
     Cred::with_current(|cred| {
         policy::with(|p| match p {
-            Some(p) => f(p, &cred_context(cred, p)),
+            Some(p) => with_label(cred.state::<Mlte>(), p, Sid::Kernel, |s| f(p, s)),
             None => Ok(()),
         })
     })
@@ -208,7 +226,11 @@ fn as_current(f: impl FnOnce(&Compiled<'_>, &Context) -> Result) -> Result {
 /// May the current task have `perms` on `inode`?
 #[inline(always)]
 fn check_inode(inode: &Inode, class: Class, perms: u32, target: Target<'_>) -> Result {
-    as_current(|p, s| policy::check(p, s, &inode_context(inode, p), class, perms, target))
+    as_current(|p, s| {
+        with_label(inode.state::<Mlte>(), p, Sid::File, |o| {
+            policy::check(p, s, o, class, perms, target)
+        })
+    })
 }
 
 /// May the current task have `file`/`dir` permissions on `dentry`'s inode
@@ -355,24 +377,26 @@ fn check_task(target: &Task, cred: Option<&Cred>, perms: u32) -> Result {
 fn check_socket(sock: &Socket, perms: u32) -> Result {
     as_current(|p, s| {
         let label = sock.sock().and_then(|sk| sk.state::<Mlte>());
-        let o = match label.and_then(Label::get) {
-            Some(o) => o,
-            None => {
+        match label {
+            Some(label) if label.is_set() => label.with_context(s, |o| {
+                policy::check(p, s, o, Class::Socket, perms, Target::None)
+            }),
+            _ => {
                 if let Some(label) = label {
                     label.set_if_unset(s);
                 }
-                *s
+                policy::check(p, s, s, Class::Socket, perms, Target::None)
             }
-        };
-        policy::check(p, s, &o, Class::Socket, perms, Target::None)
+        }
     })
 }
 
 /// May the current task have `perms` on IPC object `ipc`?
 fn check_ipc(ipc: &IpcPerm, perms: u32) -> Result {
     as_current(|p, s| {
-        let o = or_sid(ipc.state::<Mlte>(), p, Sid::Kernel);
-        policy::check(p, s, &o, Class::Ipc, perms, Target::None)
+        with_label(ipc.state::<Mlte>(), p, Sid::Kernel, |o| {
+            policy::check(p, s, o, Class::Ipc, perms, Target::None)
+        })
     })
 }
 
@@ -813,7 +837,18 @@ crate::submodule::submodule! {
             check_inode(inode, Class::Filesystem, FILESYSTEM_GETATTR, Target::Dentry(dentry))
         }
 
-        fn ptrace_access_check(&self, child: &Task, _mode: u32) -> Result {
+        fn ptrace_access_check(&self, child: &Task, mode: u32) -> Result {
+            // Reading a task's state (`/proc/PID`, `PTRACE_MODE_READ`) is
+            // `file read` on the task, as in SELinux; attaching is
+            // `process ptrace`.
+            if mode & PTRACE_MODE_ATTACH == 0 {
+                let Some(o) = task_context(child) else {
+                    return Ok(());
+                };
+                return as_current(|p, s| {
+                    policy::check(p, s, &o, Class::File, FILE_READ, Target::Task(child.pid()))
+                });
+            }
             check_task(child, None, PROCESS_PTRACE)
         }
 

@@ -57,45 +57,72 @@ pub(crate) struct Label {
 unsafe impl BlobState for Label {}
 
 impl Label {
-    /// The context, or `None` when there is none.
-    #[inline]
+    /// The context, or `None` when there is none. Copies it out: for
+    /// paths that keep it; decisions use [`Label::with_context`].
     pub(crate) fn get(&self) -> Option<Context> {
+        self.with_raw(|head, ty, words| (head & SET != 0).then(|| Self::context(head, ty, words)))
+    }
+
+    /// Calls `f` with the context, or with `fallback` when there is none.
+    ///
+    /// The context is built in `f`'s caller's frame and lent, never moved:
+    /// a context is 136 bytes, which the compiler copies with a call to
+    /// `memcpy` (a string instruction per byte under QEMU's icount), and
+    /// this is every hook's path.
+    #[inline(always)]
+    pub(crate) fn with_context<R>(&self, fallback: &Context, f: impl FnOnce(&Context) -> R) -> R {
+        self.with_raw(|head, ty, words| {
+            if head & SET == 0 {
+                return f(fallback);
+            }
+            f(&Self::context(head, ty, words))
+        })
+    }
+
+    /// The context of raw fields that have `SET`.
+    #[inline(always)]
+    fn context(head: u32, ty: u32, words: &[u64; WORDS]) -> Context {
+        let sensitivity = (head & 0xffff) as u16;
+        Context {
+            ty,
+            level: Level {
+                sensitivity: sensitivity.min(MAX_SENSITIVITY),
+                categories: CategorySet::from_words(*words),
+            },
+        }
+    }
+
+    /// Calls `f` with a consistent copy of the raw fields: the head, the
+    /// type and the category words.
+    #[inline(always)]
+    fn with_raw<R>(&self, f: impl FnOnce(u32, u32, &[u64; WORDS]) -> R) -> R {
+        let mut words = [0u64; WORDS];
         for _ in 0..MAX_RETRIES {
             let seq = self.seq.load(Ordering::Acquire);
             if seq & 1 != 0 {
                 core::hint::spin_loop();
                 continue;
             }
-            let fields = self.fields();
+            let (head, ty) = self.fields(&mut words);
             fence(Ordering::Acquire);
             if self.seq.load(Ordering::Relaxed) == seq {
-                return fields;
+                return f(head, ty, &words);
             }
         }
         // Writers keep coming: read under their lock.
-        self.locked(|label| label.fields())
+        let (head, ty) = self.locked(|label| label.fields(&mut words));
+        f(head, ty, &words)
     }
 
-    /// The fields, as they are now (whole only under the rules of
-    /// [`Label::get`]).
+    /// The head and type, and the words into `words`, as they are now
+    /// (whole only under the rules of [`Label::with_raw`]).
     #[inline(always)]
-    fn fields(&self) -> Option<Context> {
+    fn fields(&self, words: &mut [u64; WORDS]) -> (u32, u32) {
         let head = self.head.load(Ordering::Relaxed);
-        if head & SET == 0 {
-            return None;
-        }
-        let mut words = [0u64; WORDS];
         for (w, a) in words.iter_mut().zip(self.words.iter()) {
             *w = a.load(Ordering::Relaxed);
         }
-        let sensitivity = (head & 0xffff) as u16;
-        Some(Context {
-            ty: self.ty.load(Ordering::Relaxed),
-            level: Level {
-                sensitivity: sensitivity.min(MAX_SENSITIVITY),
-                categories: CategorySet::from_words(words),
-            },
-        })
+        (head, self.ty.load(Ordering::Relaxed))
     }
 
     /// Whether a context is set (one load; no copy).
@@ -175,9 +202,17 @@ impl Label {
         });
     }
 
-    /// Copies `other`'s context (or its absence).
+    /// Copies `other`'s context (or its absence), word by word.
     pub(crate) fn copy_from(&self, other: &Label) {
-        self.set(other.get().as_ref());
+        other.with_raw(|head, ty, words| {
+            self.locked(|label| {
+                label.ty.store(ty, Ordering::Relaxed);
+                for (a, w) in label.words.iter().zip(words) {
+                    a.store(*w, Ordering::Relaxed);
+                }
+                label.head.store(head, Ordering::Relaxed);
+            })
+        })
     }
 }
 
