@@ -138,32 +138,45 @@ fn decision_policy(types: usize) -> Vec<u8> {
         .expect("benchmark policy compiles")
 }
 
-/// Makes `iters` whole access decisions (`Compiled::denied`: the dense
-/// matrix, then the class's `mlsconstrain`, whose level test compares two
-/// 1024-category sets) in a checked compiled policy of 512 types, as the
-/// submodule does on its hook paths. Returns how many were allowed.
+/// Makes `iters` whole access decisions as a hook does: both contexts
+/// read from their labels (`Label::with_context`, the seqlock'ed words in
+/// the blobs), then `Compiled::denied` (the dense matrix, then the class's
+/// `mlsconstrain`, whose level test compares two 1024-category sets), in a
+/// checked compiled policy of 512 types. Returns how many were allowed.
 #[inline(never)]
 pub fn decision_loop(iters: u64) -> u64 {
     use crate::mlte::classes::{perm, Class};
+    use crate::mlte::compiled::Sid;
     use crate::mlte::context::Context;
+    use crate::mlte::label::Label;
     use crate::mlte::level::Level;
     const READ: u32 = perm(Class::File, "read");
     let bytes = decision_policy(512);
-    let checked = crate::mlte::compiled::Checked::new(&bytes[..]).expect("benchmark policy checks");
+    let checked =
+        crate::mlte::compiled::Checked::new(&bytes[..]).expect("benchmark policy checks");
     let policy = checked.view();
     let level = |text: &str| Level::parse(text.as_bytes()).expect("benchmark level parses");
     let (high, low) = (level("s1:c0,c1023"), level("s0:c0"));
+    let labels: Vec<(Label, Label)> = (0..512u32)
+        .map(|t| {
+            let (s, o) = (Label::default(), Label::default());
+            s.set(Some(&Context { ty: t, level: high }));
+            o.set(Some(&Context {
+                ty: (t * 7 + 3) % 512,
+                level: low,
+            }));
+            (s, o)
+        })
+        .collect();
+    let fallback = *policy.sid(Sid::Kernel);
     let mut allowed = 0;
     for i in 0..iters {
-        let s = Context {
-            ty: (i % 512) as u32,
-            level: high,
-        };
-        let o = Context {
-            ty: ((i * 7 + 3) % 512) as u32,
-            level: low,
-        };
-        let denied = black_box(&policy).denied(black_box(&s), black_box(&o), Class::File, READ);
+        let (s, o) = &labels[(i % 512) as usize];
+        let denied = black_box(s).with_context(&fallback, |s| {
+            black_box(o).with_context(&fallback, |o| {
+                black_box(&policy).denied(s, o, Class::File, READ)
+            })
+        });
         allowed += u64::from(denied == 0);
     }
     allowed
