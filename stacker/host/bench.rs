@@ -152,8 +152,7 @@ pub fn decision_loop(iters: u64) -> u64 {
     use crate::mlte::level::Level;
     const READ: u32 = perm(Class::File, "read");
     let bytes = decision_policy(512);
-    let checked =
-        crate::mlte::compiled::Checked::new(&bytes[..]).expect("benchmark policy checks");
+    let checked = crate::mlte::compiled::Checked::new(&bytes[..]).expect("benchmark policy checks");
     let policy = checked.view();
     let level = |text: &str| Level::parse(text.as_bytes()).expect("benchmark level parses");
     let (high, low) = (level("s1:c0,c1023"), level("s0:c0"));
