@@ -150,6 +150,14 @@ impl CategorySet {
         &self.words
     }
 
+    /// How many words, from the first, hold the set: those after are 0.
+    pub(crate) fn significant_words(&self) -> usize {
+        self.words
+            .iter()
+            .rposition(|&w| w != 0)
+            .map_or(0, |i| i.wrapping_add(1))
+    }
+
     /// Whether the set is empty.
     pub(crate) fn is_empty(&self) -> bool {
         self.words.iter().all(|&w| w == 0)

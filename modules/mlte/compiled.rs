@@ -38,7 +38,7 @@
 use super::category::{CategorySet, WORDS};
 use super::classes::{Class, CLASSES, CLASS_COUNT};
 use super::constraint;
-use super::context::Context;
+use super::context::{Context, ContextView};
 use super::level::{Level, MAX_SENSITIVITY};
 use core::ops::Deref;
 
@@ -103,7 +103,35 @@ struct Layout {
     constraints: [(usize, usize); CLASS_COUNT],
     /// The sid contexts, decoded once: hooks read them for every
     /// unlabelled object.
-    sids: [Context; SIDS.len()],
+    sids: [SidContext; SIDS.len()],
+}
+
+/// A sid's context and how many of its category words are significant.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SidContext {
+    /// The context.
+    pub(crate) context: Context,
+    /// Words from here on are 0.
+    len: usize,
+}
+
+impl ContextView for SidContext {
+    fn ty(&self) -> u32 {
+        self.context.ty
+    }
+
+    fn sensitivity(&self) -> u16 {
+        self.context.level.sensitivity
+    }
+
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    #[inline(always)]
+    fn word(&self, i: usize) -> u64 {
+        self.context.word(i)
+    }
 }
 
 /// A policy's bytes, owned, that passed [`Checked::new`].
@@ -354,10 +382,16 @@ fn check(bytes: &[u8]) -> Result<Layout, Invalid> {
         matrix_at,
         trans_at,
         constraints: spans,
-        sids: [none; SIDS.len()],
+        sids: [SidContext {
+            context: none,
+            len: 0,
+        }; SIDS.len()],
     };
     // The sids, now that the levels can be checked.
-    let mut sids = [none; SIDS.len()];
+    let mut sids = [SidContext {
+        context: none,
+        len: 0,
+    }; SIDS.len()];
     let view = Compiled {
         bytes,
         layout: &layout,
@@ -374,7 +408,10 @@ fn check(bytes: &[u8]) -> Result<Layout, Invalid> {
                 "sid context has a level no level statement allows",
             ));
         }
-        *sid = ctx;
+        *sid = SidContext {
+            context: ctx,
+            len: ctx.level.categories.significant_words(),
+        };
     }
     layout.sids = sids;
     Ok(layout)
@@ -434,6 +471,12 @@ impl<'a> Compiled<'a> {
     /// The context of `sid`.
     #[inline]
     pub(crate) fn sid(&self, sid: Sid) -> &'a Context {
+        &self.sid_view(sid).context
+    }
+
+    /// The context of `sid`, for decisions.
+    #[inline]
+    pub(crate) fn sid_view(&self, sid: Sid) -> &'a SidContext {
         let [kernel, file, unlabeled] = &self.layout.sids;
         match sid {
             Sid::Kernel => kernel,
@@ -471,8 +514,14 @@ impl<'a> Compiled<'a> {
     /// an `mlsconstrain` of the class whose expression does not hold.
     /// 0 means allowed.
     #[inline]
-    pub(crate) fn denied(&self, s: &Context, o: &Context, class: Class, perms: u32) -> u32 {
-        let mut denied = perms & !self.allowed(s.ty, o.ty, class);
+    pub(crate) fn denied(
+        &self,
+        s: &impl ContextView,
+        o: &impl ContextView,
+        class: Class,
+        perms: u32,
+    ) -> u32 {
+        let mut denied = perms & !self.allowed(s.ty(), o.ty(), class);
         let (mut at, end) = self
             .layout
             .constraints

@@ -20,7 +20,7 @@
 //!
 //! Kernel-independent: no allocation, no panic path.
 
-use super::context::Context;
+use super::context::{dominates, same_level, ContextView};
 
 /// Pushes a level relation between `l1` and `l2`.
 pub(crate) const OP_LEVEL: u32 = 1;
@@ -100,28 +100,25 @@ pub(crate) fn check(ops: &[u8], types: u32) -> Result<(), (usize, &'static str)>
 /// A program that [`check`] did not pass yields `false` (deny). Counters
 /// wrap rather than panic (they are bounded by the checks above anyway).
 #[inline]
-pub(crate) fn holds(ops: &[u8], s: &Context, o: &Context) -> bool {
+pub(crate) fn holds(ops: &[u8], s: &impl ContextView, o: &impl ContextView) -> bool {
     // The stack: bit 0 is the top; `depth` values are on it.
     let (mut stack, mut depth) = (0u32, 0u32);
     let mut i = 0;
     while let Some(op) = word(ops, i) {
         i = i.wrapping_add(1);
         let value = match op & 0xff {
-            OP_LEVEL => {
-                let (l1, l2) = (&s.level, &o.level);
-                match op >> 8 {
-                    DOM => l1.dominates(l2),
-                    DOMBY => l2.dominates(l1),
-                    EQ => l1 == l2,
-                    _ => !l1.dominates(l2) && !l2.dominates(l1),
-                }
-            }
+            OP_LEVEL => match op >> 8 {
+                DOM => dominates(s, o),
+                DOMBY => dominates(o, s),
+                EQ => same_level(s, o),
+                _ => !dominates(s, o) && !dominates(o, s),
+            },
             OP_TYPE => {
                 let Some(ty) = word(ops, i) else {
                     return false;
                 };
                 i = i.wrapping_add(1);
-                let side = if op & (1 << 8) == 0 { s.ty } else { o.ty };
+                let side = if op & (1 << 8) == 0 { s.ty() } else { o.ty() };
                 (side == ty) != (op & (1 << 9) != 0)
             }
             OP_NOT => {
@@ -158,6 +155,7 @@ pub(crate) fn holds(ops: &[u8], s: &Context, o: &Context) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mlte::context::Context;
     use crate::mlte::level::Level;
 
     fn prog(words: &[u32]) -> Vec<u8> {

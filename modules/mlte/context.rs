@@ -9,6 +9,7 @@
 //!
 //! Kernel-independent: no allocation, no panic path.
 
+use super::category::WORDS;
 use super::compiled::Compiled;
 use super::level::{Level, ParseError as LevelError};
 use core::fmt;
@@ -20,6 +21,69 @@ pub(crate) struct Context {
     pub(crate) ty: u32,
     /// The MLS level.
     pub(crate) level: Level,
+}
+
+/// What a decision reads of a context: its type, and its level's
+/// sensitivity and category words. Decisions read through this, so that a
+/// context in a blob (`label.rs`) is read in place, word by word, and only
+/// as far as its categories go, never copied whole.
+pub(crate) trait ContextView {
+    /// The type id.
+    fn ty(&self) -> u32;
+    /// The sensitivity.
+    fn sensitivity(&self) -> u16;
+    /// How many category words may be nonzero: those from here on are 0.
+    fn len(&self) -> usize;
+    /// Category word `i` (bit `c % 64` of word `c / 64` is category `c`);
+    /// 0 at and past [`ContextView::len`].
+    fn word(&self, i: usize) -> u64;
+}
+
+impl ContextView for Context {
+    fn ty(&self) -> u32 {
+        self.ty
+    }
+
+    fn sensitivity(&self) -> u16 {
+        self.level.sensitivity
+    }
+
+    fn len(&self) -> usize {
+        WORDS
+    }
+
+    #[inline(always)]
+    fn word(&self, i: usize) -> u64 {
+        self.level.categories.words().get(i).copied().unwrap_or(0)
+    }
+}
+
+/// Whether `a`'s level dominates `b`'s: `a`'s sensitivity is at least
+/// `b`'s and `a`'s categories contain `b`'s (word by word, over `b`'s
+/// significant words only).
+#[inline(always)]
+pub(crate) fn dominates(a: &impl ContextView, b: &impl ContextView) -> bool {
+    if a.sensitivity() < b.sensitivity() {
+        return false;
+    }
+    let mut missing = 0;
+    for i in 0..b.len() {
+        missing |= b.word(i) & !a.word(i);
+    }
+    missing == 0
+}
+
+/// Whether `a`'s and `b`'s levels are equal.
+#[inline(always)]
+pub(crate) fn same_level(a: &impl ContextView, b: &impl ContextView) -> bool {
+    if a.sensitivity() != b.sensitivity() {
+        return false;
+    }
+    let mut differ = 0;
+    for i in 0..a.len().max(b.len()) {
+        differ |= a.word(i) ^ b.word(i);
+    }
+    differ == 0
 }
 
 /// Why a context's text was refused.

@@ -39,7 +39,7 @@
 use super::classes::{perm, Class};
 use super::compiled::{Compiled, Sid};
 use super::context::Context;
-use super::label::Label;
+use super::label::{with_view_or, Label};
 use super::policy::{self, Target};
 use crate::access::{may, AccessMask};
 use crate::attribute::Attribute;
@@ -224,11 +224,25 @@ fn as_current(f: impl FnOnce(&Compiled<'_>, &Context) -> Result) -> Result {
 }
 
 /// May the current task have `perms` on `inode`?
+///
+/// The hot path of the file hooks: both contexts are read in place from
+/// their blobs ([`with_view_or`]) and decided on without a copy; only a
+/// denial copies them out, to count and log it.
 #[inline(always)]
 fn check_inode(inode: &Inode, class: Class, perms: u32, target: Target<'_>) -> Result {
-    as_current(|p, s| {
-        with_label(inode.state::<Mlte>(), p, Sid::File, |o| {
-            policy::check(p, s, o, class, perms, target)
+    Cred::with_current(|cred| {
+        policy::with(|p| {
+            let Some(p) = p else { return Ok(()) };
+            let denied = with_view_or(cred.state::<Mlte>(), p.sid_view(Sid::Kernel), |s| {
+                with_view_or(inode.state::<Mlte>(), p.sid_view(Sid::File), |o| {
+                    p.denied(s, o, class, perms)
+                })
+            });
+            if denied == 0 {
+                return Ok(());
+            }
+            let (s, o) = (cred_context(cred, p), inode_context(inode, p));
+            policy::check(p, &s, &o, class, perms, target)
         })
     })
 }

@@ -19,7 +19,7 @@
 //! Kernel-independent: no allocation, no panic path.
 
 use super::category::{CategorySet, WORDS};
-use super::context::Context;
+use super::context::{Context, ContextView};
 use super::level::{Level, MAX_SENSITIVITY};
 use crate::blob::BlobState;
 use crate::platform;
@@ -27,6 +27,9 @@ use core::sync::atomic::{fence, AtomicU32, AtomicU64, Ordering};
 
 /// The bit of `head` that says the label is set.
 const SET: u32 = 1 << 31;
+/// Where `head` keeps the number of significant category words (0 to 16);
+/// its low 16 bits are the sensitivity.
+const LEN_SHIFT: u32 = 16;
 
 /// How often a reader retries while writers keep changing the label
 /// before it takes the writers' lock itself, so that relabelling in a loop
@@ -44,7 +47,8 @@ const MAX_RETRIES: u32 = 64;
 pub(crate) struct Label {
     /// Even when no writer is active.
     seq: AtomicU32,
-    /// [`SET`] and the sensitivity.
+    /// [`SET`], the number of significant category words (those after
+    /// are 0) and the sensitivity.
     head: AtomicU32,
     /// The type id.
     ty: AtomicU32,
@@ -58,7 +62,8 @@ unsafe impl BlobState for Label {}
 
 impl Label {
     /// The context, or `None` when there is none. Copies it out: for
-    /// paths that keep it; decisions use [`Label::with_context`].
+    /// paths that keep it; decisions use [`Label::with_view`] or
+    /// [`Label::with_context`].
     pub(crate) fn get(&self) -> Option<Context> {
         self.with_raw(|head, ty, words| (head & SET != 0).then(|| Self::context(head, ty, words)))
     }
@@ -76,6 +81,41 @@ impl Label {
                 return f(fallback);
             }
             f(&Self::context(head, ty, words))
+        })
+    }
+
+    /// Calls `f` with a view of the label for a decision (`None` when it
+    /// has none), read in place: only the type, the head and the
+    /// significant category words are loaded, and nothing is copied.
+    ///
+    /// `f` may run more than once (a concurrent relabel makes the view
+    /// retry), so it must only compute: no side effect, no log line.
+    #[inline(always)]
+    pub(crate) fn with_view<R>(&self, mut f: impl FnMut(Option<&LabelView<'_>>) -> R) -> R {
+        for _ in 0..MAX_RETRIES {
+            let seq = self.seq.load(Ordering::Acquire);
+            if seq & 1 != 0 {
+                core::hint::spin_loop();
+                continue;
+            }
+            let result = f(self.view().as_ref());
+            fence(Ordering::Acquire);
+            if self.seq.load(Ordering::Relaxed) == seq {
+                return result;
+            }
+        }
+        // Writers keep coming: decide under their lock.
+        self.locked(|label| f(label.view().as_ref()))
+    }
+
+    /// The view of the fields as they are now.
+    #[inline(always)]
+    fn view(&self) -> Option<LabelView<'_>> {
+        let head = self.head.load(Ordering::Relaxed);
+        (head & SET != 0).then(|| LabelView {
+            label: self,
+            head,
+            ty: self.ty.load(Ordering::Relaxed),
         })
     }
 
@@ -180,8 +220,11 @@ impl Label {
                 for (a, w) in self.words.iter().zip(ctx.level.categories.words()) {
                     a.store(*w, Ordering::Relaxed);
                 }
-                self.head
-                    .store(SET | u32::from(ctx.level.sensitivity), Ordering::Relaxed);
+                let len = ctx.level.categories.significant_words() as u32;
+                self.head.store(
+                    SET | len << LEN_SHIFT | u32::from(ctx.level.sensitivity),
+                    Ordering::Relaxed,
+                );
             }
             None => self.head.store(0, Ordering::Relaxed),
         }
@@ -213,6 +256,99 @@ impl Label {
                 label.head.store(head, Ordering::Relaxed);
             })
         })
+    }
+}
+
+/// A label read in place for a decision ([`Label::with_view`]).
+pub(crate) struct LabelView<'a> {
+    label: &'a Label,
+    head: u32,
+    ty: u32,
+}
+
+impl ContextView for LabelView<'_> {
+    fn ty(&self) -> u32 {
+        self.ty
+    }
+
+    fn sensitivity(&self) -> u16 {
+        ((self.head & 0xffff) as u16).min(MAX_SENSITIVITY)
+    }
+
+    fn len(&self) -> usize {
+        ((self.head >> LEN_SHIFT) & 0x1f) as usize
+    }
+
+    #[inline(always)]
+    fn word(&self, i: usize) -> u64 {
+        if i >= self.len() {
+            return 0;
+        }
+        self.label
+            .words
+            .get(i)
+            .map_or(0, |w| w.load(Ordering::Relaxed))
+    }
+}
+
+/// A label's view, or a stand-in context when the label has none (the
+/// policy's `sid` context), for a decision.
+pub(crate) enum View<'a, C: ContextView> {
+    /// The label, read in place.
+    Label(&'a LabelView<'a>),
+    /// The stand-in.
+    Other(&'a C),
+}
+
+impl<C: ContextView> ContextView for View<'_, C> {
+    #[inline(always)]
+    fn ty(&self) -> u32 {
+        match self {
+            View::Label(v) => v.ty(),
+            View::Other(c) => c.ty(),
+        }
+    }
+
+    #[inline(always)]
+    fn sensitivity(&self) -> u16 {
+        match self {
+            View::Label(v) => v.sensitivity(),
+            View::Other(c) => c.sensitivity(),
+        }
+    }
+
+    #[inline(always)]
+    fn len(&self) -> usize {
+        match self {
+            View::Label(v) => v.len(),
+            View::Other(c) => c.len(),
+        }
+    }
+
+    #[inline(always)]
+    fn word(&self, i: usize) -> u64 {
+        match self {
+            View::Label(v) => v.word(i),
+            View::Other(c) => c.word(i),
+        }
+    }
+}
+
+/// Calls `f` with `label`'s view, or with `fallback` when there is no
+/// label or it has no context. `f` may run more than once (see
+/// [`Label::with_view`]).
+#[inline(always)]
+pub(crate) fn with_view_or<C: ContextView, R>(
+    label: Option<&Label>,
+    fallback: &C,
+    mut f: impl FnMut(&View<'_, C>) -> R,
+) -> R {
+    match label {
+        Some(label) => label.with_view(|v| match v {
+            Some(v) => f(&View::Label(v)),
+            None => f(&View::Other(fallback)),
+        }),
+        None => f(&View::Other(fallback)),
     }
 }
 
@@ -248,6 +384,46 @@ mod tests {
         assert_eq!(fresh.get(), Some(other), "unset: set");
         label.set(None);
         assert_eq!(label.get(), None);
+    }
+
+    #[test]
+    fn views_decide_as_contexts_do() {
+        use crate::mlte::context::{dominates, same_level};
+        let levels = [
+            "s0",
+            "s1:c0",
+            "s1:c0,c1",
+            "s2:c0.c1023",
+            "s1:c1000",
+            "s1:c64",
+        ];
+        for a in levels {
+            for b in levels {
+                let (ca, cb) = (ctx(1, a), ctx(2, b));
+                let (la, lb) = (Label::default(), Label::default());
+                la.set(Some(&ca));
+                lb.set(Some(&cb));
+                let got = la.with_view(|va| {
+                    lb.with_view(|vb| {
+                        let (va, vb) = (va.unwrap(), vb.unwrap());
+                        (
+                            dominates(va, vb),
+                            same_level(va, vb),
+                            dominates(va, &cb),
+                            va.ty(),
+                        )
+                    })
+                });
+                let want = (
+                    ca.level.dominates(&cb.level),
+                    ca.level == cb.level,
+                    ca.level.dominates(&cb.level),
+                    1,
+                );
+                assert_eq!(got, want, "{a} vs {b}");
+            }
+        }
+        assert!(Label::default().with_view(|v| v.is_none()));
     }
 
     /// Readers never see half of one context and half of another while

@@ -64,8 +64,9 @@ impl fmt::Display for ParseError {
 }
 
 impl Level {
-    /// Whether this level dominates `other`.
-    #[inline]
+    /// Whether this level dominates `other` (the reference for the
+    /// decisions' `context::dominates`, which reads contexts in place).
+    #[cfg(test)]
     pub(crate) fn dominates(&self, other: &Level) -> bool {
         self.sensitivity >= other.sensitivity && self.categories.contains(&other.categories)
     }

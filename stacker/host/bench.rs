@@ -139,8 +139,8 @@ fn decision_policy(types: usize) -> Vec<u8> {
 }
 
 /// Makes `iters` whole access decisions as a hook does: both contexts
-/// read from their labels (`Label::with_context`, the seqlock'ed words in
-/// the blobs), then `Compiled::denied` (the dense matrix, then the class's
+/// read in place from their labels (`with_view_or`, the seqlock'ed words
+/// in the blobs), then `Compiled::denied` (the dense matrix, then the class's
 /// `mlsconstrain`, whose level test compares two 1024-category sets), in a
 /// checked compiled policy of 512 types. Returns how many were allowed.
 #[inline(never)]
@@ -148,7 +148,7 @@ pub fn decision_loop(iters: u64) -> u64 {
     use crate::mlte::classes::{perm, Class};
     use crate::mlte::compiled::Sid;
     use crate::mlte::context::Context;
-    use crate::mlte::label::Label;
+    use crate::mlte::label::{with_view_or, Label};
     use crate::mlte::level::Level;
     const READ: u32 = perm(Class::File, "read");
     let bytes = decision_policy(512);
@@ -167,12 +167,12 @@ pub fn decision_loop(iters: u64) -> u64 {
             (s, o)
         })
         .collect();
-    let fallback = *policy.sid(Sid::Kernel);
+    let fallback = policy.sid_view(Sid::Kernel);
     let mut allowed = 0;
     for i in 0..iters {
         let (s, o) = &labels[(i % 512) as usize];
-        let denied = black_box(s).with_context(&fallback, |s| {
-            black_box(o).with_context(&fallback, |o| {
+        let denied = with_view_or(Some(black_box(s)), fallback, |s| {
+            with_view_or(Some(black_box(o)), fallback, |o| {
                 black_box(&policy).denied(s, o, Class::File, READ)
             })
         });
