@@ -20,7 +20,7 @@ T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365,
 
 BASELINE = "baseline"
 ORDER = ["baseline", "stacker-empty", "stacker-capstack", "stacker-capstack-loop",
-         "capstack-own-lsm", "landlock-yama", "selinux",
+         "capstack-own-lsm", "landlock-yama", "selinux", "mlte", "mlte-capstack",
          "chain2-straight", "chain2-loop", "chain2-own-lsm",
          "chain3-straight", "chain3-loop", "chain3-own-lsm"]
 DESCRIBE = {
@@ -32,6 +32,9 @@ DESCRIBE = {
     "landlock-yama": "upstream reference: Landlock + Yama",
     "selinux": "upstream reference: SELinux, enforcing, a minimal MLS policy "
                "(`tests/bench/selinux/`), workloads in `bench_t:s1:c0.c1`",
+    "mlte": "stacker + mlte, enforcing its counterpart of that policy "
+            "(`tests/bench/mlte/`), workloads in `bench_t:s1:c0,c1`",
+    "mlte-capstack": "stacker + capstack then mlte (`stacker.chain=capstack,mlte`)",
     "chain2-straight": "stacker, capstack,probe_b: straight-line tier (the default chain)",
     "chain2-loop": "stacker, capstack,probe_b: loop tier",
     "chain2-own-lsm": "capstack and probe_b as LSMs of their own (`lsm=capstack,probe_b`)",
