@@ -45,6 +45,7 @@
 
 use super::caps;
 use super::policy::{Ids, Policy};
+use crate::access::comm_str;
 use crate::attribute::Attribute;
 use crate::blob::{BlobState, HasBlob};
 use crate::error::{Error, Result, EACCES, EINVAL, ENODATA, EOPNOTSUPP, EPERM};
@@ -106,12 +107,6 @@ pub(crate) fn ids(cred: &Cred) -> Ids {
         gid: cred.gid(),
         egid: cred.egid(),
     }
-}
-
-/// A task's command name (`Task::comm`, NUL-padded) as text for a log line.
-fn comm_str(comm: &[u8; 16]) -> &str {
-    let len = comm.iter().position(|&b| b == 0).unwrap_or(comm.len());
-    core::str::from_utf8(comm.get(..len).unwrap_or(&[])).unwrap_or("?")
 }
 
 /// Logs a decision, rate-limited: pid, command, capability and rule.

@@ -100,22 +100,6 @@ impl Class {
     }
 }
 
-/// Whether two strings are equal, at compile time.
-const fn same(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
-}
-
 /// The bit of permission `name` of `class`. Used in constants only, so a
 /// name that is not in [`CLASSES`] fails the build (const evaluation), never
 /// a running kernel.
@@ -123,7 +107,7 @@ pub(crate) const fn perm(class: Class, name: &str) -> u32 {
     let perms = class.entry().1;
     let mut bit = 0;
     while bit < perms.len() {
-        if same(perms[bit], name) {
+        if crate::chain::bytes_eq(perms[bit].as_bytes(), name.as_bytes()) {
             return 1 << bit;
         }
         bit += 1;

@@ -26,6 +26,7 @@
 use super::classes::Class;
 use super::compiled::{Checked, Compiled};
 use super::context::Context;
+use crate::access::comm_str;
 use crate::error::{Result, EACCES, EBUSY, EINVAL};
 use crate::objects::{Dentry, Inode};
 use crate::platform::{self, Bytes, RcuBox};
@@ -205,8 +206,7 @@ fn report(
     enforcing: bool,
 ) {
     let (pid, comm) = platform::current_task();
-    let len = comm.iter().position(|&b| b == 0).unwrap_or(comm.len());
-    let comm = core::str::from_utf8(comm.get(..len).unwrap_or(&[])).unwrap_or("?");
+    let comm = comm_str(&comm);
     let perms = PermNames(class, denied);
     let (scontext, tcontext) = (s.show(policy), o.show(policy));
     let tclass = class.name();

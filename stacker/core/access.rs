@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 
-//! Plain values that hooks receive: the access mask and capability sets.
+//! Plain values that hooks receive: the access mask, capability sets and
+//! a task's command name.
 //!
 //! The bit values are the kernel's ABI (`include/linux/fs.h`,
 //! `include/uapi/linux/capability.h`); the kernel build checks them against
@@ -55,4 +56,11 @@ impl KernelCap {
     pub(crate) fn has(self, cap: u32) -> bool {
         cap < 64 && self.0 & (1 << cap) != 0
     }
+}
+
+/// A task's command name (`Task::comm`, NUL-padded) as text for a log
+/// line.
+pub(crate) fn comm_str(comm: &[u8; 16]) -> &str {
+    let len = comm.iter().position(|&b| b == 0).unwrap_or(comm.len());
+    core::str::from_utf8(comm.get(..len).unwrap_or(&[])).unwrap_or("?")
 }

@@ -52,7 +52,8 @@ pub(crate) struct ChainSpec {
     pub(crate) rejects_truncated: bool,
 }
 
-const fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
+/// Whether two byte strings are equal, in a `const` context too.
+pub(crate) const fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
     if a.len() != b.len() {
         return false;
     }

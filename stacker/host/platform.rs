@@ -225,25 +225,21 @@ pub(crate) fn set_current_task(pid: i32, comm: &str) {
 
 /// A value that readers see whole, old or new, while it is replaced.
 pub(crate) struct RcuCell<T: BlobState> {
-    value: RwLock<Option<Box<T>>>,
+    inner: RcuBox<T>,
 }
 
 impl<T: BlobState> RcuCell<T> {
     /// An empty cell.
     pub(crate) const fn new() -> Self {
         RcuCell {
-            value: RwLock::new(None),
+            inner: RcuBox::new(),
         }
     }
 
     /// Calls `f` with the current value (`None` before the first one), in a
     /// modelled RCU read-side critical section: `f` must not sleep.
     pub(crate) fn read<R>(&self, f: impl FnOnce(Option<&T>) -> R) -> R {
-        let guard = self.value.read().unwrap_or_else(|e| e.into_inner());
-        RCU_DEPTH.with(|d| d.set(d.get() + 1));
-        let result = f(guard.as_deref());
-        RCU_DEPTH.with(|d| d.set(d.get() - 1));
-        result
+        self.inner.read(f)
     }
 
     /// A private copy of the current value, for work that may sleep.
@@ -267,7 +263,7 @@ impl<T: BlobState> RcuCell<T> {
             Box::from_raw(p)
         };
         build(&mut new)?;
-        *self.value.write().unwrap_or_else(|e| e.into_inner()) = Some(new);
+        self.inner.replace_boxed(new);
         Ok(())
     }
 }
@@ -313,8 +309,13 @@ impl<T: Send + Sync> RcuBox<T> {
 
     /// Makes `value` the current one.
     pub(crate) fn replace(&self, value: T) -> Result {
-        might_sleep();
-        *self.value.write().unwrap_or_else(|e| e.into_inner()) = Some(Box::new(value));
+        self.replace_boxed(Box::new(value));
         Ok(())
+    }
+
+    /// Makes the boxed `new` the current one.
+    pub(crate) fn replace_boxed(&self, new: Box<T>) {
+        might_sleep();
+        *self.value.write().unwrap_or_else(|e| e.into_inner()) = Some(new);
     }
 }

@@ -67,22 +67,17 @@ pub(crate) fn current_task() -> (i32, [u8; 16]) {
 
 /// A value that readers see whole, old or new, while it is replaced:
 /// read under RCU, replaced by pointer swap, the old one freed after a
-/// grace period.
-///
-/// # Invariants
-///
-/// `ptr` is null or came from `KBox::into_raw` of a fully built value, and
-/// is freed only after it was swapped out and a grace period passed.
+/// grace period ([`RcuBox`]), and built in place from all zeroes, so that a
+/// large value never sits on the stack.
 pub(crate) struct RcuCell<T: BlobState> {
-    ptr: AtomicPtr<T>,
+    inner: RcuBox<T>,
 }
 
 impl<T: BlobState> RcuCell<T> {
     /// An empty cell.
     pub(crate) const fn new() -> Self {
-        // INVARIANT: null.
         RcuCell {
-            ptr: AtomicPtr::new(core::ptr::null_mut()),
+            inner: RcuBox::new(),
         }
     }
 
@@ -96,11 +91,7 @@ impl<T: BlobState> RcuCell<T> {
     /// catches a sleep in `f` in the kernel; the host model panics.)
     #[inline(always)]
     pub(crate) fn read<R>(&self, f: impl FnOnce(Option<&T>) -> R) -> R {
-        let _guard = kernel::sync::rcu::read_lock();
-        let p = self.ptr.load(Ordering::Acquire);
-        // SAFETY: by the type invariant, a non-null `p` is a whole value that
-        // is not freed before this read-side critical section ends.
-        f(unsafe { p.as_ref() })
+        self.inner.read(f)
     }
 
     /// A private copy of the current value (`None` before the first one),
@@ -143,15 +134,7 @@ impl<T: BlobState> RcuCell<T> {
         // storage it is initialised.
         let mut new = unsafe { new.assume_init() };
         build(&mut new)?;
-        // INVARIANT: a fully built value from `KBox::into_raw`.
-        let old = self.ptr.swap(KBox::into_raw(new), Ordering::AcqRel);
-        if !old.is_null() {
-            // SAFETY: waits until no reader can still see `old`.
-            unsafe { bindings::synchronize_rcu() };
-            // SAFETY: `old` came from `KBox::into_raw` and no reader holds
-            // it any more; `T` needs no drop (`BlobState`).
-            drop(unsafe { KBox::from_raw(old) });
-        }
+        self.inner.replace_boxed(new);
         Ok(())
     }
 }
@@ -169,8 +152,8 @@ pub(crate) fn bytes_from(bytes: &[u8]) -> Result<Bytes> {
 
 /// A value, built whole elsewhere, that readers see whole, old or new,
 /// while it is replaced: read under RCU, replaced by pointer swap, the old
-/// one dropped after a grace period. [`RcuCell`] is for values built in
-/// place from zero; this is for values that own memory (a policy's bytes).
+/// one dropped after a grace period. ([`RcuCell`] builds its values in
+/// place from zero on top of this.)
 ///
 /// # Invariants
 ///
@@ -204,7 +187,13 @@ impl<T: Send + Sync> RcuBox<T> {
     /// Makes `value` the current one, then drops the old one once no
     /// reader can see it. Sleeps (allocation, `synchronize_rcu`).
     pub(crate) fn replace(&self, value: T) -> Result {
-        let new = KBox::new(value, GFP_KERNEL)?;
+        self.replace_boxed(KBox::new(value, GFP_KERNEL)?);
+        Ok(())
+    }
+
+    /// Makes the boxed `new` the current value, as [`RcuBox::replace`].
+    /// Sleeps (`synchronize_rcu`).
+    pub(crate) fn replace_boxed(&self, new: KBox<T>) {
         // INVARIANT: a whole value from `KBox::into_raw`.
         let old = self.ptr.swap(KBox::into_raw(new), Ordering::AcqRel);
         if !old.is_null() {
@@ -214,6 +203,5 @@ impl<T: Send + Sync> RcuBox<T> {
             // it any more.
             drop(unsafe { KBox::from_raw(old) });
         }
-        Ok(())
     }
 }

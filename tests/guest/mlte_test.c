@@ -374,6 +374,8 @@ int main(int argc, char **argv)
 	check_init_succeeded();
 	read_value("/sys/kernel/security/stacker/chain", buf, sizeof(buf));
 	ktap_result(strstr(buf, "mlte") != NULL, "mlte_in_chain", "chain is '%s'", buf);
+	if (!strstr(buf, "mlte"))
+		ktap_block("mlte is not in this boot's chain");
 	layout();
 
 	len = slurp(POLICY_BIN, &policy);
