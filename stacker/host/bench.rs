@@ -123,7 +123,7 @@ fn decision_policy(types: usize) -> Vec<u8> {
     let mut text = String::from(
         "sensitivity s0; sensitivity s1; category c0; category c1023;\n\
          level s0:c0,c1023; level s1:c0,c1023;\n\
-         mlsconstrain file { read write } l1 dom l2;\n",
+         ",
     );
     for t in 0..types {
         text += &format!("type t{t};\n");
@@ -131,7 +131,11 @@ fn decision_policy(types: usize) -> Vec<u8> {
     for t in 0..types {
         text += &format!("allow t{t} t{} : file read;\n", (t * 7 + 3) % types);
     }
-    text += "sid kernel t0:s0; sid file t0:s0; sid unlabeled t0:s0;\n";
+    // Bell-LaPadula with the exemptions a real policy has (a trusted
+    // subject type, a trusted object type), as tests/bench/mlte/.
+    text += "mlsconstrain file { read } l1 dom l2 or t1 == t0 or t2 == t1;\n\
+             mlsconstrain file { write append } l1 eq l2 or t1 == t0 or t2 == t1;\n\
+             sid kernel t0:s0; sid file t0:s0; sid unlabeled t0:s0;\n";
     crate::mlte::policy_text::parse(&text)
         .expect("benchmark policy parses")
         .compile()
