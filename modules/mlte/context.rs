@@ -135,14 +135,8 @@ impl Context {
 
     /// The text form, with the type's name from `policy`.
     pub(crate) fn show<'a>(&'a self, policy: &Compiled<'a>) -> Shown<'a> {
-        self.show_named(policy.type_name(self.ty))
-    }
-
-    /// The text form, with `name` for the type's name (copied out of the
-    /// policy, to format where the policy cannot be held).
-    pub(crate) fn show_named<'a>(&'a self, name: &'a [u8]) -> Shown<'a> {
         Shown {
-            name,
+            name: policy.type_name(self.ty),
             level: &self.level,
         }
     }

@@ -242,7 +242,7 @@ fn check_inode(inode: &Inode, class: Class, perms: u32, target: Target<'_>) -> R
                 return Ok(());
             }
             let (s, o) = (cred_context(cred, p), inode_context(inode, p));
-            policy::check(p, &s, &o, class, perms, target)
+            policy::deny(p, &s, &o, class, denied, target)
         })
     })
 }

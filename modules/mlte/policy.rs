@@ -178,10 +178,24 @@ pub(crate) fn check(
     perms: u32,
     target: Target<'_>,
 ) -> Result {
-    let denied = policy.denied(s, o, class, perms);
-    if denied == 0 {
-        return Ok(());
+    match policy.denied(s, o, class, perms) {
+        0 => Ok(()),
+        denied => deny(policy, s, o, class, denied, target),
     }
+}
+
+/// The verdict on a decision that denied `denied` (nonzero, bits of
+/// `class`'s permissions) to `s` on `o`: counted, logged (rate-limited)
+/// and, when enforcing, `EACCES`. For callers that decided already.
+#[cold]
+pub(crate) fn deny(
+    policy: &Compiled<'_>,
+    s: &Context,
+    o: &Context,
+    class: Class,
+    denied: u32,
+    target: Target<'_>,
+) -> Result {
     DENIALS.fetch_add(1, Ordering::Relaxed);
     let enforcing = enforcing();
     if platform::ratelimit_audit() {

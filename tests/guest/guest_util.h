@@ -8,16 +8,38 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/klog.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "ktap.h"
 
 #define STACKER_STATUS "/sys/kernel/security/stacker/status"
+
+/* The process attribute both LSM interfaces show. */
+#define ATTR "/proc/self/attr/current"
+
+/* The LSM syscalls (include/uapi/linux/lsm.h): stacker's id, the attribute. */
+#define LSM_ID_STACKER 114
+#define LSM_ATTR_CURRENT 100
+#ifndef SYS_lsm_get_self_attr
+#define SYS_lsm_get_self_attr 459
+#define SYS_lsm_set_self_attr 460
+#endif
+
+/* As include/uapi/linux/lsm.h. */
+struct lsm_ctx {
+	uint64_t id;
+	uint64_t flags;
+	uint64_t len;
+	uint64_t ctx_len;
+	uint8_t ctx[];
+};
 
 /* Reads `path` into `buf` as a string (empty on error); 0 or -1. */
 static inline int read_value(const char *path, char *buf, size_t size)
@@ -31,8 +53,8 @@ static inline int read_value(const char *path, char *buf, size_t size)
 	return n < 0 ? -1 : 0;
 }
 
-/* Writes `value` to `path` in one write(); its result, errno kept. */
-static inline long write_value(const char *path, const char *value)
+/* Writes `len` bytes to `path` in one write(); its result, errno kept. */
+static inline long write_bytes(const char *path, const void *data, size_t len)
 {
 	int fd = open(path, O_WRONLY);
 	long n;
@@ -40,11 +62,17 @@ static inline long write_value(const char *path, const char *value)
 
 	if (fd < 0)
 		return -1;
-	n = write(fd, value, strlen(value));
+	n = write(fd, data, len);
 	e = errno;
 	close(fd);
 	errno = e;
 	return n;
+}
+
+/* Writes the string `value` to `path` in one write(), as write_bytes(). */
+static inline long write_value(const char *path, const char *value)
+{
+	return write_bytes(path, value, strlen(value));
 }
 
 /* Creates (or empties) the regular file `path`; 0 or -1. */

@@ -47,21 +47,6 @@
 #define POLICY_BIN "/etc/mlte/test.bin"
 #define DIR "/tmp/mlte"
 #define XATTR "security.mlte"
-#define ATTR "/proc/self/attr/current"
-#define LSM_ID_STACKER 114
-#define LSM_ATTR_CURRENT 100
-#ifndef SYS_lsm_get_self_attr
-#define SYS_lsm_get_self_attr 459
-#endif
-
-/* As include/uapi/linux/lsm.h. */
-struct lsm_ctx {
-	uint64_t id;
-	uint64_t flags;
-	uint64_t len;
-	uint64_t ctx_len;
-	uint8_t ctx[];
-};
 
 /* A child's exit status when something other than the operation failed. */
 #define SETUP_FAILED 250
@@ -83,22 +68,6 @@ static long slurp(const char *path, char **out)
 	close(fd);
 	*out = buf;
 	return n < 0 ? -1 : len;
-}
-
-/* Writes `len` bytes to `path` in one write(); its result, errno kept. */
-static long write_bytes(const char *path, const void *data, size_t len)
-{
-	int fd = open(path, O_WRONLY);
-	long n;
-	int e;
-
-	if (fd < 0)
-		return -1;
-	n = write(fd, data, len);
-	e = errno;
-	close(fd);
-	errno = e;
-	return n;
 }
 
 /* A counter of MLTE "status" ("denials", "loads"); -1 if unreadable. */

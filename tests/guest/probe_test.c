@@ -55,14 +55,7 @@
 
 #define STATS "/sys/kernel/security/stacker/stats"
 #define HOOKS "/sys/kernel/security/stacker/hooks"
-#define ATTR "/proc/self/attr/current"
 #define PR_PROBE 0x50524f42
-#define LSM_ID_STACKER 114
-#define LSM_ATTR_CURRENT 100
-#ifndef SYS_lsm_get_self_attr
-#define SYS_lsm_get_self_attr 459
-#define SYS_lsm_set_self_attr 460
-#endif
 #ifndef SYS_move_mount
 #define SYS_move_mount 429
 #endif
@@ -74,15 +67,6 @@
 #endif
 #define KEYCTL_SESSION_TO_PARENT 18
 #define KEY_SPEC_PROCESS_KEYRING -2
-
-/* As include/uapi/linux/lsm.h. */
-struct lsm_ctx {
-	uint64_t id;
-	uint64_t flags;
-	uint64_t len;
-	uint64_t ctx_len;
-	uint8_t ctx[];
-};
 
 /* Hooks no system call reaches in the test kernel. */
 static const char *const unreachable[] = {
