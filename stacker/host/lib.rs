@@ -31,6 +31,58 @@ mod capstack;
 #[path = "../../modules/mlte/mod.rs"]
 mod mlte;
 
+#[path = "../../modules/integrity/mod.rs"]
+mod integrity;
+
+/// The names of the xattrs an integrity HMAC covers, in order.
+pub const EVM_XATTRS: [&str; 7] = integrity::formats::EVM_XATTRS;
+
+/// An HMAC-SHA256 on the host, fed by the kernel's layout code.
+struct HostHmac(hmac::Hmac<sha2::Sha256>);
+
+impl integrity::formats::Sink for HostHmac {
+    fn update(&mut self, bytes: &[u8]) {
+        hmac::Mac::update(&mut self.0, bytes);
+    }
+}
+
+/// The `security.evm` value the integrity submodule expects for a file
+/// with inode number `ino`, `generation`, owner `uid`:`gid`, `mode`, on
+/// the file system `uuid`, with the xattr values `xattrs` (by name; names
+/// it does not cover are ignored), under the HMAC key `key`: computed by
+/// the same layout code the kernel runs.
+#[allow(clippy::too_many_arguments)]
+pub fn evm_xattr(
+    key: &[u8],
+    ino: u64,
+    generation: u32,
+    uid: u32,
+    gid: u32,
+    mode: u16,
+    uuid: [u8; 16],
+    xattrs: &[(String, Vec<u8>)],
+) -> Vec<u8> {
+    let meta = integrity::formats::EvmInput {
+        ino,
+        generation,
+        uid,
+        gid,
+        mode,
+        uuid,
+    };
+    let mac = <hmac::Hmac<sha2::Sha256> as hmac::Mac>::new_from_slice(key)
+        .unwrap_or_else(|_| unreachable!("HMAC takes keys of any length"));
+    let mut sink = HostHmac(mac);
+    meta.feed(&mut sink, |i| {
+        xattrs
+            .iter()
+            .find(|(n, _)| n == EVM_XATTRS[i])
+            .map(|(_, v)| &v[..])
+    });
+    let tag: [u8; 32] = hmac::Mac::finalize(sink.0).into_bytes().into();
+    integrity::formats::evm_value(&tag).to_vec()
+}
+
 /// Checks an `mlte` policy text (the `mlte-policy` tool): a summary, or the
 /// first error as `LINE:COL: message`.
 pub fn mlte_check(text: &str) -> Result<String, String> {
