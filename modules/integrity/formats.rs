@@ -20,9 +20,7 @@ pub(crate) type Digest = [u8; 32];
 /// A SHA-1 digest (the template hash of IMA's measurement list).
 pub(crate) type Sha1Digest = [u8; 20];
 
-/// `enum hash_algo` (`include/uapi/linux/hash_info.h`): SHA-1.
-pub(crate) const HASH_ALGO_SHA1: u8 = 2;
-/// `enum hash_algo`: SHA-256, the only file digest taken.
+/// `enum hash_algo` (`include/uapi/linux/hash_info.h`): SHA-256, the only file digest taken.
 pub(crate) const HASH_ALGO_SHA256: u8 = 4;
 
 /// `enum evm_ima_xattr_type` (`security/integrity/integrity.h`).
@@ -104,7 +102,9 @@ pub(crate) fn parse_evm(value: &[u8]) -> Result<&Digest, XattrError> {
     }
 }
 
-/// The `security.evm` value for `hmac`.
+/// The `security.evm` value for `hmac` (made on the host; the kernel only
+/// checks them).
+#[cfg(not(CONFIG_RUST))]
 pub(crate) fn evm_value(hmac: &Digest) -> [u8; 33] {
     let mut v = [0u8; 33];
     v[0] = EVM_XATTR_HMAC;
@@ -149,15 +149,13 @@ pub(crate) struct EvmInput {
 
 impl EvmInput {
     /// Feeds the HMAC's input to `sink`, as EVM's `evm_calc_hmac_or_hash`
-    /// lays it out: each covered xattr's value that `xattr(i)` gives (for
-    /// [`EVM_XATTRS`]`[i]`), in order, then `struct h_misc` (64-bit: ino,
-    /// generation, uid, gid, mode, zero padding to 24 bytes), then the file
-    /// system's UUID.
-    pub(crate) fn feed<'a>(&self, sink: &mut impl Sink, mut xattr: impl FnMut(usize) -> Option<&'a [u8]>) {
-        for i in 0..EVM_XATTRS.len() {
-            if let Some(v) = xattr(i) {
-                sink.update(v);
-            }
+    /// lays it out: for each covered xattr ([`EVM_XATTRS`], in order),
+    /// `xattr(name, sink)` feeds its value if the file has it; then
+    /// `struct h_misc` (64-bit: ino, generation, uid, gid, mode, zero
+    /// padding to 24 bytes), then the file system's UUID.
+    pub(crate) fn feed<S: Sink>(&self, sink: &mut S, mut xattr: impl FnMut(&'static str, &mut S)) {
+        for name in EVM_XATTRS {
+            xattr(name, sink);
         }
         sink.update(&self.h_misc());
         sink.update(&self.uuid);
@@ -201,6 +199,12 @@ impl ImaNg<'_> {
         sink.update(self.path);
         sink.update(&[0]);
     }
+}
+
+/// Whether `a` and `b` are equal, in time that does not depend on where
+/// they differ (for HMACs).
+pub(crate) fn same_secret(a: &[u8; 32], b: &[u8; 32]) -> bool {
+    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
 /// Writes `bytes` as lowercase hex.
@@ -289,8 +293,11 @@ mod tests {
             uuid: [0xee; 16],
         };
         let mut c = Collect(Vec::new());
-        let values: [Option<&[u8]>; 7] = [None, None, None, Some(b"IMA"), None, Some(b"LABEL"), None];
-        input.feed(&mut c, |i| values[i]);
+        input.feed(&mut c, |name, c| match name {
+            "security.ima" => c.update(b"IMA"),
+            "security.mlte" => c.update(b"LABEL"),
+            _ => {}
+        });
         let mut want = b"IMALABEL".to_vec();
         want.extend_from_slice(&[8, 7, 6, 5, 4, 3, 2, 1, 9, 0, 0, 0, 0xe8, 3, 0, 0, 100, 0, 0, 0, 0xed, 0x81, 0, 0]);
         want.extend_from_slice(&[0xee; 16]);
@@ -307,6 +314,15 @@ mod tests {
         want.extend_from_slice(&[7, 0, 0, 0]);
         want.extend_from_slice(b"/bin/x\0");
         assert_eq!(c.0, want);
+    }
+
+    #[test]
+    fn secrets_compare_whole() {
+        let a = [7u8; 32];
+        let mut b = a;
+        assert!(same_secret(&a, &b));
+        b[31] ^= 1;
+        assert!(!same_secret(&a, &b));
     }
 
     #[test]

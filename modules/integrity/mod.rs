@@ -12,6 +12,12 @@
 //!   the kernel's crypto library and asymmetric keys (kernel only; the C
 //!   side is `crypto.c`).
 
+#[cfg(CONFIG_RUST)]
+pub(crate) mod crypto;
 pub(crate) mod formats;
+#[cfg(CONFIG_RUST)]
+pub(crate) mod hooks;
+#[cfg(CONFIG_RUST)]
+pub(crate) mod measurements;
 pub(crate) mod rules;
 pub(crate) mod status;

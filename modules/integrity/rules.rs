@@ -27,6 +27,7 @@
 //!
 //! Kernel-independent: the host tests run the same file.
 
+use crate::blob::BlobState;
 use core::fmt;
 
 /// The most rules a policy may have.
@@ -36,27 +37,28 @@ pub(crate) const MAX_TYPE: usize = 63;
 
 /// Where in the kernel a file is met: IMA's `func=`.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[repr(u8)]
 pub(crate) enum Func {
     /// A file executed (`bprm_check_security`).
-    BprmCheck,
+    Bprm = 1,
     /// A file mapped executable (`mmap_file` with `PROT_EXEC`).
-    MmapCheck,
+    Mmap,
     /// A file opened (`file_post_open`).
-    FileCheck,
+    File,
     /// A kernel module read by the kernel (`kernel_post_read_file`).
-    ModuleCheck,
+    Module,
     /// Firmware read by the kernel (`kernel_post_read_file`).
-    FirmwareCheck,
+    Firmware,
 }
 
 impl Func {
     /// The names, as written in a policy.
     const NAMES: [(&'static str, Func); 5] = [
-        ("BPRM_CHECK", Func::BprmCheck),
-        ("MMAP_CHECK", Func::MmapCheck),
-        ("FILE_CHECK", Func::FileCheck),
-        ("MODULE_CHECK", Func::ModuleCheck),
-        ("FIRMWARE_CHECK", Func::FirmwareCheck),
+        ("BPRM_CHECK", Func::Bprm),
+        ("MMAP_CHECK", Func::Mmap),
+        ("FILE_CHECK", Func::File),
+        ("MODULE_CHECK", Func::Module),
+        ("FIRMWARE_CHECK", Func::Firmware),
     ];
 
     /// The name of `self`, as written in a policy.
@@ -68,16 +70,14 @@ impl Func {
     }
 }
 
-/// `MAY_EXEC`, as in `include/linux/fs.h`.
-pub(crate) const MAY_EXEC: u32 = 1;
-/// `MAY_READ`.
-pub(crate) const MAY_READ: u32 = 4;
+pub(crate) use crate::access::may::{EXEC as MAY_EXEC, READ as MAY_READ};
 
 /// What a rule does.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[repr(u8)]
 pub(crate) enum Action {
-    /// Measure the file.
-    Measure,
+    /// Measure the file (0: an all-zero rule is a valid value).
+    Measure = 0,
     /// Do not measure it (stops the measure family).
     DontMeasure,
     /// Appraise it: `security.ima` must match its contents.
@@ -99,48 +99,52 @@ impl Action {
     }
 }
 
-/// A type name from `obj_type=`, inline.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+/// A type name from `obj_type=`: where it is in the policy's name pool.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub(crate) struct TypeName {
+    start: u16,
     len: u8,
-    bytes: [u8; MAX_TYPE],
 }
 
-impl TypeName {
-    /// The name's bytes.
-    pub(crate) fn as_bytes(&self) -> &[u8] {
-        self.bytes.get(..usize::from(self.len)).unwrap_or(&[])
-    }
-}
+/// The room for all `obj_type` names of a policy, in bytes.
+const NAMES_POOL: usize = 1024;
 
-/// One rule.
+/// One rule. All zero is a valid value (`measure`, no condition), so that
+/// a policy can be built in place from zeroes (`BlobState`).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) struct Rule {
     /// What it does.
     pub(crate) action: Action,
-    /// `func=`.
-    pub(crate) func: Option<Func>,
-    /// `mask=`: all of these bits must be in the access.
-    pub(crate) mask: Option<u32>,
-    /// `uid=`.
-    pub(crate) uid: Option<u32>,
-    /// `fowner=`.
-    pub(crate) fowner: Option<u32>,
-    /// `obj_type=`.
-    pub(crate) obj_type: Option<TypeName>,
+    /// `func=`: a [`Func`]'s value, 0 for any.
+    func: u8,
+    /// Which of `uid=`, `fowner=` and `obj_type=` are given ([`HAS_UID`],
+    /// [`HAS_FOWNER`], [`HAS_TYPE`]).
+    given: u8,
     /// `appraise_type=imasig`.
     pub(crate) signature: bool,
+    /// `mask=`: all of these bits must be in the access; 0 for any.
+    mask: u32,
+    /// `uid=`.
+    uid: u32,
+    /// `fowner=`.
+    fowner: u32,
+    /// `obj_type=`.
+    obj_type: TypeName,
 }
 
-const NO_RULE: Rule = Rule {
-    action: Action::DontMeasure,
-    func: None,
-    mask: None,
-    uid: None,
-    fowner: None,
-    obj_type: None,
-    signature: false,
-};
+const HAS_UID: u8 = 1;
+const HAS_FOWNER: u8 = 2;
+const HAS_TYPE: u8 = 4;
+
+impl Rule {
+    fn func(&self) -> Option<Func> {
+        Func::NAMES.iter().map(|(_, f)| *f).find(|f| *f as u8 == self.func)
+    }
+
+    fn given(&self, what: u8) -> bool {
+        self.given & what != 0
+    }
+}
 
 /// What the kernel is doing with a file, for the rules to match against.
 pub(crate) struct Access {
@@ -165,6 +169,7 @@ pub(crate) struct Decision {
     pub(crate) signature: bool,
 }
 
+#[cfg(test)]
 impl Decision {
     /// Nothing to do.
     pub(crate) fn is_none(&self) -> bool {
@@ -172,22 +177,31 @@ impl Decision {
     }
 }
 
-/// A parsed policy.
-#[derive(Clone)]
+/// A parsed policy. All zero is the empty policy.
+#[derive(Clone, Copy)]
 pub(crate) struct Policy {
     rules: [Rule; MAX_RULES],
     len: usize,
+    names: [u8; NAMES_POOL],
+    names_len: usize,
 }
 
+// SAFETY: all zero is the empty policy (no rules, no names; an all-zero
+// `Rule` is `measure` with no condition); nothing needs dropping.
+unsafe impl BlobState for Policy {}
+
 impl Policy {
+    /// The text of a type name of this policy.
+    pub(crate) fn name(&self, name: TypeName) -> &[u8] {
+        let start = usize::from(name.start);
+        self.names
+            .get(start..start.saturating_add(usize::from(name.len)))
+            .unwrap_or(&[])
+    }
+
     /// The rules, in order.
     pub(crate) fn rules(&self) -> &[Rule] {
         self.rules.get(..self.len).unwrap_or(&[])
-    }
-
-    /// Whether any rule needs the file's mlte type.
-    pub(crate) fn uses_obj_type(&self) -> bool {
-        self.rules().iter().any(|r| r.obj_type.is_some())
     }
 
     /// What to do for `access`; `obj_type_is(name)` says whether the file
@@ -200,7 +214,7 @@ impl Policy {
             if (measure_family && measure_done) || (!measure_family && appraise_done) {
                 continue;
             }
-            if !rule.matches(access, &mut obj_type_is) {
+            if !self.matches(rule, access, &mut obj_type_is) {
                 continue;
             }
             match rule.action {
@@ -224,13 +238,46 @@ impl Policy {
     }
 }
 
-impl Rule {
-    fn matches(&self, a: &Access, obj_type_is: &mut impl FnMut(&[u8]) -> bool) -> bool {
-        self.func.is_none_or(|f| f == a.func)
-            && self.mask.is_none_or(|m| a.mask & m == m)
-            && self.uid.is_none_or(|u| u == a.uid)
-            && self.fowner.is_none_or(|u| u == a.fowner)
-            && self.obj_type.as_ref().is_none_or(|t| obj_type_is(t.as_bytes()))
+impl Policy {
+    /// Writes the rules, one per line, in the language they were parsed
+    /// from (canonical spacing, no comments): what reads back parses to the
+    /// same policy.
+    pub(crate) fn write_text(&self, out: &mut impl fmt::Write) -> fmt::Result {
+        for r in self.rules() {
+            let action = Action::NAMES.iter().find(|(_, a)| *a == r.action).map_or("?", |(n, _)| n);
+            out.write_str(action)?;
+            if let Some(f) = r.func() {
+                write!(out, " func={}", f.name())?;
+            }
+            match r.mask {
+                MAY_READ => out.write_str(" mask=MAY_READ")?,
+                MAY_EXEC => out.write_str(" mask=MAY_EXEC")?,
+                _ => {}
+            }
+            if r.given(HAS_UID) {
+                write!(out, " uid={}", r.uid)?;
+            }
+            if r.given(HAS_FOWNER) {
+                write!(out, " fowner={}", r.fowner)?;
+            }
+            if r.given(HAS_TYPE) {
+                out.write_str(" obj_type=")?;
+                self.name(r.obj_type).iter().try_for_each(|&b| out.write_char(char::from(b)))?;
+            }
+            if r.signature {
+                out.write_str(" appraise_type=imasig")?;
+            }
+            out.write_char('\n')?;
+        }
+        Ok(())
+    }
+
+    fn matches(&self, r: &Rule, a: &Access, obj_type_is: &mut impl FnMut(&[u8]) -> bool) -> bool {
+        (r.func == 0 || r.func == a.func as u8)
+            && a.mask & r.mask == r.mask
+            && (!r.given(HAS_UID) || r.uid == a.uid)
+            && (!r.given(HAS_FOWNER) || r.fowner == a.fowner)
+            && (!r.given(HAS_TYPE) || obj_type_is(self.name(r.obj_type)))
     }
 }
 
@@ -272,12 +319,9 @@ fn parse_u32(s: &[u8]) -> Option<u32> {
     u32::try_from(v).ok()
 }
 
-/// Parses `text` whole: the policy, or the first error.
-pub(crate) fn parse(text: &[u8]) -> Result<Policy, ParseError> {
-    let mut policy = Policy {
-        rules: [NO_RULE; MAX_RULES],
-        len: 0,
-    };
+/// Parses `text` whole into `policy`, which must be empty (all zero):
+/// `Ok`, or the first error (and `policy` is to be dropped).
+pub(crate) fn parse_into(text: &[u8], policy: &mut Policy) -> Result<(), ParseError> {
     for (n, line) in text.split(|&c| c == b'\n').enumerate() {
         let line_no = u32::try_from(n).unwrap_or(u32::MAX).saturating_add(1);
         let err = |part: &[u8], why| ParseError {
@@ -305,7 +349,16 @@ pub(crate) fn parse(text: &[u8]) -> Result<Policy, ParseError> {
                 "unknown action; expected measure, dont_measure, appraise or dont_appraise",
             ));
         };
-        let mut rule = Rule { action, ..NO_RULE };
+        let mut rule = Rule {
+            action,
+            func: 0,
+            given: 0,
+            signature: false,
+            mask: 0,
+            uid: 0,
+            fowner: 0,
+            obj_type: TypeName::default(),
+        };
         for word in words {
             let Some(eq) = word.iter().position(|&c| c == b'=') else {
                 return Err(err(word, "expected a condition KEY=VALUE"));
@@ -321,43 +374,51 @@ pub(crate) fn parse(text: &[u8]) -> Result<Policy, ParseError> {
             };
             match key {
                 b"func" => {
-                    dup(rule.func.is_some())?;
+                    dup(rule.func != 0)?;
                     let f = Func::NAMES.iter().find(|(n, _)| n.as_bytes() == value).ok_or(at(
                         "unknown func; expected BPRM_CHECK, MMAP_CHECK, FILE_CHECK, MODULE_CHECK or FIRMWARE_CHECK",
                     ))?;
-                    rule.func = Some(f.1);
+                    rule.func = f.1 as u8;
                 }
                 b"mask" => {
-                    dup(rule.mask.is_some())?;
-                    rule.mask = Some(match value {
+                    dup(rule.mask != 0)?;
+                    rule.mask = match value {
                         b"MAY_READ" => MAY_READ,
                         b"MAY_EXEC" => MAY_EXEC,
                         _ => return Err(at("unknown mask; expected MAY_READ or MAY_EXEC")),
-                    });
+                    };
                 }
                 b"uid" => {
-                    dup(rule.uid.is_some())?;
-                    rule.uid = Some(parse_u32(value).ok_or(at("expected a decimal uid"))?);
+                    dup(rule.given(HAS_UID))?;
+                    rule.uid = parse_u32(value).ok_or(at("expected a decimal uid"))?;
+                    rule.given |= HAS_UID;
                 }
                 b"fowner" => {
-                    dup(rule.fowner.is_some())?;
-                    rule.fowner = Some(parse_u32(value).ok_or(at("expected a decimal uid"))?);
+                    dup(rule.given(HAS_FOWNER))?;
+                    rule.fowner = parse_u32(value).ok_or(at("expected a decimal uid"))?;
+                    rule.given |= HAS_FOWNER;
                 }
                 b"obj_type" => {
-                    dup(rule.obj_type.is_some())?;
+                    dup(rule.given(HAS_TYPE))?;
                     if value.is_empty()
                         || value.len() > MAX_TYPE
                         || !value.iter().all(|&c| c.is_ascii_alphanumeric() || c == b'_')
                     {
                         return Err(at("expected a type name: 1 to 63 letters, digits or _"));
                     }
-                    let mut name = TypeName {
-                        len: 0,
-                        bytes: [0; MAX_TYPE],
+                    let start = policy.names_len;
+                    let end = start + value.len();
+                    let slot = policy
+                        .names
+                        .get_mut(start..end)
+                        .ok_or(at("too many obj_type names (1024 bytes in all)"))?;
+                    slot.copy_from_slice(value);
+                    policy.names_len = end;
+                    rule.obj_type = TypeName {
+                        start: u16::try_from(start).unwrap_or(u16::MAX),
+                        len: u8::try_from(value.len()).unwrap_or(u8::MAX),
                     };
-                    name.bytes[..value.len()].copy_from_slice(value);
-                    name.len = u8::try_from(value.len()).unwrap_or(0);
-                    rule.obj_type = Some(name);
+                    rule.given |= HAS_TYPE;
                 }
                 b"appraise_type" => {
                     dup(rule.signature)?;
@@ -383,12 +444,18 @@ pub(crate) fn parse(text: &[u8]) -> Result<Policy, ParseError> {
         *slot = rule;
         policy.len += 1;
     }
-    Ok(policy)
+    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn parse(text: &[u8]) -> Result<Box<Policy>, ParseError> {
+        // SAFETY: all zero is a valid `Policy` (the empty one).
+        let mut p: Box<Policy> = unsafe { Box::new_zeroed().assume_init() };
+        parse_into(text, &mut p).map(|()| p)
+    }
 
     fn access(func: Func, mask: u32, uid: u32, fowner: u32) -> Access {
         Access {
@@ -412,31 +479,30 @@ mod tests {
         .unwrap();
         assert_eq!(p.rules().len(), 5);
         let none = |_: &[u8]| false;
-        let d = p.decide(&access(Func::FileCheck, MAY_READ, 0, 0), none);
+        let d = p.decide(&access(Func::File, MAY_READ, 0, 0), none);
         assert_eq!(d, Decision { measure: true, appraise: false, signature: false });
         // The dont_measure rule comes first.
-        let d = p.decide(&access(Func::FileCheck, MAY_READ, 0, 7), none);
+        let d = p.decide(&access(Func::File, MAY_READ, 0, 7), none);
         assert!(d.is_none());
         // A write-only open is not MAY_READ.
-        assert!(p.decide(&access(Func::FileCheck, 2, 0, 0), none).is_none());
-        let d = p.decide(&access(Func::BprmCheck, MAY_EXEC, 0, 1001), none);
+        assert!(p.decide(&access(Func::File, 2, 0, 0), none).is_none());
+        let d = p.decide(&access(Func::Bprm, MAY_EXEC, 0, 1001), none);
         assert_eq!(d, Decision { measure: true, appraise: true, signature: true });
-        let d = p.decide(&access(Func::BprmCheck, MAY_EXEC, 0, 1000), none);
+        let d = p.decide(&access(Func::Bprm, MAY_EXEC, 0, 1000), none);
         assert_eq!(d, Decision { measure: true, appraise: true, signature: false });
     }
 
     #[test]
     fn obj_type_asks_only_for_rules_that_name_one() {
         let p = parse(b"measure func=FILE_CHECK\nappraise obj_type=bin_t\n").unwrap();
-        assert!(p.uses_obj_type());
         let mut asked = 0;
-        let d = p.decide(&access(Func::FileCheck, MAY_READ, 0, 0), |t| {
+        let d = p.decide(&access(Func::File, MAY_READ, 0, 0), |t| {
             asked += 1;
             t == b"bin_t"
         });
         assert_eq!(asked, 1);
         assert!(d.appraise && d.measure);
-        let d = p.decide(&access(Func::FileCheck, MAY_READ, 0, 0), |t| t == b"other_t");
+        let d = p.decide(&access(Func::File, MAY_READ, 0, 0), |t| t == b"other_t");
         assert!(!d.appraise);
     }
 
@@ -465,6 +531,22 @@ mod tests {
     }
 
     #[test]
+    fn the_text_read_back_parses_to_the_same_rules() {
+        let text = b"measure   func=FILE_CHECK mask=MAY_READ uid=3 # c\n\
+                     appraise fowner=1 obj_type=bin_t appraise_type=imasig\ndont_appraise mask=MAY_EXEC\n";
+        let p = parse(text).unwrap();
+        let mut shown = String::new();
+        p.write_text(&mut shown).unwrap();
+        assert_eq!(
+            shown,
+            "measure func=FILE_CHECK mask=MAY_READ uid=3\n\
+             appraise fowner=1 obj_type=bin_t appraise_type=imasig\ndont_appraise mask=MAY_EXEC\n"
+        );
+        let again = parse(shown.as_bytes()).unwrap();
+        assert_eq!(again.rules(), p.rules());
+    }
+
+    #[test]
     fn at_most_64_rules() {
         let mut text = Vec::new();
         for _ in 0..MAX_RULES {
@@ -480,7 +562,7 @@ mod tests {
         for text in [&b""[..], b"\n\n", b"# nothing\n   \t\n"] {
             let p = parse(text).unwrap();
             assert!(p.rules().is_empty());
-            assert!(p.decide(&access(Func::BprmCheck, MAY_EXEC, 0, 0), |_| true).is_none());
+            assert!(p.decide(&access(Func::Bprm, MAY_EXEC, 0, 0), |_| true).is_none());
         }
     }
 

@@ -36,6 +36,8 @@ impl Known {
     pub(crate) const META_OK: Known = Known(1 << 5);
     /// There is no `security.evm`.
     pub(crate) const META_ABSENT: Known = Known(1 << 6);
+    /// There is no `security.ima`.
+    pub(crate) const IMA_ABSENT: Known = Known(1 << 7);
 
     /// Whether all of `other`'s bits are known.
     pub(crate) fn has(self, other: Known) -> bool {

@@ -247,6 +247,21 @@ fn check_inode(inode: &Inode, class: Class, perms: u32, target: Target<'_>) -> R
     })
 }
 
+/// Whether `inode`'s type is the one named `name` (`sid file`'s for an
+/// unlabelled inode); false when no policy is loaded or it has no such
+/// type. For other submodules' selectors (the integrity policy's
+/// `obj_type=`). Does not sleep.
+pub(crate) fn inode_type_is(inode: &Inode, name: &[u8]) -> bool {
+    use super::context::ContextView;
+    policy::with(|p| {
+        let Some(p) = p else { return false };
+        let Some(ty) = p.type_id(name) else {
+            return false;
+        };
+        with_view_or(inode.state::<Mlte>(), p.sid_view(Sid::File), |o| o.ty() == ty)
+    })
+}
+
 /// May the current task have `file`/`dir` permissions on `dentry`'s inode
 /// (labelling it first if it has no label yet)? Allows a negative dentry.
 fn check_dentry(dentry: &Dentry, file: u32, dir: u32) -> Result {

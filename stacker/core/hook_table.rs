@@ -91,6 +91,10 @@ macro_rules! hook_table {
             /// blob is reachable.
             first_error file_alloc_security(file: *mut c::file) -> c_int
                 => (file: &FileSecurity = FileSecurity::from_raw(file)) -> Result = Ok(());
+            /// The last reference to an open `file` is being dropped: the
+            /// point where integrity modules learn that a writer is done.
+            every file_release(file: *mut c::file)
+                => (file: &File = File::from_raw(file));
             /// A file is being freed, possibly after a failed open (or a
             /// failed `file_alloc_security`); only its blob is reachable.
             every file_free_security(file: *mut c::file)
@@ -157,6 +161,9 @@ macro_rules! hook_table {
             first_error inode_setattr(idmap: *mut c::mnt_idmap, dentry: *mut c::dentry, attr: *mut c::iattr) -> c_int
                 => (dentry: &Dentry = Dentry::from_raw(dentry), attr: &Iattr = Iattr::from_raw(attr))
                 -> Result = Ok(());
+            /// The attributes of `dentry` were changed by `attr`.
+            every inode_post_setattr(idmap: *mut c::mnt_idmap, dentry: *mut c::dentry, ia_valid: c_int)
+                => (dentry: &Dentry = Dentry::from_raw(dentry), valid: u32 = ia_valid as u32);
             /// May the attributes of `path` be read (`stat(2)`)?
             first_error inode_getattr(path: *const c::path) -> c_int
                 => (path: &Path = Path::from_raw(path)) -> Result = Ok(());

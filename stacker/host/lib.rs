@@ -73,11 +73,10 @@ pub fn evm_xattr(
     let mac = <hmac::Hmac<sha2::Sha256> as hmac::Mac>::new_from_slice(key)
         .unwrap_or_else(|_| unreachable!("HMAC takes keys of any length"));
     let mut sink = HostHmac(mac);
-    meta.feed(&mut sink, |i| {
-        xattrs
-            .iter()
-            .find(|(n, _)| n == EVM_XATTRS[i])
-            .map(|(_, v)| &v[..])
+    meta.feed(&mut sink, |name, sink| {
+        if let Some((_, v)) = xattrs.iter().find(|(n, _)| n == name) {
+            integrity::formats::Sink::update(sink, v);
+        }
     });
     let tag: [u8; 32] = hmac::Mac::finalize(sink.0).into_bytes().into();
     integrity::formats::evm_value(&tag).to_vec()

@@ -67,7 +67,10 @@
 	X(lsm_ctx, ctx_len) X(lsm_ctx, ctx)                                  \
 	X(task_struct, real_cred) X(inode, i_sb)                           \
 	X(super_block, s_flags) X(linux_binprm, unsafe)                     \
-	X(file, f_path.mnt) X(vfsmount, mnt_flags)
+	X(file, f_path.mnt) X(vfsmount, mnt_flags)                          \
+	X(file, f_mode) X(inode, i_uid) X(inode, i_gid)                      \
+	X(inode, i_generation) X(super_block, s_uuid)                        \
+	X(super_block, s_type) X(file_system_type, fs_flags)
 
 /*
  * The sizes of what Rust builds (file_operations, lsm_blob_sizes, xattr
@@ -83,6 +86,10 @@
 
 /* Rust's SB_BORN (objects.rs): bindgen does not expand BIT(). */
 static_assert(SB_BORN == (1UL << 29));
+/* Rust's FMODE_READ and FMODE_WRITE (objects.rs): bindgen does not expand
+ * the __force casts. */
+static_assert((__force unsigned int)FMODE_READ == 1);
+static_assert((__force unsigned int)FMODE_WRITE == 2);
 
 #define STACKER_OFFSET(S, F) offsetof(struct S, F),
 #define STACKER_OFFSET_NAME(S, F) "offsetof(" #S ", " #F ")",

@@ -225,6 +225,40 @@ impl File {
         // SAFETY: `f_inode` is set for every file and pinned by it.
         unsafe { Inode::from_raw((*self.as_raw()).f_inode) }
     }
+
+    /// The file's `f_mode`.
+    fn mode(&self) -> u32 {
+        // SAFETY: the file is valid; the `FMODE_READ`/`FMODE_WRITE` bits
+        // are set at open and fixed.
+        unsafe { (*self.as_raw()).f_mode }
+    }
+
+    /// Whether the file was opened for reading.
+    pub(crate) fn readable(&self) -> bool {
+        self.mode() & FMODE_READ != 0
+    }
+
+    /// Whether the file was opened for writing.
+    pub(crate) fn writable(&self) -> bool {
+        self.mode() & FMODE_WRITE != 0
+    }
+
+    /// The file's path as `d_path` gives it (from the caller's root),
+    /// written at the end of `buf`; `None` when it does not fit or the
+    /// file has none. May not be called in RCU-walk mode: takes locks.
+    pub(crate) fn path_in<'a>(&self, buf: &'a mut [u8]) -> Option<&'a [u8]> {
+        let len = i32::try_from(buf.len()).ok()?;
+        // SAFETY: the file is open, so its `f_path` is valid; `buf` is
+        // writable for `len` bytes.
+        let p = unsafe { bindings::file_path(self.as_raw(), buf.as_mut_ptr().cast(), len) };
+        if kernel::error::from_err_ptr(p).is_err() || p.is_null() {
+            return None;
+        }
+        let start = (p as usize).checked_sub(buf.as_ptr() as usize)?;
+        let tail = buf.get(start..)?;
+        let end = tail.iter().position(|&b| b == 0)?;
+        tail.get(..end)
+    }
 }
 
 wrapper!(
@@ -323,6 +357,71 @@ impl Inode {
         unsafe { (*self.as_raw()).i_ino }
     }
 
+    /// The inode's mode: file type and permission bits.
+    pub(crate) fn mode(&self) -> u16 {
+        // SAFETY: the inode is valid; a racing `chmod` gives the old or
+        // the new mode (an aligned 16-bit load).
+        unsafe { core::ptr::addr_of!((*self.as_raw()).i_mode).read_volatile() }
+    }
+
+    /// Whether this inode is a regular file.
+    pub(crate) fn is_reg(&self) -> bool {
+        u32::from(self.mode()) & bindings::S_IFMT == bindings::S_IFREG
+    }
+
+    /// The owner, in the initial user namespace.
+    pub(crate) fn uid(&self) -> u32 {
+        // SAFETY: the inode is valid; a racing `chown` gives the old or
+        // the new owner (an aligned 32-bit load).
+        unsafe { core::ptr::addr_of!((*self.as_raw()).i_uid.val).read_volatile() }
+    }
+
+    /// The group, in the initial user namespace.
+    pub(crate) fn gid(&self) -> u32 {
+        // SAFETY: as for `uid`.
+        unsafe { core::ptr::addr_of!((*self.as_raw()).i_gid.val).read_volatile() }
+    }
+
+    /// `i_generation`, as `FS_IOC_GETVERSION` reports it.
+    pub(crate) fn generation(&self) -> u32 {
+        // SAFETY: the inode is valid; the generation is set when it is
+        // made and fixed.
+        unsafe { (*self.as_raw()).i_generation }
+    }
+
+    /// The inode's superblock.
+    fn sb(&self) -> *mut bindings::super_block {
+        // SAFETY: the inode is valid; `i_sb` is set when it is allocated
+        // and fixed for its life, and the superblock outlives it.
+        unsafe { (*self.as_raw()).i_sb }
+    }
+
+    /// The UUID of the inode's file system (`s_uuid`; zero when it has
+    /// none).
+    pub(crate) fn fs_uuid(&self) -> [u8; 16] {
+        // SAFETY: `sb()` is valid; `s_uuid` is set while mounting, before
+        // the file system's inodes are reachable, and then fixed.
+        unsafe { (*self.sb()).s_uuid.b }
+    }
+
+    /// Whether the inode's file system keeps file contents: a block-device
+    /// file system (`FS_REQUIRES_DEV`), tmpfs or ramfs; not a pseudo file
+    /// system (procfs, sysfs, securityfs, ...), whose reads may block or
+    /// change on every read.
+    pub(crate) fn on_content_fs(&self) -> bool {
+        /// `TMPFS_MAGIC`, `RAMFS_MAGIC` (`include/uapi/linux/magic.h`).
+        const CONTENT_MAGICS: [u64; 2] = [0x0102_1994, 0x8584_58f6];
+        let sb = self.sb();
+        // SAFETY: `sb` is valid (see `sb()`); `s_type` is set before it is
+        // mounted and then fixed, and a file system type outlives its
+        // superblocks.
+        let requires_dev = unsafe { (*(*sb).s_type).fs_flags } & bindings::FS_REQUIRES_DEV as i32 != 0;
+        // SAFETY: `s_magic` is set before the superblock's inodes are
+        // reachable and then fixed.
+        let magic = unsafe { (*sb).s_magic } as u64;
+        requires_dev || CONTENT_MAGICS.contains(&magic)
+    }
+
     /// Calls `f` with the name of one of the inode's dentries, or returns
     /// `None` when the inode has none.
     ///
@@ -365,6 +464,11 @@ impl Inode {
         flags & SB_BORN != 0
     }
 }
+
+/// `FMODE_READ` and `FMODE_WRITE` (`include/linux/fs.h`; bindgen does
+/// not expand their casts, `layout_check.c` asserts the values).
+const FMODE_READ: u32 = 1;
+const FMODE_WRITE: u32 = 2;
 
 /// `SB_BORN` (`BIT(29)`, which bindgen does not expand; `layout_check.c`
 /// asserts the value).
@@ -546,6 +650,13 @@ static stacker_rust_offsets: [usize; CHECKED_FIELDS] = {
         offset_of!(b::linux_binprm, unsafe_),
         offset_of!(b::file, __bindgen_anon_1.f_path.mnt),
         offset_of!(b::vfsmount, mnt_flags),
+        offset_of!(b::file, f_mode),
+        offset_of!(b::inode, i_uid),
+        offset_of!(b::inode, i_gid),
+        offset_of!(b::inode, i_generation),
+        offset_of!(b::super_block, s_uuid),
+        offset_of!(b::super_block, s_type),
+        offset_of!(b::file_system_type, fs_flags),
         // Sizes (`STACKER_SIZES` in C).
         size_of::<b::xattr>(),
         size_of::<b::name_snapshot>(),
@@ -560,7 +671,7 @@ static stacker_rust_offsets: [usize; CHECKED_FIELDS] = {
 };
 
 /// Number of fields and sizes checked.
-const CHECKED_FIELDS: usize = 73;
+const CHECKED_FIELDS: usize = 80;
 
 /// Whether Rust's and C's views of every listed kernel structure agree:
 /// `stacker_layout_check()` (`layout_check.c`) compares the two lists and

@@ -54,6 +54,10 @@ mod xattrlock;
 #[path = "../../modules/mlte/mod.rs"]
 mod mlte;
 
+#[cfg(CONFIG_SECURITY_STACKER_INTEGRITY)]
+#[path = "../../modules/integrity/mod.rs"]
+mod integrity;
+
 // A submodule registered as an LSM of its own, for benchmarks and tests.
 #[cfg(CONFIG_SECURITY_STACKER_OWN_LSM)]
 mod own_lsm;
@@ -62,6 +66,8 @@ mod own_lsm;
 mod registry {
     #[cfg(CONFIG_SECURITY_STACKER_CAPSTACK)]
     use crate::capstack::Capstack;
+    #[cfg(CONFIG_SECURITY_STACKER_INTEGRITY)]
+    use crate::integrity::hooks::Integrity;
     #[cfg(CONFIG_SECURITY_STACKER_MLTE)]
     use crate::mlte::hooks::Mlte;
     #[cfg(CONFIG_SECURITY_STACKER_TEST_MODULES)]
@@ -70,6 +76,7 @@ mod registry {
     crate::dispatch::define_registry! {
         [CONFIG_SECURITY_STACKER_CAPSTACK] CAPSTACK: Capstack = Capstack;
         [CONFIG_SECURITY_STACKER_MLTE] MLTE: Mlte = Mlte;
+        [CONFIG_SECURITY_STACKER_INTEGRITY] INTEGRITY: Integrity = Integrity;
         [CONFIG_SECURITY_STACKER_TEST_MODULES] DENYNAME: DenyName = DenyName;
         [CONFIG_SECURITY_STACKER_TEST_MODULES] XATTRLOCK: XattrLock<0> = XattrLock;
         [CONFIG_SECURITY_STACKER_TEST_MODULES] XATTRLOCK_B: XattrLock<1> = XattrLock;

@@ -1,0 +1,633 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! The `integrity` submodule: measure, appraise and verify files, as IMA
+//! and EVM do, in their formats.
+//!
+//! A file the policy (`rules.rs`) selects is, at exec, executable mmap,
+//! open or kernel read:
+//!
+//! - measured: its SHA-256, through the kernel's crypto library, is
+//!   appended to the measurement list (`measurements.rs`) once per version
+//!   of its contents;
+//! - appraised: `security.ima` must hold its digest (`evmctl ima_hash`) or,
+//!   under `appraise_type=imasig`, a valid version 2 signature of it
+//!   (`evmctl ima_sign`) by a loaded key; else `EACCES`, and the path is
+//!   logged.
+//!
+//! Once an HMAC key is loaded (`evm_key`), every file that carries
+//! `security.evm`, and every file an appraise rule selects, must carry a
+//! valid one: an HMAC-SHA256 over its security xattrs and metadata
+//! (`formats.rs`, EVM's layout), checked before its digest or its labels
+//! are trusted at the first open, exec or mmap of each version; else
+//! `EACCES`.
+//!
+//! What is known of a file is kept in its inode's blob (`status.rs`):
+//! decided once per version, forgotten when it is written, truncated, or
+//! its xattrs or attributes change. Concurrent first accesses wait on the
+//! inode's measurement lock, so a file is hashed once.
+//!
+//! Only regular files on file systems that keep contents (block devices,
+//! tmpfs, ramfs) are measured or appraised; opens for writing only are
+//! neither (nothing is read through them).
+//!
+//! Kernel only: it reads files and xattrs and uses the kernel's keys.
+
+use super::crypto::{self, BitLock, Hmac};
+use super::formats::{self, Digest, EvmInput, ImaXattr, Sink};
+use super::measurements;
+use super::rules::{self, Access, Decision, Func, Policy, MAY_EXEC, MAY_READ};
+use super::status::{Known, Status};
+use crate::access::AccessMask;
+use crate::blob::{BlobState, HasBlob};
+use crate::error::{Result, EACCES, EBUSY, EINTR, EINVAL, ENODATA, ENOMEM, EOPNOTSUPP};
+use crate::objects::{Binprm, Cred, Dentry, File, Inode};
+use crate::platform::{self, Dir, RcuBox, RcuCell, TextBuf};
+use core::ffi::CStr;
+use core::fmt::Write;
+use core::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use kernel::alloc::KVec;
+use kernel::prelude::GFP_KERNEL;
+
+/// The `integrity` submodule.
+pub(crate) struct Integrity;
+
+/// What the submodule keeps in an inode's blob.
+#[derive(Default)]
+pub(crate) struct FileIntegrity {
+    /// What is known of the file, by version.
+    status: Status,
+    /// Held while the file is measured and appraised.
+    lock: BitLock,
+}
+
+// SAFETY: all zero is version 0 with nothing known, unlocked; nothing
+// needs dropping.
+unsafe impl BlobState for FileIntegrity {}
+
+/// The policy in force (`None`: nothing selected).
+static POLICY: RcuCell<Policy> = RcuCell::new();
+/// Set while a policy is being loaded: loads do not overlap.
+static LOADING: AtomicBool = AtomicBool::new(false);
+/// The HMAC key of `security.evm`, loaded once.
+static EVM_KEY: RcuBox<[u8; EVM_KEY_LEN]> = RcuBox::new();
+/// Set once an HMAC key load has started: there is only ever one.
+static EVM_KEY_TAKEN: AtomicBool = AtomicBool::new(false);
+
+/// The HMAC key's length, in bytes.
+const EVM_KEY_LEN: usize = 32;
+/// The largest `security.ima` read: a version 2 signature by a 4096-bit
+/// RSA key is 9 + 512 bytes.
+const MAX_IMA_XATTR: usize = 1024;
+/// The largest covered xattr value read for the HMAC.
+const MAX_COVERED_XATTR: usize = 1024;
+/// The room for a measured file's path.
+const PATH_ROOM: usize = 4096;
+
+/// Counters, for `status`.
+static APPRAISAL_DENIALS: AtomicU64 = AtomicU64::new(0);
+static META_DENIALS: AtomicU64 = AtomicU64::new(0);
+static POLICY_LOADS: AtomicU64 = AtomicU64::new(0);
+static KEYS: AtomicU64 = AtomicU64::new(0);
+
+/// `PROT_EXEC`, `PROT_WRITE`, `MAP_SHARED`.
+const PROT_EXEC: u64 = 4;
+const PROT_WRITE: u64 = 2;
+const MAP_SHARED: u64 = 1;
+/// `MAY_WRITE`, `MAY_APPEND`.
+const MAY_WRITE: u32 = crate::access::may::WRITE;
+const MAY_APPEND: u32 = crate::access::may::APPEND;
+/// `ATTR_MODE | ATTR_UID | ATTR_GID | ATTR_SIZE`: the changes that alter
+/// what the HMAC covers or the contents.
+const ATTR_COVERED: u32 = {
+    use kernel::bindings as b;
+    b::ATTR_MODE | b::ATTR_UID | b::ATTR_GID | b::ATTR_SIZE
+};
+
+/// What the kernel read a file for (`enum kernel_read_file_id`), as a
+/// `func`.
+fn read_func(id: u32) -> Option<Func> {
+    use kernel::bindings as b;
+    match id {
+        b::kernel_read_file_id_READING_MODULE => Some(Func::Module),
+        b::kernel_read_file_id_READING_FIRMWARE => Some(Func::Firmware),
+        _ => None,
+    }
+}
+
+/// Whether `inode` has the mlte type `name` (`obj_type=`).
+fn obj_type_is(inode: &Inode, name: &[u8]) -> bool {
+    #[cfg(CONFIG_SECURITY_STACKER_MLTE)]
+    {
+        crate::mlte::hooks::inode_type_is(inode, name)
+    }
+    #[cfg(not(CONFIG_SECURITY_STACKER_MLTE))]
+    {
+        let _ = (inode, name);
+        false
+    }
+}
+
+/// What the policy selects for `file` at `func` with access `mask`.
+fn decide(file: &File, func: Func, mask: u32) -> Decision {
+    let inode = file.inode();
+    let access = Cred::with_current(|cred| Access {
+        func,
+        mask,
+        uid: cred.uid(),
+        fowner: inode.uid(),
+    });
+    POLICY.read(|p| p.map(|p| p.decide(&access, |name| obj_type_is(inode, name))))
+        .unwrap_or_default()
+}
+
+/// Whether an HMAC key is loaded.
+fn evm_key_loaded() -> bool {
+    EVM_KEY.read(|k| k.is_some())
+}
+
+/// Why a file is refused, from what is known of it; `None`: allowed.
+fn refusal(known: Known, d: &Decision, key_loaded: bool) -> Option<&'static str> {
+    if key_loaded && known.has(Known::META_CHECKED) && !known.has(Known::META_OK) {
+        if !known.has(Known::META_ABSENT) {
+            return Some("security.evm does not verify (HMAC)");
+        }
+        if d.appraise {
+            return Some("no security.evm");
+        }
+    }
+    if d.appraise {
+        if !known.has(Known::DIGEST_OK) {
+            return Some(if known.has(Known::IMA_ABSENT) {
+                "no security.ima"
+            } else {
+                "security.ima does not match the contents"
+            });
+        }
+        if d.signature && !known.has(Known::SIGNED) {
+            return Some("a signature is required (appraise_type=imasig)");
+        }
+    }
+    None
+}
+
+/// A file's contents, to hash: read from the file, or given (a kernel
+/// read's buffer).
+enum Contents<'a> {
+    File,
+    Buffer(&'a [u8]),
+}
+
+/// Measures, appraises and verifies `file` as the policy says for `func`
+/// and `mask`; `Err(EACCES)` when it is refused. May sleep.
+fn check(file: &File, func: Func, mask: u32, contents: Contents<'_>) -> Result {
+    let inode = file.inode();
+    if !inode.is_reg() || !inode.on_content_fs() {
+        return Ok(());
+    }
+    let Some(state) = inode.state::<Integrity>() else {
+        return Ok(());
+    };
+    let d = decide(file, func, mask);
+    let key_loaded = evm_key_loaded();
+    let wanted = |known: Known| {
+        (d.measure && !known.has(Known::MEASURED))
+            || (d.appraise && !known.has(Known::APPRAISED))
+            || (key_loaded && !known.has(Known::META_CHECKED))
+    };
+    let mut known = state.status.get().known;
+    if wanted(known) {
+        // Under the inode's lock: one task measures, the others then find
+        // it known.
+        let _guard = state.lock.lock()?;
+        let snap = state.status.get();
+        known = snap.known;
+        if wanted(known) {
+            let learnt = learn(file, &d, key_loaded, known, &contents)?;
+            // Not recorded if the file changed meanwhile; this access is
+            // still decided on what was learnt.
+            state.status.record(snap.version, learnt);
+            known = known.with(learnt);
+        }
+    }
+    match refusal(known, &d, key_loaded) {
+        None => Ok(()),
+        Some(why) => {
+            let counter = if why.contains("evm") {
+                &META_DENIALS
+            } else {
+                &APPRAISAL_DENIALS
+            };
+            counter.fetch_add(1, Ordering::Relaxed);
+            log_denial(file, func, why);
+            Err(EACCES)
+        }
+    }
+}
+
+/// Logs a refusal, rate-limited: what, where and why.
+fn log_denial(file: &File, func: Func, why: &str) {
+    if !platform::ratelimit_audit() {
+        return;
+    }
+    let Ok(mut buf) = KVec::from_elem(0u8, PATH_ROOM, GFP_KERNEL) else {
+        return;
+    };
+    let path = file.path_in(&mut buf).unwrap_or(b"?");
+    let path = core::str::from_utf8(path).unwrap_or("(not UTF-8)");
+    let (pid, comm) = platform::current_task();
+    platform::pr_warn!(
+        "integrity: appraise: denied {} of {} (pid {} comm \"{}\"): {}\n",
+        func.name(),
+        path,
+        pid,
+        crate::access::comm_str(&comm),
+        why
+    );
+}
+
+/// Finds out what `wanted` lacks of `file`, given what is `known`: hashes
+/// it, appends the measurement, compares `security.ima`, checks
+/// `security.evm`. What was learnt; `Err` only when the list could not
+/// grow (`ENOMEM`) or the task was killed. Sleeps.
+fn learn(file: &File, d: &Decision, key_loaded: bool, known: Known, contents: &Contents<'_>) -> Result<Known> {
+    let mut learnt = Known::default();
+    if key_loaded && !known.has(Known::META_CHECKED) {
+        learnt = learnt.with(check_evm(file));
+    }
+    let measure = d.measure && !known.has(Known::MEASURED);
+    let appraise = d.appraise && !known.has(Known::APPRAISED);
+    if !measure && !appraise {
+        return Ok(learnt);
+    }
+    let digest = match contents {
+        Contents::Buffer(buf) => crypto::sha256(buf),
+        Contents::File => match crypto::hash_file(file) {
+            Ok(digest) => digest,
+            // Unreadable: nothing is measured, and appraisal fails.
+            Err(e) if e == ENOMEM || e == EINTR => return Err(e),
+            Err(_) => return Ok(learnt.with(Known::APPRAISED)),
+        },
+    };
+    if measure {
+        let mut buf = KVec::from_elem(0u8, PATH_ROOM, GFP_KERNEL)?;
+        let path = file.path_in(&mut buf).unwrap_or(b"(unknown)");
+        measurements::append(&digest, path)?;
+        learnt = learnt.with(Known::MEASURED);
+    }
+    if appraise {
+        learnt = learnt.with(appraise_digest(file, &digest));
+    }
+    Ok(learnt)
+}
+
+/// Compares `digest` with `file`'s `security.ima`. Sleeps.
+fn appraise_digest(file: &File, digest: &Digest) -> Known {
+    let mut buf = [0u8; MAX_IMA_XATTR];
+    let done = Known::APPRAISED;
+    let n = match file.getxattr(c"security.ima", &mut buf) {
+        Ok(n) => n,
+        Err(e) if e == ENODATA || e == EOPNOTSUPP => return done.with(Known::IMA_ABSENT),
+        Err(_) => return done,
+    };
+    match formats::parse_ima(buf.get(..n).unwrap_or(&[])) {
+        Ok(ImaXattr::Digest(want)) if want == digest => done.with(Known::DIGEST_OK),
+        Ok(ImaXattr::Digest(_)) => done,
+        Ok(ImaXattr::Signature { keyid, sig }) => match crypto::verify(keyid, sig, digest) {
+            Ok(()) => done.with(Known::DIGEST_OK).with(Known::SIGNED),
+            Err(_) => done,
+        },
+        Err(why) => {
+            log_bad_xattr(file, why);
+            done
+        }
+    }
+}
+
+/// Logs an xattr that could not be parsed, rate-limited.
+fn log_bad_xattr(file: &File, why: &str) {
+    if platform::ratelimit_audit() {
+        platform::pr_warn!("integrity: ino {}: {}\n", file.inode().ino(), why);
+    }
+}
+
+/// An HMAC fed by `EvmInput::feed`, which notes an xattr it could not
+/// read.
+struct EvmHmac {
+    hmac: Hmac,
+    unreadable: bool,
+}
+
+impl Sink for EvmHmac {
+    fn update(&mut self, bytes: &[u8]) {
+        self.hmac.update(bytes);
+    }
+}
+
+/// Checks `file`'s `security.evm` with the loaded key. Sleeps.
+fn check_evm(file: &File) -> Known {
+    let done = Known::META_CHECKED;
+    let mut value = [0u8; 64];
+    let n = match file.getxattr(c"security.evm", &mut value) {
+        Ok(n) => n,
+        Err(e) if e == ENODATA || e == EOPNOTSUPP => return done.with(Known::META_ABSENT),
+        Err(_) => return done,
+    };
+    let want = match formats::parse_evm(value.get(..n).unwrap_or(&[])) {
+        Ok(want) => *want,
+        Err(why) => {
+            log_bad_xattr(file, why);
+            return done;
+        }
+    };
+    let Some(mut key) = EVM_KEY.read(|k| k.copied()) else {
+        return Known::default();
+    };
+    let hmac = Hmac::new(&key);
+    key.fill(0);
+    let Some(hmac) = hmac else { return done };
+    let inode = file.inode();
+    let input = EvmInput {
+        ino: inode.ino(),
+        generation: inode.generation(),
+        uid: inode.uid(),
+        gid: inode.gid(),
+        mode: inode.mode(),
+        uuid: inode.fs_uuid(),
+    };
+    let mut sink = EvmHmac {
+        hmac,
+        unreadable: false,
+    };
+    let mut buf = [0u8; MAX_COVERED_XATTR];
+    input.feed(&mut sink, |name, sink| {
+        let mut cname = [0u8; 32];
+        let Some(slot) = cname.get_mut(..name.len()) else {
+            sink.unreadable = true;
+            return;
+        };
+        slot.copy_from_slice(name.as_bytes());
+        let Ok(cname) = CStr::from_bytes_until_nul(&cname) else {
+            sink.unreadable = true;
+            return;
+        };
+        match file.getxattr(cname, &mut buf) {
+            Ok(n) => sink.update(buf.get(..n).unwrap_or(&[])),
+            Err(e) if e == ENODATA || e == EOPNOTSUPP => {}
+            Err(_) => sink.unreadable = true,
+        }
+    });
+    let unreadable = sink.unreadable;
+    let got = sink.hmac.finish();
+    if !unreadable && formats::same_secret(&got, &want) {
+        done.with(Known::META_OK)
+    } else {
+        done
+    }
+}
+
+/// The file changed (contents, security xattrs or covered attributes):
+/// forget what is known of it.
+fn invalidate(inode: &Inode) {
+    if let Some(state) = inode.state::<Integrity>() {
+        state.status.invalidate();
+    }
+}
+
+/// Loads a text policy, whole: the old one stays on any error.
+fn load_policy(text: &[u8]) -> Result {
+    if LOADING.swap(true, Ordering::Acquire) {
+        return Err(EBUSY);
+    }
+    let result = POLICY.replace_with(|policy| {
+        rules::parse_into(text, policy).map_err(|e| {
+            platform::pr_warn!(
+                "integrity: policy rejected: line {} col {}: {}; previous policy kept\n",
+                e.line,
+                e.col,
+                e.why
+            );
+            EINVAL
+        })
+    });
+    if result.is_ok() {
+        POLICY_LOADS.fetch_add(1, Ordering::Relaxed);
+        platform::pr_info!("integrity: policy loaded\n");
+    }
+    LOADING.store(false, Ordering::Release);
+    result
+}
+
+/// `.../integrity/policy`: write a text policy (one `write()`); read the
+/// rules in force.
+struct PolicyFile;
+
+impl crate::attribute::Attribute for PolicyFile {
+    const WRITABLE: bool = true;
+    const MAX_WRITE: usize = 64 << 10;
+
+    fn show(out: &mut TextBuf) -> Result {
+        // The policy is copied out of the RCU section: formatting
+        // allocates.
+        match POLICY.copy_out()? {
+            Some(p) => out.format(|out| p.write_text(out)),
+            None => Ok(()),
+        }
+    }
+
+    fn store(input: &[u8]) -> Result {
+        load_policy(input)
+    }
+}
+
+/// `.../integrity/ascii_runtime_measurements`: IMA's ascii list.
+struct MeasurementsFile;
+
+impl crate::attribute::Attribute for MeasurementsFile {
+    fn show(out: &mut TextBuf) -> Result {
+        out.format(measurements::write_ascii)
+    }
+}
+
+/// `.../integrity/aggregate`: the running aggregate, `sha1:HEX`.
+struct AggregateFile;
+
+impl crate::attribute::Attribute for AggregateFile {
+    fn show(out: &mut TextBuf) -> Result {
+        let agg = measurements::aggregate();
+        out.format(|out| {
+            out.write_str("sha1:")?;
+            formats::write_hex(out, &agg)?;
+            out.write_char('\n')
+        })
+    }
+}
+
+/// `.../integrity/keys`: write one DER X.509 certificate to add a
+/// signature key; read how many were added.
+struct KeysFile;
+
+impl crate::attribute::Attribute for KeysFile {
+    const WRITABLE: bool = true;
+    const MAX_WRITE: usize = 16 << 10;
+
+    fn show(out: &mut TextBuf) -> Result {
+        out.format(|out| writeln!(out, "{}", KEYS.load(Ordering::Relaxed)))
+    }
+
+    fn store(input: &[u8]) -> Result {
+        match crypto::add_key(input) {
+            Ok(()) => {
+                KEYS.fetch_add(1, Ordering::Relaxed);
+                platform::pr_info!("integrity: key added ({} bytes)\n", input.len());
+                Ok(())
+            }
+            Err(e) => {
+                platform::pr_warn!(
+                    "integrity: key rejected: not an X.509 certificate the kernel accepts (error {}); keys unchanged\n",
+                    e.to_errno()
+                );
+                Err(e)
+            }
+        }
+    }
+}
+
+/// `.../integrity/evm_key`: write the 32-byte HMAC key, once; read
+/// whether it is loaded.
+struct EvmKeyFile;
+
+impl crate::attribute::Attribute for EvmKeyFile {
+    const WRITABLE: bool = true;
+
+    fn show(out: &mut TextBuf) -> Result {
+        out.format(|out| writeln!(out, "{}", u8::from(evm_key_loaded())))
+    }
+
+    fn store(input: &[u8]) -> Result {
+        let Ok(key) = <[u8; EVM_KEY_LEN]>::try_from(input) else {
+            platform::pr_warn!(
+                "integrity: evm_key: {} bytes refused: the key is exactly {} raw bytes\n",
+                input.len(),
+                EVM_KEY_LEN
+            );
+            return Err(EINVAL);
+        };
+        if EVM_KEY_TAKEN.swap(true, Ordering::AcqRel) {
+            platform::pr_warn!("integrity: evm_key: refused: a key is already loaded\n");
+            return Err(EBUSY);
+        }
+        match EVM_KEY.replace(key) {
+            Ok(()) => {
+                platform::pr_info!("integrity: HMAC key loaded\n");
+                Ok(())
+            }
+            Err(e) => {
+                EVM_KEY_TAKEN.store(false, Ordering::Release);
+                Err(e)
+            }
+        }
+    }
+}
+
+/// `.../integrity/status`: counters since boot.
+struct StatusFile;
+
+impl crate::attribute::Attribute for StatusFile {
+    fn show(out: &mut TextBuf) -> Result {
+        out.format(|out| {
+            writeln!(out, "measurements {}", measurements::count())?;
+            writeln!(out, "appraisal_denials {}", APPRAISAL_DENIALS.load(Ordering::Relaxed))?;
+            writeln!(out, "evm_denials {}", META_DENIALS.load(Ordering::Relaxed))?;
+            writeln!(out, "policy_loads {}", POLICY_LOADS.load(Ordering::Relaxed))?;
+            writeln!(out, "keys {}", KEYS.load(Ordering::Relaxed))
+        })
+    }
+}
+
+/// The access bits of an open, for `mask=`.
+fn open_mask(mask: AccessMask) -> u32 {
+    mask.0 & (MAY_READ | MAY_EXEC | MAY_WRITE | MAY_APPEND)
+}
+
+crate::submodule::submodule! {
+    impl Submodule for Integrity {
+        const NAME: &'static CStr = c"integrity";
+
+        crate::submodule::blob_states! { inode: FileIntegrity }
+
+        fn securityfs_init(&'static self, dir: &Dir) -> Result {
+            // The list starts as IMA's does without a TPM.
+            measurements::append(&[0; 32], b"boot_aggregate")?;
+            dir.create_file::<PolicyFile>(c"policy")?;
+            dir.create_file::<MeasurementsFile>(c"ascii_runtime_measurements")?;
+            dir.create_file::<AggregateFile>(c"aggregate")?;
+            dir.create_file::<KeysFile>(c"keys")?;
+            dir.create_file::<EvmKeyFile>(c"evm_key")?;
+            dir.create_file::<StatusFile>(c"status")
+        }
+    }
+    hooks {
+        fn bprm_check_security(&self, bprm: &Binprm) -> Result {
+            check(bprm.file(), Func::Bprm, MAY_EXEC, Contents::File)
+        }
+
+        fn mmap_file(&self, file: Option<&File>, _reqprot: u64, prot: u64, flags: u64) -> Result {
+            let Some(file) = file else { return Ok(()) };
+            if prot & PROT_WRITE != 0 && flags & MAP_SHARED != 0 {
+                invalidate(file.inode());
+            }
+            if prot & PROT_EXEC == 0 {
+                return Ok(());
+            }
+            check(file, Func::Mmap, MAY_EXEC, Contents::File)
+        }
+
+        fn file_post_open(&self, file: &File, mask: AccessMask) -> Result {
+            if file.writable() {
+                invalidate(file.inode());
+            }
+            if !file.readable() {
+                return Ok(());
+            }
+            check(file, Func::File, open_mask(mask), Contents::File)
+        }
+
+        fn file_permission(&self, file: &File, mask: AccessMask) -> Result {
+            if mask.write() {
+                invalidate(file.inode());
+            }
+            Ok(())
+        }
+
+        fn file_release(&self, file: &File) {
+            if file.writable() {
+                invalidate(file.inode());
+            }
+        }
+
+        fn kernel_post_read_file(&self, file: &File, buf: &[u8], id: u32) -> Result {
+            let Some(func) = read_func(id) else { return Ok(()) };
+            check(file, func, MAY_READ, Contents::Buffer(buf))
+        }
+
+        fn inode_post_setattr(&self, dentry: &Dentry, valid: u32) {
+            if valid & ATTR_COVERED != 0 {
+                if let Some(inode) = dentry.inode() {
+                    invalidate(inode);
+                }
+            }
+        }
+
+        fn inode_post_setxattr(&self, dentry: &Dentry, _name: &[u8], _value: &[u8], _flags: i32) {
+            if let Some(inode) = dentry.inode() {
+                invalidate(inode);
+            }
+        }
+
+        fn inode_post_removexattr(&self, dentry: &Dentry, _name: &[u8]) {
+            if let Some(inode) = dentry.inode() {
+                invalidate(inode);
+            }
+        }
+    }
+}
