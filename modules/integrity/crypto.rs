@@ -23,7 +23,8 @@ extern "C" {
     fn stacker_integrity_hmac_update(ctx: *mut u8, data: *const u8, len: usize);
     fn stacker_integrity_hmac_final(ctx: *mut u8, out: *mut u8);
     fn stacker_integrity_add_key(der: *const u8, len: usize) -> i32;
-    fn stacker_integrity_verify(keyid: u32, sig: *const u8, sig_len: u32, digest: *const u8) -> i32;
+    fn stacker_integrity_verify(keyid: u32, sig: *const u8, sig_len: u32, digest: *const u8)
+        -> i32;
     fn stacker_integrity_lock(word: *mut usize) -> i32;
     fn stacker_integrity_unlock(word: *mut usize);
 }

@@ -64,7 +64,9 @@ pub(crate) fn parse_ima(value: &[u8]) -> Result<ImaXattr<'_>, XattrError> {
             (Some(_), _) => Err("security.ima: unsupported hash algorithm (only sha256)"),
             _ => Err("security.ima: truncated digest header"),
         },
-        Some(&IMA_XATTR_DIGEST) => Err("security.ima: old SHA-1 digest format (use evmctl -a sha256)"),
+        Some(&IMA_XATTR_DIGEST) => {
+            Err("security.ima: old SHA-1 digest format (use evmctl -a sha256)")
+        }
         Some(&EVM_IMA_XATTR_DIGSIG) => {
             let header = value
                 .get(..SIGNATURE_V2_HEADER)
@@ -240,7 +242,9 @@ mod tests {
         }
         v.push(0);
         assert!(parse_ima(&v).is_err());
-        assert!(parse_ima(&[0x04, 0x02, 0, 0]).unwrap_err().contains("hash algorithm"));
+        assert!(parse_ima(&[0x04, 0x02, 0, 0])
+            .unwrap_err()
+            .contains("hash algorithm"));
         assert!(parse_ima(&[0x01; 21]).unwrap_err().contains("SHA-1"));
         assert!(parse_ima(&[0x09, 1]).unwrap_err().contains("unknown type"));
     }
@@ -260,8 +264,12 @@ mod tests {
         }
         v.push(1);
         assert!(parse_ima(&v).unwrap_err().contains("size"));
-        assert!(parse_ima(&[0x03, 1, 4, 0, 0, 0, 0, 0, 1, 1]).unwrap_err().contains("version"));
-        assert!(parse_ima(&[0x03, 2, 2, 0, 0, 0, 0, 0, 1, 1]).unwrap_err().contains("algorithm"));
+        assert!(parse_ima(&[0x03, 1, 4, 0, 0, 0, 0, 0, 1, 1])
+            .unwrap_err()
+            .contains("version"));
+        assert!(parse_ima(&[0x03, 2, 2, 0, 0, 0, 0, 0, 1, 1])
+            .unwrap_err()
+            .contains("algorithm"));
         assert!(parse_ima(&[0x03, 2, 4, 0, 0, 0, 0, 0, 0]).is_err());
     }
 
@@ -299,7 +307,9 @@ mod tests {
             _ => {}
         });
         let mut want = b"IMALABEL".to_vec();
-        want.extend_from_slice(&[8, 7, 6, 5, 4, 3, 2, 1, 9, 0, 0, 0, 0xe8, 3, 0, 0, 100, 0, 0, 0, 0xed, 0x81, 0, 0]);
+        want.extend_from_slice(&[
+            8, 7, 6, 5, 4, 3, 2, 1, 9, 0, 0, 0, 0xe8, 3, 0, 0, 100, 0, 0, 0, 0xed, 0x81, 0, 0,
+        ]);
         want.extend_from_slice(&[0xee; 16]);
         assert_eq!(c.0, want);
     }
@@ -307,7 +317,11 @@ mod tests {
     #[test]
     fn ima_ng_template_data() {
         let mut c = Collect(Vec::new());
-        ImaNg { digest: &[1; 32], path: b"/bin/x" }.feed(&mut c);
+        ImaNg {
+            digest: &[1; 32],
+            path: b"/bin/x",
+        }
+        .feed(&mut c);
         let mut want = vec![40, 0, 0, 0];
         want.extend_from_slice(b"sha256:\0");
         want.extend_from_slice(&[1; 32]);

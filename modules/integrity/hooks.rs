@@ -45,7 +45,7 @@ use crate::platform::{self, Dir, RcuBox, RcuCell, TextBuf};
 use core::ffi::CStr;
 use core::fmt::Write;
 use core::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use kernel::alloc::KVec;
+use kernel::alloc::KBox;
 use kernel::prelude::GFP_KERNEL;
 
 /// The `integrity` submodule.
@@ -136,7 +136,8 @@ fn decide(file: &File, func: Func, mask: u32) -> Decision {
         uid: cred.uid(),
         fowner: inode.uid(),
     });
-    POLICY.read(|p| p.map(|p| p.decide(&access, |name| obj_type_is(inode, name))))
+    POLICY
+        .read(|p| p.map(|p| p.decide(&access, |name| obj_type_is(inode, name))))
         .unwrap_or_default()
 }
 
@@ -145,29 +146,52 @@ fn evm_key_loaded() -> bool {
     EVM_KEY.read(|k| k.is_some())
 }
 
+/// Which check refused a file.
+#[derive(Clone, Copy)]
+enum Refused {
+    /// `security.evm` (the HMAC).
+    Metadata,
+    /// `security.ima` (the digest or signature).
+    Contents,
+}
+
 /// Why a file is refused, from what is known of it; `None`: allowed.
-fn refusal(known: Known, d: &Decision, key_loaded: bool) -> Option<&'static str> {
+fn refusal(known: Known, d: &Decision, key_loaded: bool) -> Option<(Refused, &'static str)> {
     if key_loaded && known.has(Known::META_CHECKED) && !known.has(Known::META_OK) {
         if !known.has(Known::META_ABSENT) {
-            return Some("security.evm does not verify (HMAC)");
+            return Some((Refused::Metadata, "security.evm does not verify (HMAC)"));
         }
         if d.appraise {
-            return Some("no security.evm");
+            return Some((Refused::Metadata, "no security.evm"));
         }
     }
     if d.appraise {
         if !known.has(Known::DIGEST_OK) {
-            return Some(if known.has(Known::IMA_ABSENT) {
+            let why = if known.has(Known::IMA_ABSENT) {
                 "no security.ima"
             } else {
                 "security.ima does not match the contents"
-            });
+            };
+            return Some((Refused::Contents, why));
         }
         if d.signature && !known.has(Known::SIGNED) {
-            return Some("a signature is required (appraise_type=imasig)");
+            return Some((
+                Refused::Contents,
+                "a signature is required (appraise_type=imasig)",
+            ));
         }
     }
     None
+}
+
+/// A zeroed buffer for a path, on the heap (a page is too much for the
+/// stack). Sleeps.
+fn path_buffer() -> Result<KBox<[u8; PATH_ROOM]>> {
+    let mut buf = KBox::<[u8; PATH_ROOM]>::new_uninit(GFP_KERNEL)?;
+    // SAFETY: a fresh allocation for one array, valid for writes.
+    unsafe { buf.as_mut_ptr().write_bytes(0, 1) };
+    // SAFETY: zeroed above; all zero is a valid byte array.
+    Ok(unsafe { buf.assume_init() })
 }
 
 /// A file's contents, to hash: read from the file, or given (a kernel
@@ -211,11 +235,10 @@ fn check(file: &File, func: Func, mask: u32, contents: Contents<'_>) -> Result {
     }
     match refusal(known, &d, key_loaded) {
         None => Ok(()),
-        Some(why) => {
-            let counter = if why.contains("evm") {
-                &META_DENIALS
-            } else {
-                &APPRAISAL_DENIALS
+        Some((which, why)) => {
+            let counter = match which {
+                Refused::Metadata => &META_DENIALS,
+                Refused::Contents => &APPRAISAL_DENIALS,
             };
             counter.fetch_add(1, Ordering::Relaxed);
             log_denial(file, func, why);
@@ -229,10 +252,10 @@ fn log_denial(file: &File, func: Func, why: &str) {
     if !platform::ratelimit_audit() {
         return;
     }
-    let Ok(mut buf) = KVec::from_elem(0u8, PATH_ROOM, GFP_KERNEL) else {
+    let Ok(mut buf) = path_buffer() else {
         return;
     };
-    let path = file.path_in(&mut buf).unwrap_or(b"?");
+    let path = file.path_in(&mut buf[..]).unwrap_or(b"?");
     let path = core::str::from_utf8(path).unwrap_or("(not UTF-8)");
     let (pid, comm) = platform::current_task();
     platform::pr_warn!(
@@ -249,7 +272,13 @@ fn log_denial(file: &File, func: Func, why: &str) {
 /// it, appends the measurement, compares `security.ima`, checks
 /// `security.evm`. What was learnt; `Err` only when the list could not
 /// grow (`ENOMEM`) or the task was killed. Sleeps.
-fn learn(file: &File, d: &Decision, key_loaded: bool, known: Known, contents: &Contents<'_>) -> Result<Known> {
+fn learn(
+    file: &File,
+    d: &Decision,
+    key_loaded: bool,
+    known: Known,
+    contents: &Contents<'_>,
+) -> Result<Known> {
     let mut learnt = Known::default();
     if key_loaded && !known.has(Known::META_CHECKED) {
         learnt = learnt.with(check_evm(file));
@@ -269,8 +298,8 @@ fn learn(file: &File, d: &Decision, key_loaded: bool, known: Known, contents: &C
         },
     };
     if measure {
-        let mut buf = KVec::from_elem(0u8, PATH_ROOM, GFP_KERNEL)?;
-        let path = file.path_in(&mut buf).unwrap_or(b"(unknown)");
+        let mut buf = path_buffer()?;
+        let path = file.path_in(&mut buf[..]).unwrap_or(b"(unknown)");
         measurements::append(&digest, path)?;
         learnt = learnt.with(Known::MEASURED);
     }
@@ -536,7 +565,11 @@ impl crate::attribute::Attribute for StatusFile {
     fn show(out: &mut TextBuf) -> Result {
         out.format(|out| {
             writeln!(out, "measurements {}", measurements::count())?;
-            writeln!(out, "appraisal_denials {}", APPRAISAL_DENIALS.load(Ordering::Relaxed))?;
+            writeln!(
+                out,
+                "appraisal_denials {}",
+                APPRAISAL_DENIALS.load(Ordering::Relaxed)
+            )?;
             writeln!(out, "evm_denials {}", META_DENIALS.load(Ordering::Relaxed))?;
             writeln!(out, "policy_loads {}", POLICY_LOADS.load(Ordering::Relaxed))?;
             writeln!(out, "keys {}", KEYS.load(Ordering::Relaxed))

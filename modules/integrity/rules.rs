@@ -138,7 +138,10 @@ const HAS_TYPE: u8 = 4;
 
 impl Rule {
     fn func(&self) -> Option<Func> {
-        Func::NAMES.iter().map(|(_, f)| *f).find(|f| *f as u8 == self.func)
+        Func::NAMES
+            .iter()
+            .map(|(_, f)| *f)
+            .find(|f| *f as u8 == self.func)
     }
 
     fn given(&self, what: u8) -> bool {
@@ -206,7 +209,11 @@ impl Policy {
 
     /// What to do for `access`; `obj_type_is(name)` says whether the file
     /// has mlte type `name` (asked only for rules that name one).
-    pub(crate) fn decide(&self, access: &Access, mut obj_type_is: impl FnMut(&[u8]) -> bool) -> Decision {
+    pub(crate) fn decide(
+        &self,
+        access: &Access,
+        mut obj_type_is: impl FnMut(&[u8]) -> bool,
+    ) -> Decision {
         let mut d = Decision::default();
         let (mut measure_done, mut appraise_done) = (false, false);
         for rule in self.rules() {
@@ -244,7 +251,10 @@ impl Policy {
     /// same policy.
     pub(crate) fn write_text(&self, out: &mut impl fmt::Write) -> fmt::Result {
         for r in self.rules() {
-            let action = Action::NAMES.iter().find(|(_, a)| *a == r.action).map_or("?", |(n, _)| n);
+            let action = Action::NAMES
+                .iter()
+                .find(|(_, a)| *a == r.action)
+                .map_or("?", |(n, _)| n);
             out.write_str(action)?;
             if let Some(f) = r.func() {
                 write!(out, " func={}", f.name())?;
@@ -262,7 +272,9 @@ impl Policy {
             }
             if r.given(HAS_TYPE) {
                 out.write_str(" obj_type=")?;
-                self.name(r.obj_type).iter().try_for_each(|&b| out.write_char(char::from(b)))?;
+                self.name(r.obj_type)
+                    .iter()
+                    .try_for_each(|&b| out.write_char(char::from(b)))?;
             }
             if r.signature {
                 out.write_str(" appraise_type=imasig")?;
@@ -301,7 +313,9 @@ impl fmt::Display for ParseError {
 /// The column (1-based) of `part`, a subslice of `line`.
 fn col_of(line: &[u8], part: &[u8]) -> u32 {
     let off = (part.as_ptr() as usize).wrapping_sub(line.as_ptr() as usize);
-    u32::try_from(off.min(line.len())).unwrap_or(u32::MAX).saturating_add(1)
+    u32::try_from(off.min(line.len()))
+        .unwrap_or(u32::MAX)
+        .saturating_add(1)
 }
 
 /// A decimal `u32`, no sign, no leading `+`.
@@ -480,16 +494,37 @@ mod tests {
         assert_eq!(p.rules().len(), 5);
         let none = |_: &[u8]| false;
         let d = p.decide(&access(Func::File, MAY_READ, 0, 0), none);
-        assert_eq!(d, Decision { measure: true, appraise: false, signature: false });
+        assert_eq!(
+            d,
+            Decision {
+                measure: true,
+                appraise: false,
+                signature: false
+            }
+        );
         // The dont_measure rule comes first.
         let d = p.decide(&access(Func::File, MAY_READ, 0, 7), none);
         assert!(d.is_none());
         // A write-only open is not MAY_READ.
         assert!(p.decide(&access(Func::File, 2, 0, 0), none).is_none());
         let d = p.decide(&access(Func::Bprm, MAY_EXEC, 0, 1001), none);
-        assert_eq!(d, Decision { measure: true, appraise: true, signature: true });
+        assert_eq!(
+            d,
+            Decision {
+                measure: true,
+                appraise: true,
+                signature: true
+            }
+        );
         let d = p.decide(&access(Func::Bprm, MAY_EXEC, 0, 1000), none);
-        assert_eq!(d, Decision { measure: true, appraise: true, signature: false });
+        assert_eq!(
+            d,
+            Decision {
+                measure: true,
+                appraise: true,
+                signature: false
+            }
+        );
     }
 
     #[test]
@@ -514,7 +549,12 @@ mod tests {
             (b"measure uid=-1\n", 1, 13, "decimal uid"),
             (b"measure uid=4294967296\n", 1, 13, "decimal uid"),
             (b"measure func=FILE_CHECK func=FILE_CHECK\n", 1, 25, "twice"),
-            (b"measure appraise_type=imasig\n", 1, 9, "appraise rules only"),
+            (
+                b"measure appraise_type=imasig\n",
+                1,
+                9,
+                "appraise rules only",
+            ),
             (b"appraise appraise_type=sig\n", 1, 24, "expected imasig"),
             (b"measure colour=red\n", 1, 9, "unknown condition"),
             (b"measure func\n", 1, 9, "KEY=VALUE"),
@@ -524,7 +564,9 @@ mod tests {
             (b"measure \xff\n", 1, 9, "non-ASCII"),
         ];
         for &(text, line, col, why) in cases {
-            let e = parse(text).err().unwrap_or_else(|| panic!("{text:?} accepted"));
+            let e = parse(text)
+                .err()
+                .unwrap_or_else(|| panic!("{text:?} accepted"));
             assert_eq!((e.line, e.col), (line, col), "{text:?}: {e}");
             assert!(e.why.contains(why), "{text:?}: {e}");
         }
@@ -562,7 +604,9 @@ mod tests {
         for text in [&b""[..], b"\n\n", b"# nothing\n   \t\n"] {
             let p = parse(text).unwrap();
             assert!(p.rules().is_empty());
-            assert!(p.decide(&access(Func::Bprm, MAY_EXEC, 0, 0), |_| true).is_none());
+            assert!(p
+                .decide(&access(Func::Bprm, MAY_EXEC, 0, 0), |_| true)
+                .is_none());
         }
     }
 

@@ -118,12 +118,24 @@ mod tests {
     #[test]
     fn a_change_forgets_and_a_stale_result_is_dropped() {
         let s = Status::default();
-        assert_eq!(s.get(), Snapshot { version: 0, known: Known(0) });
+        assert_eq!(
+            s.get(),
+            Snapshot {
+                version: 0,
+                known: Known(0)
+            }
+        );
         assert!(s.record(0, Known::MEASURED));
         assert!(s.get().known.has(Known::MEASURED));
         let before = s.get().version;
         s.invalidate();
-        assert_eq!(s.get(), Snapshot { version: before + 1, known: Known(0) });
+        assert_eq!(
+            s.get(),
+            Snapshot {
+                version: before + 1,
+                known: Known(0)
+            }
+        );
         // A result computed at the old version is not recorded.
         assert!(!s.record(before, Known::MEASURED));
         assert!(!s.get().known.has(Known::MEASURED));

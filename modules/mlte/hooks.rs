@@ -258,7 +258,9 @@ pub(crate) fn inode_type_is(inode: &Inode, name: &[u8]) -> bool {
         let Some(ty) = p.type_id(name) else {
             return false;
         };
-        with_view_or(inode.state::<Mlte>(), p.sid_view(Sid::File), |o| o.ty() == ty)
+        with_view_or(inode.state::<Mlte>(), p.sid_view(Sid::File), |o| {
+            o.ty() == ty
+        })
     })
 }
 

@@ -48,12 +48,19 @@ fn run(args: &[String]) -> Result<String, String> {
             }
             "--uuid" => {
                 let b = hex(&value.replace('-', ""))?;
-                uuid = b.try_into().map_err(|_| format!("--uuid {value}: not 16 bytes"))?;
+                uuid = b
+                    .try_into()
+                    .map_err(|_| format!("--uuid {value}: not 16 bytes"))?;
             }
             "--xattr" => {
-                let (name, v) = value.split_once('=').ok_or(format!("--xattr {value}: expected NAME=HEX"))?;
+                let (name, v) = value
+                    .split_once('=')
+                    .ok_or(format!("--xattr {value}: expected NAME=HEX"))?;
                 if !EVM_XATTRS.contains(&name) {
-                    return Err(format!("--xattr {name}: not covered; covered: {}", EVM_XATTRS.join(" ")));
+                    return Err(format!(
+                        "--xattr {name}: not covered; covered: {}",
+                        EVM_XATTRS.join(" ")
+                    ));
                 }
                 xattrs.push((name.to_string(), hex(v)?));
             }
@@ -61,10 +68,12 @@ fn run(args: &[String]) -> Result<String, String> {
         }
     }
     let key = key.ok_or("--key is required")?;
-    Ok(evm_xattr(&key, ino, generation, uid, gid, mode, uuid, &xattrs)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect())
+    Ok(
+        evm_xattr(&key, ino, generation, uid, gid, mode, uuid, &xattrs)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect(),
+    )
 }
 
 fn main() -> ExitCode {

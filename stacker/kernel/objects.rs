@@ -415,7 +415,8 @@ impl Inode {
         // SAFETY: `sb` is valid (see `sb()`); `s_type` is set before it is
         // mounted and then fixed, and a file system type outlives its
         // superblocks.
-        let requires_dev = unsafe { (*(*sb).s_type).fs_flags } & bindings::FS_REQUIRES_DEV as i32 != 0;
+        let requires_dev =
+            unsafe { (*(*sb).s_type).fs_flags } & bindings::FS_REQUIRES_DEV as i32 != 0;
         // SAFETY: `s_magic` is set before the superblock's inodes are
         // reachable and then fixed.
         let magic = unsafe { (*sb).s_magic } as u64;
