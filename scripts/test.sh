@@ -93,7 +93,7 @@ run_boot() {
 	python3 -B "$STACKER_ROOT/tests/qemu/boottest.py" \
 		--kernel "$(cat "$OUT/bzImage.path")" --initrd "$OUT/initramfs.cpio.gz" \
 		--log "$OUT/boot-$name.log" --timeout "${BOOT_TIMEOUT:-300}" \
-		--append "$append" --kunit stacker --kunit stacker_denyname "$@" \
+		--append "$append" --kunit stacker --kunit stacker_denyname --kunit stacker_integrity "$@" \
 		>"$OUT/boot-$name.result"
 }
 

@@ -175,3 +175,70 @@ impl Drop for BitLockGuard<'_> {
         unsafe { stacker_integrity_unlock(self.0 .0.as_ptr()) };
     }
 }
+
+#[cfg(CONFIG_SECURITY_STACKER_KUNIT_TEST)]
+#[kernel::prelude::kunit_tests(stacker_integrity)]
+mod tests {
+    use super::super::formats::{ImaNg, Sink};
+    use super::{sha256, Hmac, Sha1};
+
+    /// Parses 2n hex digits into n bytes (test vectors).
+    fn unhex<const N: usize>(s: &str) -> [u8; N] {
+        let mut out = [0u8; N];
+        for (i, b) in out.iter_mut().enumerate() {
+            let pair = s.get(2 * i..2 * i + 2).unwrap_or("");
+            *b = u8::from_str_radix(pair, 16).unwrap_or(0);
+        }
+        out
+    }
+
+    #[test]
+    fn sha256_known_answer() {
+        let want: [u8; 32] =
+            unhex("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+        assert_eq!(sha256(b"abc"), want);
+    }
+
+    #[test]
+    fn sha1_in_pieces_known_answer() {
+        let want: [u8; 20] = unhex("a9993e364706816aba3e25717850c26c9cd0d89d");
+        let mut h = Sha1::new();
+        assert!(h.is_some());
+        if let Some(mut h) = h.take() {
+            h.update(b"a");
+            h.update(b"bc");
+            assert_eq!(h.finish(), want);
+        }
+    }
+
+    /// RFC 4231, test case 2.
+    #[test]
+    fn hmac_sha256_rfc4231_case_2() {
+        let want: [u8; 32] =
+            unhex("5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
+        let mut h = Hmac::new(b"Jefe");
+        assert!(h.is_some());
+        if let Some(mut h) = h.take() {
+            h.update(b"what do ya ");
+            h.update(b"want for nothing?");
+            assert_eq!(h.finish(), want);
+        }
+    }
+
+    /// The template hash IMA gives the `boot_aggregate` entry of a
+    /// machine without a TPM (computed independently on the host).
+    #[test]
+    fn ima_ng_template_hash_of_boot_aggregate() {
+        let want: [u8; 20] = unhex("0adefe762c149c7cec19da62f0da1297fcfbffff");
+        let mut h = Sha1::new();
+        assert!(h.is_some());
+        if let Some(mut h) = h.take() {
+            ImaNg {
+                digest: &[0; 32],
+                path: b"boot_aggregate",
+            }
+            .feed(&mut h);
+            assert_eq!(h.finish(), want);
+        }
+    }
+}
