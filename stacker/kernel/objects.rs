@@ -413,10 +413,12 @@ impl Inode {
         const CONTENT_MAGICS: [u64; 2] = [0x0102_1994, 0x8584_58f6];
         let sb = self.sb();
         // SAFETY: `sb` is valid (see `sb()`); `s_type` is set before it is
-        // mounted and then fixed, and a file system type outlives its
-        // superblocks.
-        let requires_dev =
-            unsafe { (*(*sb).s_type).fs_flags } & bindings::FS_REQUIRES_DEV as i32 != 0;
+        // mounted and then fixed.
+        let fs_type = unsafe { (*sb).s_type };
+        // SAFETY: a file system type outlives its superblocks; `fs_flags`
+        // is constant.
+        let fs_flags = unsafe { (*fs_type).fs_flags };
+        let requires_dev = fs_flags & bindings::FS_REQUIRES_DEV as i32 != 0;
         // SAFETY: `s_magic` is set before the superblock's inodes are
         // reachable and then fixed.
         let magic = unsafe { (*sb).s_magic } as u64;
