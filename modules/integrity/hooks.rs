@@ -39,8 +39,8 @@ use super::rules::{self, Access, Decision, Func, Policy, MAY_EXEC, MAY_READ};
 use super::status::{Known, Status};
 use crate::access::AccessMask;
 use crate::blob::{BlobState, HasBlob};
-use crate::error::{Result, EACCES, EBUSY, EINTR, EINVAL, ENODATA, ENOMEM, EOPNOTSUPP};
-use crate::objects::{Binprm, Cred, Dentry, File, Inode};
+use crate::error::{Result, EACCES, EBUSY, EINTR, EINVAL, ENODATA, ENOMEM, EOPNOTSUPP, EPERM};
+use crate::objects::{Binprm, Cred, Dentry, File, Inode, Vma};
 use crate::platform::{self, Dir, RcuBox, RcuCell, TextBuf};
 use core::ffi::CStr;
 use core::fmt::Write;
@@ -613,6 +613,23 @@ crate::submodule::submodule! {
                 return Ok(());
             }
             check(file, Func::Mmap, MAY_EXEC, Contents::File)
+        }
+
+        fn file_mprotect(&self, vma: &Vma, _reqprot: u64, prot: u64) -> Result {
+            // As IMA: making a file mapping executable is refused when
+            // MMAP_CHECK would appraise the file, since it was not checked
+            // when it was mapped (and is not hashed here, under the mmap
+            // lock).
+            let Some(file) = vma.file() else { return Ok(()) };
+            if prot & PROT_EXEC == 0 || vma.executable() || !file.inode().is_reg() {
+                return Ok(());
+            }
+            if decide(file, Func::Mmap, MAY_EXEC).appraise {
+                APPRAISAL_DENIALS.fetch_add(1, Ordering::Relaxed);
+                log_denial(file, Func::Mmap, "mprotect(PROT_EXEC) of a file that MMAP_CHECK appraises");
+                return Err(EPERM);
+            }
+            Ok(())
         }
 
         fn file_post_open(&self, file: &File, mask: AccessMask) -> Result {

@@ -660,6 +660,7 @@ static stacker_rust_offsets: [usize; CHECKED_FIELDS] = {
         offset_of!(b::super_block, s_uuid),
         offset_of!(b::super_block, s_type),
         offset_of!(b::file_system_type, fs_flags),
+        offset_of!(b::vm_area_struct, __bindgen_anon_2.vm_flags),
         // Sizes (`STACKER_SIZES` in C).
         size_of::<b::xattr>(),
         size_of::<b::name_snapshot>(),
@@ -674,7 +675,7 @@ static stacker_rust_offsets: [usize; CHECKED_FIELDS] = {
 };
 
 /// Number of fields and sizes checked.
-const CHECKED_FIELDS: usize = 80;
+const CHECKED_FIELDS: usize = 81;
 
 /// Whether Rust's and C's views of every listed kernel structure agree:
 /// `stacker_layout_check()` (`layout_check.c`) compares the two lists and
@@ -1213,6 +1214,14 @@ impl Vma {
         let file = unsafe { (*self.as_raw()).vm_file };
         // SAFETY: non-null `vm_file` is a valid file for the borrow.
         (!file.is_null()).then(|| unsafe { File::from_raw(file) })
+    }
+
+    /// Whether the area is mapped executable now (`VM_EXEC`).
+    pub(crate) fn executable(&self) -> bool {
+        // SAFETY: the caller of the hook holds the mmap lock, under which
+        // `vm_flags` is stable.
+        let flags = unsafe { (*self.as_raw()).__bindgen_anon_2.vm_flags };
+        flags & bindings::VM_EXEC != 0
     }
 }
 
