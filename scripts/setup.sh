@@ -19,6 +19,9 @@ DEB_PACKAGES=(
 	dbench python3-matplotlib valgrind shellcheck
 	# compiles the SELinux policy of the bench variant "selinux"
 	checkpolicy
+	# the integrity boot test's fixtures (scripts/integrity-fixtures.sh):
+	# keys, IMA hashes and signatures, the ext4 image
+	openssl ima-evm-utils e2fsprogs
 	rustc-web rust-web-src rust-web-clippy rustfmt-web
 )
 # qemu-system-x86 must match the qemu-utils that bookworm-backports ships.
