@@ -57,14 +57,20 @@ def read_lines(path):
         return []
 
 
-def qemu_command(kernel, initrd, append, guest_path, smp=1, memory="512M"):
-    return [
+def qemu_command(kernel, initrd, append, guest_path, smp=1, memory="512M", disks=()):
+    """The QEMU command line. Each of `disks` is a raw image attached as a
+    virtio disk (/dev/vda, /dev/vdb, ... in order) with snapshot=on: the
+    guest may write to it, the image itself never changes."""
+    cmd = [
         "qemu-system-x86_64", "-accel", "tcg", "-cpu", "max", "-m", memory,
         "-smp", str(smp), "-nographic", "-no-reboot", "-kernel", kernel,
         "-initrd", initrd,
         "-serial", "mon:stdio", "-serial", "file:" + guest_path,
         "-append", APPEND_PREFIX + append,
     ]
+    for disk in disks:
+        cmd += ["-drive", f"file={disk},format=raw,if=virtio,snapshot=on"]
+    return cmd
 
 
 def run_qemu(cmd, timeout, log_path, guest_path, echo):
@@ -264,6 +270,9 @@ def parse_args(argv=None):
                     help="expected in-guest test program")
     ap.add_argument("--smp", type=int, default=1, help="QEMU -smp (default 1)")
     ap.add_argument("--memory", default="512M", help="QEMU -m (default 512M)")
+    ap.add_argument("--disk", action="append", default=[], metavar="IMG",
+                    help="a raw disk image, attached as a virtio disk with snapshot=on "
+                         "(/dev/vda, then /dev/vdb, ...); repeatable")
     ap.add_argument("--allow-kernel-message", action="append", default=[], metavar="REGEX",
                     help="a kernel error line matching REGEX is not a failure")
     ap.add_argument("--expect-kernel-message", action="append", default=[], metavar="REGEX",
@@ -272,6 +281,11 @@ def parse_args(argv=None):
     args = ap.parse_args(argv)
     if args.smp < 1:
         ap.error("--smp must be at least 1")
+    for disk in args.disk:
+        if "," in disk:
+            ap.error(f"--disk {disk}: a comma would end QEMU's file= option")
+        if not os.path.isfile(disk):
+            ap.error(f"--disk {disk}: no such file")
     for regex in args.allow_kernel_message + args.expect_kernel_message:
         try:
             re.compile(regex)
@@ -284,7 +298,8 @@ def main(argv=None):
     args = parse_args(argv)
     append = "stacker_guest=test stacker_tests=" + ",".join(args.program) + " " + args.append
     guest_path = args.log + ".guest"
-    cmd = qemu_command(args.kernel, args.initrd, append, guest_path, args.smp, args.memory)
+    cmd = qemu_command(args.kernel, args.initrd, append, guest_path, args.smp, args.memory,
+                       args.disk)
     lines, guest, timed_out, secs = run_qemu(cmd, args.timeout, args.log, guest_path,
                                              args.echo)
     results = check(lines, guest, args.kunit, args.program,
@@ -293,7 +308,8 @@ def main(argv=None):
         results.append((FAIL, "qemu:timeout", f"no power-off within {args.timeout} s"))
     for line in kernel_errors(lines + guest, args.allow_kernel_message)[1]:
         print(f"allowed kernel message: {line}")
-    print(f"boot test ({args.append or 'default'}, -smp {args.smp}, -m {args.memory}) "
+    disks = "".join(f", disk {d}" for d in args.disk)
+    print(f"boot test ({args.append or 'default'}, -smp {args.smp}, -m {args.memory}{disks}) "
           f"took {secs:.1f} s; console log: {args.log}, guest output: {guest_path}")
     return report(results)
 

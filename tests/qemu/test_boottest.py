@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 """Unit tests of boottest.py's parsing and checks, on crafted logs."""
-import io, sys, unittest
+import contextlib, io, os, sys, tempfile, unittest
 sys.dont_write_bytecode = True
 sys.path.insert(0, __import__("os").path.dirname(__import__("os").path.abspath(__file__)))
 import boottest as bt
@@ -131,6 +131,23 @@ class T(unittest.TestCase):
         self.assertEqual(cmd[cmd.index("-m") + 1], "1G")
         self.assertEqual(cmd[cmd.index("-append") + 1], "console=ttyS0 panic=-1 x=1")
         self.assertEqual(bt.qemu_command("k", "i", "", "g")[bt.qemu_command("k", "i", "", "g").index("-smp") + 1], "1")
+        self.assertNotIn("-drive", bt.qemu_command("k", "i", "", "g"))
+        cmd = bt.qemu_command("k", "i", "", "g", disks=["a.img", "b.img"])
+        drives = [cmd[i + 1] for i, w in enumerate(cmd) if w == "-drive"]
+        self.assertEqual(drives, ["file=a.img,format=raw,if=virtio,snapshot=on",
+                                  "file=b.img,format=raw,if=virtio,snapshot=on"])
+
+    def test_disk_args(self):
+        with tempfile.TemporaryDirectory() as d:
+            img = os.path.join(d, "x.img")
+            open(img, "wb").close()
+            a = bt.parse_args(["--kernel", "k", "--initrd", "i", "--log", "l", "--disk", img])
+            self.assertEqual(a.disk, [img])
+            self.assertEqual(bt.parse_args(["--kernel", "k", "--initrd", "i", "--log", "l"]).disk, [])
+            with contextlib.redirect_stderr(io.StringIO()):
+                for bad in [os.path.join(d, "missing.img"), img + ",if=ide"]:
+                    with self.assertRaises(SystemExit):
+                        bt.parse_args(["--kernel", "k", "--initrd", "i", "--log", "l", "--disk", bad])
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)
