@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Build the guest initramfs: busybox-static, tests/guest/init and the
-# static test programs built from tests/guest/*.c.
+# Build the guest initramfs: busybox-static, tests/guest/init, the static
+# test programs built from tests/guest/*.c and what they load (/etc).
 #
 # Usage: mkinitramfs.sh OUTDIR [--bench]   (prints the path of the .cpio.gz)
 # --bench adds the benchmark programs (tests/bench), the variants' setup
@@ -49,6 +49,15 @@ mkdir -p "$root/etc/mlte"
 for src in "$STACKER_ROOT"/tests/guest/mlte/*.policy; do
 	compile_mlte "$src" "$root/etc/mlte/$(basename "$src" .policy).bin"
 done
+
+# The integrity test's policy, and the keys its fixture disk was made with
+# (scripts/integrity-fixtures.sh, cached in OUTDIR/integrity; test.sh
+# attaches OUTDIR/integrity/integrity.img with boottest.py --disk).
+"$STACKER_ROOT/scripts/integrity-fixtures.sh" "$out/integrity" >/dev/null \
+	|| die "making the integrity fixtures failed"
+mkdir -p "$root/etc/integrity"
+install -m 0644 "$out/integrity/cert1.der" "$out/integrity/cert2.der" "$out/integrity/evm.key" \
+	"$STACKER_ROOT/tests/guest/integrity/test.policy" "$root/etc/integrity/"
 
 # Helpers that tests run; not tests themselves.
 for src in "$STACKER_ROOT"/tests/guest/helpers/*.c; do

@@ -34,6 +34,8 @@ build_kernel() {
 	"$STACKER_ROOT/scripts/check-hook-paths.sh" "$(dirname "$(dirname "$(dirname "$(dirname "$(cat "$OUT/bzImage.path")")")")")"
 }
 
+# The initramfs, and the integrity fixtures it carries the keys of
+# ($OUT/integrity, made once and kept while their inputs are unchanged).
 build_initramfs() {
 	"$STACKER_ROOT/scripts/mkinitramfs.sh" "$OUT" >/dev/null
 }
@@ -47,6 +49,9 @@ INIT_FAILURE_ARGS="--allow-kernel-message 'WARNING: .*security/lsm_init\.c'"
 INIT_FAILURE_ARGS+=" --expect-kernel-message 'stacker failed to initialize'"
 DIRECT_FAILURE_ARGS="--allow-kernel-message 'WARNING: .*security/lsm_init\.c'"
 DIRECT_FAILURE_ARGS+=" --expect-kernel-message 'capstack failed to initialize'"
+# The integrity boots: the fixture image that build_initramfs made (with the
+# keys it put in the initramfs), as the guest's /dev/vda.
+INTEGRITY_ARGS="--disk '$OUT/integrity/integrity.img'"
 BOOTS=(
 	"default||denyname_test chain_test securityfs_test"
 	"two|stacker.chain=xattrlock,xattrlock_b|stack_test chain_test"
@@ -66,6 +71,8 @@ BOOTS=(
 	"mlte|stacker.chain=mlte|mlte_test chain_test"
 	"mlte-capstack|stacker.chain=mlte,capstack|mlte_test chain_test"
 	"capstack-mlte|stacker.chain=capstack,mlte stacker.dispatch=loop|mlte_test chain_test"
+	"integrity|stacker.chain=integrity|integrity_test chain_test|$INTEGRITY_ARGS"
+	"integrity-mlte-capstack|stacker.chain=integrity,mlte,capstack|integrity_test mlte_test capstack_test chain_test|$INTEGRITY_ARGS"
 	"capstack|stacker.chain=capstack|capstack_test chain_test securityfs_test"
 	"capstack-stacked|stacker.chain=xattrlock,capstack|capstack_test chain_test securityfs_test"
 	"capstack-own-lsm|lsm=capstack|capstack_test securityfs_test"

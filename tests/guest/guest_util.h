@@ -69,6 +69,43 @@ static inline long write_bytes(const char *path, const void *data, size_t len)
 	return n;
 }
 
+/*
+ * Reads the whole file `path` (any size; securityfs files included, read
+ * to the end) into a malloc'd, NUL-terminated buffer; its length, or -1.
+ */
+static inline long read_whole(const char *path, char **out)
+{
+	int fd = open(path, O_RDONLY);
+	long len = 0, cap = 1 << 16, n = 0;
+	char *buf = malloc(cap + 1), *bigger;
+
+	if (fd < 0 || !buf) {
+		if (fd >= 0)
+			close(fd);
+		free(buf);
+		return -1;
+	}
+	while ((n = read(fd, buf + len, cap - len)) > 0) {
+		len += n;
+		if (len == cap) {
+			bigger = realloc(buf, (cap *= 2) + 1);
+			if (!bigger) {
+				n = -1;
+				break;
+			}
+			buf = bigger;
+		}
+	}
+	close(fd);
+	if (n < 0) {
+		free(buf);
+		return -1;
+	}
+	buf[len] = '\0';
+	*out = buf;
+	return len;
+}
+
 /* Writes the string `value` to `path` in one write(), as write_bytes(). */
 static inline long write_value(const char *path, const char *value)
 {
@@ -163,6 +200,46 @@ static inline int write_as_uid1000_errno(const char *path, const char *data)
 	}
 	close(fd);
 	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+/*
+ * Opens `path` for writing as root, then, in a child that stays uid 0 but
+ * drops capability `cap` (e.g. 33, CAP_MAC_ADMIN) from its effective and
+ * permitted sets, writes `len` bytes of `data` in one write(). Returns the
+ * errno the child saw (0 if the write succeeded), or -1 if the test itself
+ * failed.
+ */
+static inline int write_without_cap_errno(const char *path, const void *data, size_t len, int cap)
+{
+	/* As <linux/capability.h>, version 3: two 32-bit words per set. */
+	struct {
+		uint32_t version;
+		int pid;
+	} hdr = { 0x20080522, 0 };
+	struct {
+		uint32_t effective, permitted, inheritable;
+	} caps[2];
+	int fd = open(path, O_WRONLY);
+	int status;
+	pid_t pid;
+
+	if (fd < 0)
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		if (syscall(SYS_capget, &hdr, caps))
+			_exit(255);
+		caps[cap / 32].effective &= ~(1u << (cap % 32));
+		caps[cap / 32].permitted &= ~(1u << (cap % 32));
+		if (syscall(SYS_capset, &hdr, caps))
+			_exit(255);
+		_exit(write(fd, data, len) < 0 ? errno : 0);
+	}
+	close(fd);
+	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) == 255)
 		return -1;
 	return WEXITSTATUS(status);
 }

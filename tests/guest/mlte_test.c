@@ -51,25 +51,6 @@
 /* A child's exit status when something other than the operation failed. */
 #define SETUP_FAILED 250
 
-/* Reads a whole file into a malloc'd buffer; its length, or -1. */
-static long slurp(const char *path, char **out)
-{
-	int fd = open(path, O_RDONLY);
-	long len = 0, cap = 1 << 16, n;
-	char *buf = malloc(cap);
-
-	if (fd < 0 || !buf)
-		return -1;
-	while ((n = read(fd, buf + len, cap - len)) > 0) {
-		len += n;
-		if (len == cap && !(buf = realloc(buf, cap *= 2)))
-			return -1;
-	}
-	close(fd);
-	*out = buf;
-	return n < 0 ? -1 : len;
-}
-
 /* A counter of MLTE "status" ("denials", "loads"); -1 if unreadable. */
 static long status_count(const char *key)
 {
@@ -207,7 +188,7 @@ static void expect(const char *name, int got, int want)
 static int copy_self(const char *path, const char *ctx)
 {
 	char *data;
-	long len = slurp("/proc/self/exe", &data);
+	long len = read_whole("/proc/self/exe", &data);
 	int fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0755);
 
 	if (len < 0 || fd < 0 || write(fd, data, len) != len || close(fd))
@@ -347,7 +328,7 @@ int main(int argc, char **argv)
 		ktap_block("mlte is not in this boot's chain");
 	layout();
 
-	len = slurp(POLICY_BIN, &policy);
+	len = read_whole(POLICY_BIN, &policy);
 	ktap_result(len > 0, "policy_file_present", POLICY_BIN ": %s", strerror(errno));
 	rc = write_as_uid1000_errno(MLTE "policy", "x");
 	ktap_result(rc == EPERM, "policy_write_needs_cap_mac_admin",
