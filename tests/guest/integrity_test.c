@@ -386,8 +386,11 @@ static void caps_and_policy(void)
 
 	len = read_whole(ETC "test.policy", &policy_text);
 	ktap_result(len > 0, "policy_file_present", ETC "test.policy: %s", strerror(errno));
-	if (len <= 0)
+	if (len <= 0) {
+		free(policy_text);
 		policy_text = strdup("");
+		len = 0;
+	}
 	EXPECT_OK("policy_loaded", write_bytes(SFS "policy", policy_text, len));
 	/* The read-back: the rules of test.policy, without comments. */
 	want[0] = '\0';
@@ -448,7 +451,7 @@ static void bad_keys(void)
 /* The measurement list, checked against the host's digests. */
 static void measurements(void)
 {
-	char digest[65], m1copy_digest[65] = "", hex[65];
+	char digest[65] = "", m1copy_digest[65] = "", hex[65] = "";
 	const char *want;
 	long before;
 	int fd;
@@ -530,7 +533,7 @@ static void measurements(void)
 static void recompute(void)
 {
 	static unsigned char data[1024];
-	char *list1 = NULL, *list2 = NULL, agg_text[128] = "", hex[65];
+	char *list1 = NULL, *list2 = NULL, agg_text[128] = "", hex[65] = "";
 	unsigned char agg[40] = { 0 };
 	int i, bad = -1, tries, same = 0;
 	size_t len;
@@ -598,7 +601,7 @@ static void expect_open(const char *name, const char *path, int want)
 static void appraisal(void)
 {
 	long denials = status_count("appraisal_denials");
-	char digest[65];
+	char digest[65] = "";
 	const char *want;
 	const char *const run[] = { MNT "/hashed/ok", MNT "/hashed/tampered", MNT "/hashed/nohash",
 				    MNT "/signed/good", MNT "/signed/hashonly",
@@ -728,7 +731,7 @@ static void bad_policies(void)
 /* MODULE_CHECK: the kernel reads the file; it is measured, then refused. */
 static void module_check(void)
 {
-	char text[4096], digest[65], hex[65];
+	char text[4096], digest[65] = "", hex[65] = "";
 	int fd;
 	long rc;
 
