@@ -30,6 +30,9 @@
  * - the EVM HMAC: once the key is loaded, /meta/intact opens, and a label
  *   changed offline, a missing and a malformed security.evm get EACCES;
  *   the key is 32 bytes (EINVAL) and loads once (EBUSY);
+ * - MMAP_CHECK: with a rule, an executable mapping of a file without
+ *   security.ima is EACCES (a readable one is not; without the rule,
+ *   neither is);
  * - MODULE_CHECK: finit_module of a file that is not a module fails, and
  *   the file is in the measurement list.
  * If integrity is not in the chain, or the fixture disk is not there,
@@ -40,6 +43,7 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -202,6 +206,23 @@ static int exec_errno(const char *path, int *exit_code, char *out, size_t size)
 	return e;
 }
 
+/* Maps `path` with `prot` (MAP_PRIVATE), as root; 0 or the errno. */
+static int mmap_errno(const char *path, int prot)
+{
+	int fd = open(path, O_RDONLY), e = 0;
+	void *p;
+
+	if (fd < 0)
+		return errno;
+	p = mmap(NULL, 4096, prot, MAP_PRIVATE, fd, 0);
+	if (p == MAP_FAILED)
+		e = errno;
+	else
+		munmap(p, 4096);
+	close(fd);
+	return e;
+}
+
 /* ---- The measurement list. ---- */
 
 struct entry {
@@ -348,9 +369,10 @@ static void setup(void)
 
 	read_value("/sys/kernel/security/stacker/chain", chain, sizeof(chain));
 	chain[strcspn(chain, "\n")] = '\0';
+	errno = 0;
 	ktap_result(strstr(chain, "integrity") && stat(SFS "policy", &st) == 0,
-		    "integrity_in_chain", "chain is '%s', " SFS "policy: %s", chain,
-		    strerror(errno));
+		    "integrity_in_chain", "chain is '%s'; " SFS "policy: %s", chain,
+		    errno ? strerror(errno) : "not looked for");
 	if (!strstr(chain, "integrity"))
 		ktap_block("integrity is not in this boot's chain");
 	mkdir("/mnt", 0755);
@@ -620,6 +642,10 @@ static void appraisal(void)
 	expect_exec("signed_badsig_eacces", MNT "/signed/badsig", EACCES);
 	expect_exec("signed_unknown_key_eacces", MNT "/signed/unknownkey", EACCES);
 	expect_exec("refused_file_stays_refused", MNT "/hashed/tampered", EACCES);
+	/* No MMAP_CHECK rule yet: mapping it executable is not appraised. */
+	ktap_result(mmap_errno(MNT "/hashed/nohash", PROT_READ | PROT_EXEC) == 0,
+		    "mmap_exec_not_appraised_without_rule", "mmap PROT_EXEC: %s",
+		    strerror(mmap_errno(MNT "/hashed/nohash", PROT_READ | PROT_EXEC)));
 	ktap_result(status_count("appraisal_denials") >= denials + 6, "appraisal_denials_counted",
 		    "appraisal_denials %ld -> %ld, expected at least 6 more", denials,
 		    status_count("appraisal_denials"));
@@ -728,15 +754,29 @@ static void bad_policies(void)
 		expect_exec("old_policy_still_appraises_new_file", "/tmp/unhashed", EACCES);
 }
 
-/* MODULE_CHECK: the kernel reads the file; it is measured, then refused. */
-static void module_check(void)
+/*
+ * MMAP_CHECK: an executable mapping is appraised, a readable one is not.
+ * MODULE_CHECK: the kernel reads the file; it is measured, then refused.
+ */
+static void mmap_and_module_check(void)
 {
 	char text[4096], digest[65] = "", hex[65] = "";
 	int fd;
 	long rc;
 
-	snprintf(text, sizeof(text), "measure func=MODULE_CHECK\n%s", policy_text ?: "");
-	EXPECT_OK("module_policy_loaded", write_value(SFS "policy", text));
+	snprintf(text, sizeof(text),
+		 "measure func=MODULE_CHECK\nappraise func=MMAP_CHECK fowner=1000\n%s",
+		 policy_text ?: "");
+	EXPECT_OK("mmap_and_module_policy_loaded", write_value(SFS "policy", text));
+	ktap_result(mmap_errno(MNT "/hashed/ok", PROT_READ | PROT_EXEC) == 0,
+		    "mmap_exec_of_hashed_ok_allowed", "mmap PROT_EXEC: %s",
+		    strerror(mmap_errno(MNT "/hashed/ok", PROT_READ | PROT_EXEC)));
+	ktap_result(mmap_errno(MNT "/hashed/nohash", PROT_READ | PROT_EXEC) == EACCES,
+		    "mmap_exec_of_nohash_eacces", "mmap PROT_EXEC: expected EACCES, got %s",
+		    strerror(mmap_errno(MNT "/hashed/nohash", PROT_READ | PROT_EXEC)));
+	ktap_result(mmap_errno(MNT "/hashed/nohash", PROT_READ) == 0,
+		    "mmap_read_of_nohash_allowed", "mmap PROT_READ: %s",
+		    strerror(mmap_errno(MNT "/hashed/nohash", PROT_READ)));
 	snprintf(text, sizeof(text), "not a kernel module, pid %d\n", getpid());
 	if (put_file("/tmp/notamodule", text, strlen(text), 0644) ||
 	    file_sha256("/tmp/notamodule", hex) || (fd = open("/tmp/notamodule", O_RDONLY)) < 0) {
@@ -762,7 +802,7 @@ static void module_check(void)
 
 int main(void)
 {
-	ktap_plan("integrity", 70);
+	ktap_plan("integrity", 74);
 	check_init_succeeded();
 	setup();
 	caps_and_policy();
@@ -772,7 +812,7 @@ int main(void)
 	malformed_ima();
 	evm();
 	bad_policies();
-	module_check();
+	mmap_and_module_check();
 	recompute();
 	/* Leave no rules behind for the programs that run after this one. */
 	write_value(SFS "policy", "# integrity_test is done\n");
