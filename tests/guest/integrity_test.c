@@ -32,7 +32,7 @@
  *   the key is 32 bytes (EINVAL) and loads once (EBUSY);
  * - MMAP_CHECK: with a rule, an executable mapping of a file without
  *   security.ima is EACCES (a readable one is not; without the rule,
- *   neither is);
+ *   neither is), and mprotect(PROT_EXEC) of a file it selects is EPERM;
  * - MODULE_CHECK: finit_module of a file that is not a module fails, and
  *   the file is in the measurement list.
  * If integrity is not in the chain, or the fixture disk is not there,
@@ -219,6 +219,26 @@ static int mmap_errno(const char *path, int prot)
 		e = errno;
 	else
 		munmap(p, 4096);
+	close(fd);
+	return e;
+}
+
+/* Maps `path` readable, then mprotect()s it executable; 0 or the errno. */
+static int mprotect_errno(const char *path)
+{
+	int fd = open(path, O_RDONLY), e = 0;
+	void *p;
+
+	if (fd < 0)
+		return errno;
+	p = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (p == MAP_FAILED) {
+		e = errno;
+	} else {
+		if (mprotect(p, 4096, PROT_READ | PROT_EXEC))
+			e = errno;
+		munmap(p, 4096);
+	}
 	close(fd);
 	return e;
 }
@@ -777,6 +797,12 @@ static void mmap_and_module_check(void)
 	ktap_result(mmap_errno(MNT "/hashed/nohash", PROT_READ) == 0,
 		    "mmap_read_of_nohash_allowed", "mmap PROT_READ: %s",
 		    strerror(mmap_errno(MNT "/hashed/nohash", PROT_READ)));
+	/* Made executable later, it was never appraised: refused, as IMA. */
+	ktap_result(mprotect_errno(MNT "/hashed/ok") == EPERM,
+		    "mprotect_exec_of_appraised_file_eperm", "mprotect: expected EPERM, got %s",
+		    strerror(mprotect_errno(MNT "/hashed/ok")));
+	ktap_result(mprotect_errno(MNT "/data/m1") == 0, "mprotect_exec_of_unselected_file_allowed",
+		    "mprotect: %s", strerror(mprotect_errno(MNT "/data/m1")));
 	snprintf(text, sizeof(text), "not a kernel module, pid %d\n", getpid());
 	if (put_file("/tmp/notamodule", text, strlen(text), 0644) ||
 	    file_sha256("/tmp/notamodule", hex) || (fd = open("/tmp/notamodule", O_RDONLY)) < 0) {
@@ -802,7 +828,7 @@ static void mmap_and_module_check(void)
 
 int main(void)
 {
-	ktap_plan("integrity", 74);
+	ktap_plan("integrity", 76);
 	check_init_succeeded();
 	setup();
 	caps_and_policy();
