@@ -34,7 +34,9 @@
  *   security.ima is EACCES (a readable one is not; without the rule,
  *   neither is), and mprotect(PROT_EXEC) of a file it selects is EPERM;
  * - MODULE_CHECK: finit_module of a file that is not a module fails, and
- *   the file is in the measurement list.
+ *   the file is in the measurement list;
+ * - obj_type= (with mlte in the chain): a rule selects a file by its mlte
+ *   type, and not a file of another.
  * If integrity is not in the chain, or the fixture disk is not there,
  * every result fails (ktap_block).
  */
@@ -826,9 +828,49 @@ static void mmap_and_module_check(void)
 		    entries_of("/tmp/notamodule", NULL), digest, hex);
 }
 
+/*
+ * obj_type=: with mlte in the chain (and its test policy loaded, which
+ * mlte_test loads again), a rule selects files by their mlte type:
+ * /meta/intact is secret_t; the manifest has no label.
+ */
+static void obj_type(void)
+{
+	char chain[256], text[4096], digest[65] = "", *bin = NULL;
+	const char *want = manifest_digest(MNT "/meta/intact");
+	long len;
+
+	read_value("/sys/kernel/security/stacker/chain", chain, sizeof(chain));
+	if (!strstr(chain, "mlte")) {
+		ktap_skip("obj_type_selects_labelled_file", "mlte is not in this boot's chain");
+		ktap_skip("obj_type_skips_other_types", "mlte is not in this boot's chain");
+		return;
+	}
+	len = read_whole("/etc/mlte/test.bin", &bin);
+	snprintf(text, sizeof(text), "measure func=FILE_CHECK mask=MAY_READ obj_type=secret_t\n%s",
+		 policy_text ?: "");
+	if (len <= 0 || write_bytes("/sys/kernel/security/stacker/mlte/policy", bin, len) != len ||
+	    write_value(SFS "policy", text) < 0) {
+		ktap_result(0, "obj_type_selects_labelled_file", "loading the policies: %s",
+			    strerror(errno));
+		ktap_result(0, "obj_type_skips_other_types", "loading the policies: %s",
+			    strerror(errno));
+		free(bin);
+		return;
+	}
+	free(bin);
+	read_errno(MNT "/meta/intact");
+	read_errno(MNT "/MANIFEST.sha256");
+	read_list();
+	ktap_result(entries_of(MNT "/meta/intact", digest) == 1 && want && !strcmp(digest, want),
+		    "obj_type_selects_labelled_file", "%d entries, sha256:%s, host %s",
+		    entries_of(MNT "/meta/intact", NULL), digest, want ?: "(none)");
+	ktap_result(entries_of(MNT "/MANIFEST.sha256", NULL) == 0, "obj_type_skips_other_types",
+		    "%d entries", entries_of(MNT "/MANIFEST.sha256", NULL));
+}
+
 int main(void)
 {
-	ktap_plan("integrity", 76);
+	ktap_plan("integrity", 78);
 	check_init_succeeded();
 	setup();
 	caps_and_policy();
@@ -839,6 +881,7 @@ int main(void)
 	evm();
 	bad_policies();
 	mmap_and_module_check();
+	obj_type();
 	recompute();
 	/* Leave no rules behind for the programs that run after this one. */
 	write_value(SFS "policy", "# integrity_test is done\n");
