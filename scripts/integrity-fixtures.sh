@@ -99,6 +99,7 @@ fi
 # Everything the image is made from; the image is kept while it matches.
 stamp=$(cat "$0" "$STACKER_ROOT/tests/guest/integrity/hello.c" \
 	"$STACKER_ROOT/modules/integrity/formats.rs" "$STACKER_ROOT/stacker/host/integrity_hmac.rs" \
+	"$STACKER_ROOT/stacker/host/lib.rs" \
 	"$out"/key1.pem "$out"/key2.pem "$out"/cert1.der "$out"/cert2.der "$out"/evm.key |
 	sha256sum | cut -d' ' -f1)
 if [ -s "$IMG" ] && [ "$(cat "$out/integrity.stamp" 2>/dev/null)" = "$stamp" ]; then
