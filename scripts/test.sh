@@ -71,7 +71,7 @@ BOOTS=(
 	"mlte|stacker.chain=mlte|mlte_test chain_test"
 	"mlte-capstack|stacker.chain=mlte,capstack|mlte_test chain_test"
 	"capstack-mlte|stacker.chain=capstack,mlte stacker.dispatch=loop|mlte_test chain_test"
-	"integrity|stacker.chain=integrity|integrity_test chain_test|$INTEGRITY_ARGS"
+	"integrity|stacker.chain=integrity|integrity_test chain_test|$INTEGRITY_ARGS --smp 2"
 	"integrity-mlte-capstack|stacker.chain=integrity,mlte,capstack|integrity_test mlte_test capstack_test chain_test|$INTEGRITY_ARGS"
 	"capstack|stacker.chain=capstack|capstack_test chain_test securityfs_test"
 	"capstack-stacked|stacker.chain=xattrlock,capstack|capstack_test chain_test securityfs_test"

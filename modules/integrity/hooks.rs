@@ -39,7 +39,9 @@ use super::rules::{self, Access, Decision, Func, Policy, MAY_EXEC, MAY_READ};
 use super::status::{Known, Status};
 use crate::access::AccessMask;
 use crate::blob::{BlobState, HasBlob};
-use crate::error::{Result, EACCES, EBUSY, EINTR, EINVAL, ENODATA, ENOMEM, EOPNOTSUPP, EPERM};
+use crate::error::{
+    Result, EACCES, EBUSY, EINTR, EINVAL, ENODATA, ENOKEY, ENOMEM, EOPNOTSUPP, EPERM,
+};
 use crate::objects::{Binprm, Cred, Dentry, File, Inode, Vma};
 use crate::platform::{self, Dir, RcuBox, RcuCell, TextBuf};
 use core::ffi::CStr;
@@ -169,6 +171,12 @@ fn refusal(known: Known, d: &Decision, key_loaded: bool) -> Option<(Refused, &'s
         if !known.has(Known::DIGEST_OK) {
             let why = if known.has(Known::IMA_ABSENT) {
                 "no security.ima"
+            } else if known.has(Known::IMA_MALFORMED) {
+                "security.ima is malformed"
+            } else if known.has(Known::NO_KEY) {
+                "no key is loaded with the key id of the signature in security.ima"
+            } else if known.has(Known::IMA_SIGNATURE) {
+                "the signature in security.ima does not verify"
             } else {
                 "security.ima does not match the contents"
             };
@@ -229,7 +237,7 @@ fn check(file: &File, func: Func, mask: u32, contents: Contents<'_>) -> Result {
             let learnt = learn(file, &d, key_loaded, known, &contents)?;
             // Not recorded if the file changed meanwhile; this access is
             // still decided on what was learnt.
-            state.status.record(snap.version, learnt);
+            state.status.record(snap.version, learnt.lasting());
             known = known.with(learnt);
         }
     }
@@ -309,7 +317,9 @@ fn learn(
     Ok(learnt)
 }
 
-/// Compares `digest` with `file`'s `security.ima`. Sleeps.
+/// Compares `digest` with `file`'s `security.ima`: what was learnt
+/// (`NO_KEY` for a signature by a key that is not loaded, which is not
+/// cached: a key loaded later may verify it). Sleeps.
 fn appraise_digest(file: &File, digest: &Digest) -> Known {
     let mut buf = [0u8; MAX_IMA_XATTR];
     let done = Known::APPRAISED;
@@ -322,12 +332,25 @@ fn appraise_digest(file: &File, digest: &Digest) -> Known {
         Ok(ImaXattr::Digest(want)) if want == digest => done.with(Known::DIGEST_OK),
         Ok(ImaXattr::Digest(_)) => done,
         Ok(ImaXattr::Signature { keyid, sig }) => match crypto::verify(keyid, sig, digest) {
-            Ok(()) => done.with(Known::DIGEST_OK).with(Known::SIGNED),
-            Err(_) => done,
+            Ok(()) => done
+                .with(Known::IMA_SIGNATURE)
+                .with(Known::DIGEST_OK)
+                .with(Known::SIGNED),
+            Err(e) if e == ENOKEY => {
+                if platform::ratelimit_audit() {
+                    platform::pr_warn!(
+                        "integrity: ino {}: no key with id {:08x} for the signature in security.ima\n",
+                        file.inode().ino(),
+                        keyid
+                    );
+                }
+                done.with(Known::IMA_SIGNATURE).with(Known::NO_KEY)
+            }
+            Err(_) => done.with(Known::IMA_SIGNATURE),
         },
         Err(why) => {
             log_bad_xattr(file, why);
-            done
+            done.with(Known::IMA_MALFORMED)
         }
     }
 }

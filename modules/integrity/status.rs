@@ -38,6 +38,13 @@ impl Known {
     pub(crate) const META_ABSENT: Known = Known(1 << 6);
     /// There is no `security.ima`.
     pub(crate) const IMA_ABSENT: Known = Known(1 << 7);
+    /// `security.ima` is malformed (the log line said how).
+    pub(crate) const IMA_MALFORMED: Known = Known(1 << 8);
+    /// `security.ima` holds a signature.
+    pub(crate) const IMA_SIGNATURE: Known = Known(1 << 9);
+    /// No key with the signature's key id is loaded: true only until a key
+    /// is added, so never recorded (with the appraisal it qualifies).
+    pub(crate) const NO_KEY: Known = Known(1 << 10);
 
     /// Whether all of `other`'s bits are known.
     pub(crate) fn has(self, other: Known) -> bool {
@@ -48,6 +55,20 @@ impl Known {
     #[must_use]
     pub(crate) fn with(self, other: Known) -> Known {
         Known(self.0 | other.0)
+    }
+
+    /// What may be cached of a result: all of it, except an appraisal
+    /// that found no key (a key loaded later may decide otherwise).
+    #[must_use]
+    pub(crate) fn lasting(self) -> Known {
+        if self.has(Known::NO_KEY) {
+            let transient = Known::NO_KEY
+                .with(Known::APPRAISED)
+                .with(Known::IMA_SIGNATURE);
+            Known(self.0 & !transient.0)
+        } else {
+            self
+        }
     }
 }
 
@@ -139,6 +160,17 @@ mod tests {
         // A result computed at the old version is not recorded.
         assert!(!s.record(before, Known::MEASURED));
         assert!(!s.get().known.has(Known::MEASURED));
+    }
+
+    #[test]
+    fn a_missing_key_is_not_cached() {
+        let r = Known::APPRAISED
+            .with(Known::IMA_SIGNATURE)
+            .with(Known::NO_KEY)
+            .with(Known::MEASURED);
+        assert_eq!(r.lasting(), Known::MEASURED);
+        let ok = Known::APPRAISED.with(Known::DIGEST_OK);
+        assert_eq!(ok.lasting(), ok);
     }
 
     #[test]
