@@ -57,15 +57,19 @@ pub(crate) fn sha256(data: &[u8]) -> Digest {
 }
 
 /// Room for a hash context on the stack: at least the C side's size
-/// (checked at each use), 8-byte aligned.
+/// (checked at each use; SHA-1's is about 100 bytes, HMAC-SHA256's about
+/// 140), 8-byte aligned.
 #[repr(C, align(8))]
-struct CtxBuf([MaybeUninit<u8>; 512]);
+struct CtxBuf([MaybeUninit<u8>; CTX_ROOM]);
+
+/// The room in a [`CtxBuf`].
+const CTX_ROOM: usize = 256;
 
 impl CtxBuf {
     /// A buffer for a context of `size` bytes, or `None` if it would not
     /// fit (the C structure grew: a build problem, not an input one).
     fn new(size: usize) -> Option<Self> {
-        (size <= 512).then_some(CtxBuf([MaybeUninit::uninit(); 512]))
+        (size <= CTX_ROOM).then_some(CtxBuf([MaybeUninit::uninit(); CTX_ROOM]))
     }
 
     fn ptr(&mut self) -> *mut u8 {

@@ -40,9 +40,10 @@ use super::status::{Known, Status};
 use crate::access::AccessMask;
 use crate::blob::{BlobState, HasBlob};
 use crate::error::{
-    Result, EACCES, EBUSY, EINTR, EINVAL, ENODATA, ENOKEY, ENOMEM, EOPNOTSUPP, EPERM,
+    Result, EACCES, EBADMSG, EBUSY, EINTR, EINVAL, EKEYREJECTED, ENODATA, ENOKEY, ENOMEM,
+    EOPNOTSUPP, EPERM, ERANGE,
 };
-use crate::objects::{Binprm, Cred, Dentry, File, Inode, Vma};
+use crate::objects::{current_has_sys_admin, Binprm, Cred, Dentry, File, Inode, Vma};
 use crate::platform::{self, Dir, RcuBox, RcuCell, TextBuf};
 use core::ffi::CStr;
 use core::fmt::Write;
@@ -91,10 +92,8 @@ static META_DENIALS: AtomicU64 = AtomicU64::new(0);
 static POLICY_LOADS: AtomicU64 = AtomicU64::new(0);
 static KEYS: AtomicU64 = AtomicU64::new(0);
 
-/// `PROT_EXEC`, `PROT_WRITE`, `MAP_SHARED`.
+/// `PROT_EXEC`.
 const PROT_EXEC: u64 = 4;
-const PROT_WRITE: u64 = 2;
-const MAP_SHARED: u64 = 1;
 /// `MAY_WRITE`, `MAY_APPEND`.
 const MAY_WRITE: u32 = crate::access::may::WRITE;
 const MAY_APPEND: u32 = crate::access::may::APPEND;
@@ -110,10 +109,41 @@ const ATTR_COVERED: u32 = {
 fn read_func(id: u32) -> Option<Func> {
     use kernel::bindings as b;
     match id {
-        b::kernel_read_file_id_READING_MODULE => Some(Func::Module),
+        // A compressed module is appraised on the file's bytes; the
+        // decompressed image that follows finds the file's status known.
+        b::kernel_read_file_id_READING_MODULE
+        | b::kernel_read_file_id_READING_MODULE_COMPRESSED => Some(Func::Module),
         b::kernel_read_file_id_READING_FIRMWARE => Some(Func::Firmware),
         _ => None,
     }
+}
+
+/// What the kernel loaded from memory (`enum kernel_load_data_id`), as a
+/// `func`.
+fn load_func(id: u32) -> Option<Func> {
+    use kernel::bindings as b;
+    match id {
+        b::kernel_load_data_id_LOADING_MODULE => Some(Func::Module),
+        b::kernel_load_data_id_LOADING_FIRMWARE => Some(Func::Firmware),
+        _ => None,
+    }
+}
+
+/// Whether `name` is an xattr whose change matters here: one the HMAC
+/// covers, or `security.evm`.
+fn covered(name: &[u8]) -> bool {
+    name == b"security.evm" || formats::EVM_XATTRS.iter().any(|x| x.as_bytes() == name)
+}
+
+/// `security.ima` and `security.evm` may be set or removed only with
+/// `CAP_SYS_ADMIN` in the initial user namespace (as IMA and EVM): a user
+/// namespace's root could otherwise give a file of its own tmpfs any
+/// digest. May sleep.
+fn protect(name: &[u8]) -> Result {
+    if (name == b"security.ima" || name == b"security.evm") && !current_has_sys_admin() {
+        return Err(EPERM);
+    }
+    Ok(())
 }
 
 /// Whether `inode` has the mlte type `name` (`obj_type=`).
@@ -192,10 +222,10 @@ fn refusal(known: Known, d: &Decision, key_loaded: bool) -> Option<(Refused, &'s
     None
 }
 
-/// A zeroed buffer for a path, on the heap (a page is too much for the
-/// stack). Sleeps.
-fn path_buffer() -> Result<KBox<[u8; PATH_ROOM]>> {
-    let mut buf = KBox::<[u8; PATH_ROOM]>::new_uninit(GFP_KERNEL)?;
+/// A zeroed buffer on the heap, for a path or an xattr value (hook paths
+/// are deep: big buffers stay off the stack). Sleeps.
+fn zeroed<const N: usize>() -> Result<KBox<[u8; N]>> {
+    let mut buf = KBox::<[u8; N]>::new_uninit(GFP_KERNEL)?;
     // SAFETY: a fresh allocation for one array, valid for writes.
     unsafe { buf.as_mut_ptr().write_bytes(0, 1) };
     // SAFETY: zeroed above; all zero is a valid byte array.
@@ -209,11 +239,27 @@ enum Contents<'a> {
     Buffer(&'a [u8]),
 }
 
+/// Refuses `file` for `why`: counts it, logs it, `EACCES`.
+fn refuse(file: &File, func: Func, which: Refused, why: &str) -> Result {
+    let counter = match which {
+        Refused::Metadata => &META_DENIALS,
+        Refused::Contents => &APPRAISAL_DENIALS,
+    };
+    counter.fetch_add(1, Ordering::Relaxed);
+    log_denial(file, func, why);
+    Err(EACCES)
+}
+
 /// Measures, appraises and verifies `file` as the policy says for `func`
 /// and `mask`; `Err(EACCES)` when it is refused. May sleep.
+///
+/// What is cached of a file is trusted only while no one may write to it
+/// (`i_writecount` is 0): while a writer is open, the contents are checked
+/// again at every access and nothing but the measurement is cached (the
+/// last writer's close forgets it).
 fn check(file: &File, func: Func, mask: u32, contents: Contents<'_>) -> Result {
     let inode = file.inode();
-    if !inode.is_reg() || !inode.on_content_fs() {
+    if !inode.is_reg() || inode.on_pseudo_fs() {
         return Ok(());
     }
     let Some(state) = inode.state::<Integrity>() else {
@@ -221,37 +267,64 @@ fn check(file: &File, func: Func, mask: u32, contents: Contents<'_>) -> Result {
     };
     let d = decide(file, func, mask);
     let key_loaded = evm_key_loaded();
+    if (d.appraise || key_loaded) && !inode.on_content_fs() {
+        // Overlayfs, FUSE, network file systems: their contents or xattrs
+        // can change below this inode, unseen. Fail closed.
+        if d.appraise {
+            return refuse(
+                file,
+                func,
+                Refused::Contents,
+                "its file system cannot be appraised",
+            );
+        }
+    }
+    if d.appraise && func == Func::Mmap && file.writably_mapped() {
+        // As IMA: the mapping could change it after the check.
+        return refuse(
+            file,
+            func,
+            Refused::Contents,
+            "it is mapped writable (shared)",
+        );
+    }
+    let settled = inode.writers() <= 0;
+    let trusted = |known: Known| {
+        if settled {
+            known
+        } else {
+            Known(known.0 & Known::MEASURED.0)
+        }
+    };
+    let key_checks = key_loaded && inode.on_content_fs();
     let wanted = |known: Known| {
         (d.measure && !known.has(Known::MEASURED))
             || (d.appraise && !known.has(Known::APPRAISED))
-            || (key_loaded && !known.has(Known::META_CHECKED))
+            || (key_checks && !known.has(Known::META_CHECKED))
     };
-    let mut known = state.status.get().known;
+    let mut known = trusted(state.status.get().known);
     if wanted(known) {
         // Under the inode's lock: one task measures, the others then find
         // it known.
         let _guard = state.lock.lock()?;
         let snap = state.status.get();
-        known = snap.known;
+        known = trusted(snap.known);
         if wanted(known) {
-            let learnt = learn(file, &d, key_loaded, known, &contents)?;
+            let learnt = learn(file, &d, key_checks, known, &contents)?;
             // Not recorded if the file changed meanwhile; this access is
             // still decided on what was learnt.
-            state.status.record(snap.version, learnt.lasting());
+            let keep = if settled {
+                learnt.lasting()
+            } else {
+                Known(learnt.0 & Known::MEASURED.0)
+            };
+            state.status.record(snap.version, keep);
             known = known.with(learnt);
         }
     }
-    match refusal(known, &d, key_loaded) {
+    match refusal(known, &d, key_checks) {
         None => Ok(()),
-        Some((which, why)) => {
-            let counter = match which {
-                Refused::Metadata => &META_DENIALS,
-                Refused::Contents => &APPRAISAL_DENIALS,
-            };
-            counter.fetch_add(1, Ordering::Relaxed);
-            log_denial(file, func, why);
-            Err(EACCES)
-        }
+        Some((which, why)) => refuse(file, func, which, why),
     }
 }
 
@@ -260,7 +333,7 @@ fn log_denial(file: &File, func: Func, why: &str) {
     if !platform::ratelimit_audit() {
         return;
     }
-    let Ok(mut buf) = path_buffer() else {
+    let Ok(mut buf) = zeroed::<PATH_ROOM>() else {
         return;
     };
     let path = file.path_in(&mut buf[..]).unwrap_or(b"?");
@@ -300,14 +373,19 @@ fn learn(
         Contents::Buffer(buf) => crypto::sha256(buf),
         Contents::File => match crypto::hash_file(file) {
             Ok(digest) => digest,
-            // Unreadable: nothing is measured, and appraisal fails.
+            // Unreadable (an I/O error, `O_DIRECT`, a write-only mapping
+            // request): nothing is measured, appraisal fails, and nothing
+            // of it is cached.
             Err(e) if e == ENOMEM || e == EINTR => return Err(e),
-            Err(_) => return Ok(learnt.with(Known::APPRAISED)),
+            Err(_) => return Ok(learnt.with(Known::APPRAISED).with(Known::TRANSIENT)),
         },
     };
     if measure {
-        let mut buf = path_buffer()?;
-        let path = file.path_in(&mut buf[..]).unwrap_or(b"(unknown)");
+        let mut buf = zeroed::<PATH_ROOM>()?;
+        let path = match file.absolute_path_in(&mut buf[..]) {
+            Some(path) => path,
+            None => file.path_in(&mut buf[..]).unwrap_or(b"(unknown)"),
+        };
         measurements::append(&digest, path)?;
         learnt = learnt.with(Known::MEASURED);
     }
@@ -321,12 +399,16 @@ fn learn(
 /// (`NO_KEY` for a signature by a key that is not loaded, which is not
 /// cached: a key loaded later may verify it). Sleeps.
 fn appraise_digest(file: &File, digest: &Digest) -> Known {
-    let mut buf = [0u8; MAX_IMA_XATTR];
     let done = Known::APPRAISED;
-    let n = match file.getxattr(c"security.ima", &mut buf) {
+    let Ok(mut buf) = zeroed::<MAX_IMA_XATTR>() else {
+        return done.with(Known::TRANSIENT);
+    };
+    let n = match file.getxattr(c"security.ima", &mut buf[..]) {
         Ok(n) => n,
         Err(e) if e == ENODATA || e == EOPNOTSUPP => return done.with(Known::IMA_ABSENT),
-        Err(_) => return done,
+        // Longer than any value this module writes or takes.
+        Err(e) if e == ERANGE => return done.with(Known::IMA_MALFORMED),
+        Err(_) => return done.with(Known::TRANSIENT),
     };
     match formats::parse_ima(buf.get(..n).unwrap_or(&[])) {
         Ok(ImaXattr::Digest(want)) if want == digest => done.with(Known::DIGEST_OK),
@@ -346,7 +428,11 @@ fn appraise_digest(file: &File, digest: &Digest) -> Known {
                 }
                 done.with(Known::IMA_SIGNATURE).with(Known::NO_KEY)
             }
-            Err(_) => done.with(Known::IMA_SIGNATURE),
+            // The signature is wrong, or malformed for the key.
+            Err(e) if e == EKEYREJECTED || e == EBADMSG || e == EINVAL => {
+                done.with(Known::IMA_SIGNATURE)
+            }
+            Err(_) => done.with(Known::IMA_SIGNATURE).with(Known::TRANSIENT),
         },
         Err(why) => {
             log_bad_xattr(file, why);
@@ -382,7 +468,8 @@ fn check_evm(file: &File) -> Known {
     let n = match file.getxattr(c"security.evm", &mut value) {
         Ok(n) => n,
         Err(e) if e == ENODATA || e == EOPNOTSUPP => return done.with(Known::META_ABSENT),
-        Err(_) => return done,
+        Err(e) if e == ERANGE => return done,
+        Err(_) => return done.with(Known::TRANSIENT),
     };
     let want = match formats::parse_evm(value.get(..n).unwrap_or(&[])) {
         Ok(want) => *want,
@@ -395,8 +482,13 @@ fn check_evm(file: &File) -> Known {
         return Known::default();
     };
     let hmac = Hmac::new(&key);
-    key.fill(0);
-    let Some(hmac) = hmac else { return done };
+    wipe(&mut key);
+    let Some(hmac) = hmac else {
+        return done.with(Known::TRANSIENT);
+    };
+    let Ok(mut buf) = zeroed::<MAX_COVERED_XATTR>() else {
+        return done.with(Known::TRANSIENT);
+    };
     let inode = file.inode();
     let input = EvmInput {
         ino: inode.ino(),
@@ -410,7 +502,6 @@ fn check_evm(file: &File) -> Known {
         hmac,
         unreadable: false,
     };
-    let mut buf = [0u8; MAX_COVERED_XATTR];
     input.feed(&mut sink, |name, sink| {
         let mut cname = [0u8; 32];
         let Some(slot) = cname.get_mut(..name.len()) else {
@@ -422,7 +513,7 @@ fn check_evm(file: &File) -> Known {
             sink.unreadable = true;
             return;
         };
-        match file.getxattr(cname, &mut buf) {
+        match file.getxattr(cname, &mut buf[..]) {
             Ok(n) => sink.update(buf.get(..n).unwrap_or(&[])),
             Err(e) if e == ENODATA || e == EOPNOTSUPP => {}
             Err(_) => sink.unreadable = true,
@@ -430,10 +521,20 @@ fn check_evm(file: &File) -> Known {
     });
     let unreadable = sink.unreadable;
     let got = sink.hmac.finish();
-    if !unreadable && formats::same_secret(&got, &want) {
+    if unreadable {
+        done.with(Known::TRANSIENT)
+    } else if formats::same_secret(&got, &want) {
         done.with(Known::META_OK)
     } else {
         done
+    }
+}
+
+/// Overwrites a copy of a key, in a way the compiler keeps.
+fn wipe(key: &mut [u8; EVM_KEY_LEN]) {
+    for b in key.iter_mut() {
+        // SAFETY: `b` is a valid, aligned byte of `key`.
+        unsafe { core::ptr::write_volatile(b, 0) };
     }
 }
 
@@ -495,6 +596,9 @@ impl crate::attribute::Attribute for PolicyFile {
 struct MeasurementsFile;
 
 impl crate::attribute::Attribute for MeasurementsFile {
+    // It names files of every user, as IMA's (0440).
+    const ROOT_ONLY: bool = true;
+
     fn show(out: &mut TextBuf) -> Result {
         out.format(measurements::write_ascii)
     }
@@ -556,7 +660,7 @@ impl crate::attribute::Attribute for EvmKeyFile {
     }
 
     fn store(input: &[u8]) -> Result {
-        let Ok(key) = <[u8; EVM_KEY_LEN]>::try_from(input) else {
+        let Ok(mut key) = <[u8; EVM_KEY_LEN]>::try_from(input) else {
             platform::pr_warn!(
                 "integrity: evm_key: {} bytes refused: the key is exactly {} raw bytes\n",
                 input.len(),
@@ -568,7 +672,9 @@ impl crate::attribute::Attribute for EvmKeyFile {
             platform::pr_warn!("integrity: evm_key: refused: a key is already loaded\n");
             return Err(EBUSY);
         }
-        match EVM_KEY.replace(key) {
+        let loaded = EVM_KEY.replace(key);
+        wipe(&mut key);
+        match loaded {
             Ok(()) => {
                 platform::pr_info!("integrity: HMAC key loaded\n");
                 Ok(())
@@ -627,11 +733,8 @@ crate::submodule::submodule! {
             check(bprm.file(), Func::Bprm, MAY_EXEC, Contents::File)
         }
 
-        fn mmap_file(&self, file: Option<&File>, _reqprot: u64, prot: u64, flags: u64) -> Result {
+        fn mmap_file(&self, file: Option<&File>, _reqprot: u64, prot: u64, _flags: u64) -> Result {
             let Some(file) = file else { return Ok(()) };
-            if prot & PROT_WRITE != 0 && flags & MAP_SHARED != 0 {
-                invalidate(file.inode());
-            }
             if prot & PROT_EXEC == 0 {
                 return Ok(());
             }
@@ -665,13 +768,6 @@ crate::submodule::submodule! {
             check(file, Func::File, open_mask(mask), Contents::File)
         }
 
-        fn file_permission(&self, file: &File, mask: AccessMask) -> Result {
-            if mask.write() {
-                invalidate(file.inode());
-            }
-            Ok(())
-        }
-
         fn file_release(&self, file: &File) {
             if file.writable() {
                 invalidate(file.inode());
@@ -691,16 +787,46 @@ crate::submodule::submodule! {
             }
         }
 
-        fn inode_post_setxattr(&self, dentry: &Dentry, _name: &[u8], _value: &[u8], _flags: i32) {
-            if let Some(inode) = dentry.inode() {
-                invalidate(inode);
+        fn inode_setxattr(&self, _dentry: &Dentry, name: &[u8], _value: &[u8], _flags: i32) -> Result {
+            protect(name)
+        }
+
+        fn inode_removexattr(&self, _dentry: &Dentry, name: &[u8]) -> Result {
+            protect(name)
+        }
+
+        fn inode_post_setxattr(&self, dentry: &Dentry, name: &[u8], _value: &[u8], _flags: i32) {
+            if covered(name) {
+                if let Some(inode) = dentry.inode() {
+                    invalidate(inode);
+                }
             }
         }
 
-        fn inode_post_removexattr(&self, dentry: &Dentry, _name: &[u8]) {
-            if let Some(inode) = dentry.inode() {
-                invalidate(inode);
+        fn inode_post_removexattr(&self, dentry: &Dentry, name: &[u8]) {
+            if covered(name) {
+                if let Some(inode) = dentry.inode() {
+                    invalidate(inode);
+                }
             }
+        }
+
+        fn kernel_load_data(&self, id: u32, _contents: bool) -> Result {
+            // Data loaded from memory (init_module(2), the firmware
+            // fallback) has no file and no security.ima: refused when the
+            // policy appraises what it is, as IMA does.
+            let Some(func) = load_func(id) else { return Ok(()) };
+            if POLICY.read(|p| p.is_some_and(|p| p.appraises(func))) {
+                APPRAISAL_DENIALS.fetch_add(1, Ordering::Relaxed);
+                if platform::ratelimit_audit() {
+                    platform::pr_warn!(
+                        "integrity: appraise: denied {} loaded from memory: the policy appraises it\n",
+                        func.name()
+                    );
+                }
+                return Err(EACCES);
+            }
+            Ok(())
         }
     }
 }

@@ -83,16 +83,28 @@ fn with_tail<R>(f: impl FnOnce(&mut Tail) -> R) -> R {
     r
 }
 
-/// Appends a measurement of `digest` at `path`. Sleeps (allocation, the
-/// list lock). `ENOMEM` leaves the list as it was.
+/// Appends a measurement of `digest` at `path`, unless an entry with the
+/// same template hash (the same contents at the same path) is already in
+/// the list, as IMA does. Spaces in the path become `_` (IMA's `n-ng`
+/// field). Sleeps (allocation, the list lock). `ENOMEM` leaves the list
+/// as it was.
 pub(crate) fn append(digest: &Digest, path: &[u8]) -> Result {
-    let mut sha1 = Sha1::new().ok_or(ENOMEM)?;
-    ImaNg { digest, path }.feed(&mut sha1);
-    let template = sha1.finish();
     let mut owned = KVec::with_capacity(path.len(), GFP_KERNEL)?;
     owned.extend_from_slice(path, GFP_KERNEL)?;
+    for b in owned.iter_mut() {
+        if *b == b' ' {
+            *b = b'_';
+        }
+    }
+    let mut sha1 = Sha1::new().ok_or(ENOMEM)?;
+    ImaNg {
+        digest,
+        path: &owned,
+    }
+    .feed(&mut sha1);
+    let template = sha1.finish();
     let mut agg = Sha1::new().ok_or(ENOMEM)?;
-    let entry = KBox::into_raw(KBox::new(
+    let entry = KBox::new(
         Entry {
             next: AtomicPtr::new(ptr::null_mut()),
             template,
@@ -100,8 +112,12 @@ pub(crate) fn append(digest: &Digest, path: &[u8]) -> Result {
             path: owned,
         },
         GFP_KERNEL,
-    )?);
-    with_tail(|tail| {
+    )?;
+    let unused = with_tail(|tail| {
+        if contains(&template) {
+            return Some(entry);
+        }
+        let entry = KBox::into_raw(entry);
         if tail.last.is_null() {
             HEAD.store(entry, Ordering::Release);
         } else {
@@ -114,8 +130,26 @@ pub(crate) fn append(digest: &Digest, path: &[u8]) -> Result {
         agg.update(&template);
         tail.aggregate = agg.finish();
         COUNT.fetch_add(1, Ordering::Relaxed);
+        None
     });
+    // A duplicate is freed outside the lock.
+    drop(unused);
     Ok(())
+}
+
+/// Whether an entry has template hash `template`.
+fn contains(template: &Sha1Digest) -> bool {
+    let mut p = HEAD.load(Ordering::Acquire);
+    while !p.is_null() {
+        // SAFETY: as in `write_ascii`: published entries are never changed
+        // nor freed.
+        let e = unsafe { &*p };
+        if e.template == *template {
+            return true;
+        }
+        p = e.next.load(Ordering::Acquire);
+    }
+    false
 }
 
 /// How many measurements there are.

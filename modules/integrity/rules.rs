@@ -207,6 +207,15 @@ impl Policy {
         self.rules.get(..self.len).unwrap_or(&[])
     }
 
+    /// Whether an `appraise` rule names `func` explicitly: then data
+    /// loaded for it from memory, which has nothing to appraise, is
+    /// refused.
+    pub(crate) fn appraises(&self, func: Func) -> bool {
+        self.rules()
+            .iter()
+            .any(|r| r.action == Action::Appraise && r.func == func as u8)
+    }
+
     /// What to do for `access`; `obj_type_is(name)` says whether the file
     /// has mlte type `name` (asked only for rules that name one).
     pub(crate) fn decide(
@@ -525,6 +534,17 @@ mod tests {
                 signature: false
             }
         );
+    }
+
+    #[test]
+    fn appraises_only_with_an_explicit_func() {
+        let p = parse(
+            b"appraise func=MODULE_CHECK\nappraise fowner=3\ndont_appraise func=FIRMWARE_CHECK\n",
+        )
+        .unwrap();
+        assert!(p.appraises(Func::Module));
+        assert!(!p.appraises(Func::Firmware));
+        assert!(!p.appraises(Func::Bprm));
     }
 
     #[test]

@@ -43,8 +43,11 @@ impl Known {
     /// `security.ima` holds a signature.
     pub(crate) const IMA_SIGNATURE: Known = Known(1 << 9);
     /// No key with the signature's key id is loaded: true only until a key
-    /// is added, so never recorded (with the appraisal it qualifies).
+    /// is added, so the result is not cached ([`Known::lasting`]).
     pub(crate) const NO_KEY: Known = Known(1 << 10);
+    /// The result came from a transient failure (a read error, no memory):
+    /// it decides this access but is not cached.
+    pub(crate) const TRANSIENT: Known = Known(1 << 11);
 
     /// Whether all of `other`'s bits are known.
     pub(crate) fn has(self, other: Known) -> bool {
@@ -57,15 +60,13 @@ impl Known {
         Known(self.0 | other.0)
     }
 
-    /// What may be cached of a result: all of it, except an appraisal
-    /// that found no key (a key loaded later may decide otherwise).
+    /// What may be cached of a result: all of it, except when it found no
+    /// key or a transient failure (then only the measurement, which is
+    /// done): a later access decides again.
     #[must_use]
     pub(crate) fn lasting(self) -> Known {
-        if self.has(Known::NO_KEY) {
-            let transient = Known::NO_KEY
-                .with(Known::APPRAISED)
-                .with(Known::IMA_SIGNATURE);
-            Known(self.0 & !transient.0)
+        if self.has(Known::NO_KEY) || self.has(Known::TRANSIENT) {
+            Known(self.0 & Known::MEASURED.0)
         } else {
             self
         }

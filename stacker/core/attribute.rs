@@ -16,6 +16,10 @@ pub(crate) trait Attribute: 'static {
     /// Whether the file accepts writes (mode 0600 rather than 0444).
     const WRITABLE: bool = false;
 
+    /// Whether only root may read it (0440 rather than 0444, for a
+    /// read-only file): for what names other users' files.
+    const ROOT_ONLY: bool = false;
+
     /// The largest value one write may carry, in bytes. Whatever
     /// [`Attribute::show`] can produce must fit, so that what reads back
     /// can be written back.

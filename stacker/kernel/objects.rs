@@ -243,6 +243,44 @@ impl File {
         self.mode() & FMODE_WRITE != 0
     }
 
+    /// Whether the file's pages are mapped writable and shared somewhere
+    /// (`mapping_writably_mapped`): its contents may change with no hook
+    /// seeing it.
+    pub(crate) fn writably_mapped(&self) -> bool {
+        // SAFETY: an open file's `f_mapping` is set at open and valid while
+        // it is open.
+        let mapping = unsafe { (*self.as_raw()).f_mapping };
+        // SAFETY: `mapping` is valid (above); `i_mmap_writable` is an
+        // `atomic_t`, read once as C's `atomic_read` does.
+        let count =
+            unsafe { core::ptr::addr_of!((*mapping).i_mmap_writable.counter).read_volatile() };
+        count > 0
+    }
+
+    /// The file's absolute path (`d_absolute_path`, which a chroot does
+    /// not shorten), written at the end of `buf`; `None` when it does not
+    /// fit or the file is not reachable from the root (a detached mount).
+    /// Takes locks: not for RCU-walk mode.
+    pub(crate) fn absolute_path_in<'a>(&self, buf: &'a mut [u8]) -> Option<&'a [u8]> {
+        let len = i32::try_from(buf.len()).ok()?;
+        // SAFETY: the file is open, so its `f_path` is valid; `buf` is
+        // writable for `len` bytes.
+        let p = unsafe {
+            bindings::d_absolute_path(
+                core::ptr::addr_of!((*self.as_raw()).__bindgen_anon_1.f_path),
+                buf.as_mut_ptr().cast(),
+                len,
+            )
+        };
+        if kernel::error::from_err_ptr(p).is_err() || p.is_null() {
+            return None;
+        }
+        let start = (p as usize).checked_sub(buf.as_ptr() as usize)?;
+        let tail = buf.get(start..)?;
+        let end = tail.iter().position(|&b| b == 0)?;
+        tail.get(..end)
+    }
+
     /// The file's path as `d_path` gives it (from the caller's root),
     /// written at the end of `buf`; `None` when it does not fit or the
     /// file has none. May not be called in RCU-walk mode: takes locks.
@@ -404,6 +442,50 @@ impl Inode {
         unsafe { (*self.sb()).s_uuid.b }
     }
 
+    /// How many open files may write to the inode (`i_writecount`; an
+    /// executing file makes it negative).
+    pub(crate) fn writers(&self) -> i32 {
+        // SAFETY: the inode is valid; `i_writecount` is an `atomic_t`, read
+        // once as C's `atomic_read` does.
+        unsafe { core::ptr::addr_of!((*self.as_raw()).i_writecount.counter).read_volatile() }
+    }
+
+    /// Whether the inode's file system is a pseudo file system whose
+    /// files are views of kernel state (procfs, sysfs, securityfs, cgroup,
+    /// ...): reading one to hash it may block or give new contents every
+    /// time.
+    pub(crate) fn on_pseudo_fs(&self) -> bool {
+        /// `include/uapi/linux/magic.h`: proc, sysfs, securityfs, debugfs,
+        /// tracefs, devpts, cgroup, cgroup2, bpf, nsfs, pipefs, sockfs,
+        /// anon inodes, binfmt_misc, efivarfs, selinuxfs, smackfs,
+        /// configfs, pstore.
+        const PSEUDO_MAGICS: [u64; 19] = [
+            0x9fa0,
+            0x6265_6572,
+            0x7363_6673,
+            0x6462_6720,
+            0x7472_6163,
+            0x1cd1,
+            0x0027_e0eb,
+            0x6367_7270,
+            0xcafe_4a11,
+            0x6e73_6673,
+            0x5049_5045,
+            0x534f_434b,
+            0x0904_1934,
+            0x4249_4e4d,
+            0xde5e_81e4,
+            0xf97c_ff8c,
+            0x4341_5d53,
+            0x6265_6570,
+            0x6165_676c,
+        ];
+        // SAFETY: `sb()` is valid; `s_magic` is set before the
+        // superblock's inodes are reachable and then fixed.
+        let magic = unsafe { (*self.sb()).s_magic } as u64;
+        PSEUDO_MAGICS.contains(&magic)
+    }
+
     /// Whether the inode's file system keeps file contents: a block-device
     /// file system (`FS_REQUIRES_DEV`), tmpfs or ramfs; not a pseudo file
     /// system (procfs, sysfs, securityfs, ...), whose reads may block or
@@ -476,6 +558,15 @@ const FMODE_WRITE: u32 = 2;
 /// `SB_BORN` (`BIT(29)`, which bindgen does not expand; `layout_check.c`
 /// asserts the value).
 const SB_BORN: c_ulong = 1 << 29;
+
+/// Whether the current task has `CAP_SYS_ADMIN` in the initial user
+/// namespace (`capable()`: asks the LSMs, audits, marks the task as having
+/// used privilege). May sleep.
+pub(crate) fn current_has_sys_admin() -> bool {
+    // SAFETY: `capable` checks the current task's credentials; callable
+    // from any process context.
+    unsafe { bindings::capable(bindings::CAP_SYS_ADMIN as i32) }
+}
 
 /// Whether the current task is its process's only thread (and shares its
 /// memory with no other process).
@@ -661,6 +752,9 @@ static stacker_rust_offsets: [usize; CHECKED_FIELDS] = {
         offset_of!(b::super_block, s_type),
         offset_of!(b::file_system_type, fs_flags),
         offset_of!(b::vm_area_struct, __bindgen_anon_2.vm_flags),
+        offset_of!(b::inode, i_writecount),
+        offset_of!(b::file, f_mapping),
+        offset_of!(b::address_space, i_mmap_writable),
         // Sizes (`STACKER_SIZES` in C).
         size_of::<b::xattr>(),
         size_of::<b::name_snapshot>(),
@@ -675,7 +769,7 @@ static stacker_rust_offsets: [usize; CHECKED_FIELDS] = {
 };
 
 /// Number of fields and sizes checked.
-const CHECKED_FIELDS: usize = 81;
+const CHECKED_FIELDS: usize = 84;
 
 /// Whether Rust's and C's views of every listed kernel structure agree:
 /// `stacker_layout_check()` (`layout_check.c`) compares the two lists and

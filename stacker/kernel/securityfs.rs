@@ -92,7 +92,11 @@ impl Dir {
 
     /// Creates a file whose behaviour is given by `T`.
     pub(crate) fn create_file<T: Attribute>(&self, name: &CStr) -> Result {
-        let mode: u16 = if T::WRITABLE { 0o600 } else { 0o444 };
+        let mode: u16 = match (T::WRITABLE, T::ROOT_ONLY) {
+            (true, _) => 0o600,
+            (false, true) => 0o440,
+            (false, false) => 0o444,
+        };
         // SAFETY: `name` is a valid C string, `self.dentry` is a securityfs
         // directory by the type invariant, and the operations table is a
         // `'static` constant.

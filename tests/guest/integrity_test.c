@@ -530,6 +530,23 @@ static void measurements(void)
 	ktap_result(entries_of(MNT "/MANIFEST.sha256", NULL) == 0, "unselected_file_not_measured",
 		    "%d entries", entries_of(MNT "/MANIFEST.sha256", NULL));
 
+	{
+		struct stat st;
+
+		ktap_result(stat(LIST, &st) == 0 && (st.st_mode & 0777) == 0440,
+			    "list_readable_by_root_only", "mode %o", (unsigned)(st.st_mode & 0777));
+	}
+	/* The same contents at the same path again: no second entry. */
+	if (put_file("/tmp/dedup", "one\n", 4, 0644) || chown("/tmp/dedup", 1002, 1002) ||
+	    read_errno("/tmp/dedup") || put_file("/tmp/dedup", "two\n", 4, 0644) ||
+	    read_errno("/tmp/dedup") || put_file("/tmp/dedup", "one\n", 4, 0644) ||
+	    read_errno("/tmp/dedup")) {
+		ktap_result(0, "same_contents_measured_once", "/tmp/dedup: %s", strerror(errno));
+	} else {
+		read_list();
+		ktap_result(entries_of("/tmp/dedup", NULL) == 2, "same_contents_measured_once",
+			    "%d entries for one, two, one", entries_of("/tmp/dedup", NULL));
+	}
 	/* A copy on tmpfs, given to 1002: measured; rewritten: measured again. */
 	if (copy_file(MNT "/data/m1", "/tmp/m1copy") || chown("/tmp/m1copy", 1002, 1002)) {
 		ktap_result(0, "tmpfs_copy_measured", "copying m1 to /tmp: %s", strerror(errno));
@@ -873,6 +890,26 @@ static void mmap_and_module_check(void)
 		    strerror(mprotect_errno(MNT "/hashed/ok")));
 	ktap_result(mprotect_errno(MNT "/data/m1") == 0, "mprotect_exec_of_unselected_file_allowed",
 		    "mprotect: %s", strerror(mprotect_errno(MNT "/data/m1")));
+	/* A file mapped shared and writable could change after the check. */
+	{
+		int wfd = open(MNT "/hashed/ok", O_RDWR);
+		void *w = wfd < 0 ? MAP_FAILED :
+			  mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, wfd, 0);
+
+		ktap_result(w != MAP_FAILED &&
+			    mmap_errno(MNT "/hashed/ok", PROT_READ | PROT_EXEC) == EACCES,
+			    "mmap_exec_of_writably_mapped_file_eacces",
+			    "writable mapping %s; mmap PROT_EXEC: %s",
+			    w == MAP_FAILED ? strerror(errno) : "made",
+			    strerror(mmap_errno(MNT "/hashed/ok", PROT_READ | PROT_EXEC)));
+		if (w != MAP_FAILED)
+			munmap(w, 4096);
+		if (wfd >= 0)
+			close(wfd);
+		ktap_result(mmap_errno(MNT "/hashed/ok", PROT_READ | PROT_EXEC) == 0,
+			    "mmap_exec_allowed_again_after_unmap", "mmap PROT_EXEC: %s",
+			    strerror(mmap_errno(MNT "/hashed/ok", PROT_READ | PROT_EXEC)));
+	}
 	snprintf(text, sizeof(text), "not a kernel module, pid %d\n", getpid());
 	if (put_file("/tmp/notamodule", text, strlen(text), 0644) ||
 	    file_sha256("/tmp/notamodule", hex) || (fd = open("/tmp/notamodule", O_RDONLY)) < 0) {
@@ -894,6 +931,22 @@ static void mmap_and_module_check(void)
 	ktap_result(entries_of("/tmp/notamodule", digest) == 1 && !strcmp(digest, hex),
 		    "module_read_measured", "%d entries, sha256:%s, busybox %s",
 		    entries_of("/tmp/notamodule", NULL), digest, hex);
+	/*
+	 * init_module(2) loads from memory: nothing to appraise. Refused when
+	 * the policy appraises modules; without such a rule it reaches the
+	 * module loader, which finds no module (ENOEXEC or EINVAL).
+	 */
+	errno = 0;
+	rc = syscall(SYS_init_module, text, strlen(text), "");
+	ktap_result(rc < 0 && errno != EACCES, "init_module_reaches_loader_without_rule",
+		    "init_module: %s", rc < 0 ? strerror(errno) : "succeeded");
+	snprintf(text, sizeof(text), "appraise func=MODULE_CHECK\n%s", policy_text ?: "");
+	EXPECT_OK("module_appraise_policy_loaded", write_value(SFS "policy", text));
+	errno = 0;
+	rc = syscall(SYS_init_module, text, strlen(text), "");
+	ktap_result(rc < 0 && errno == EACCES, "init_module_refused_when_modules_appraised",
+		    "init_module: expected EACCES, got %s", rc < 0 ? strerror(errno) : "success");
+	EXPECT_OK("module_appraise_policy_removed", write_value(SFS "policy", policy_text ?: ""));
 }
 
 /*
@@ -938,7 +991,7 @@ static void obj_type(void)
 
 int main(void)
 {
-	ktap_plan("integrity", 84);
+	ktap_plan("integrity", 92);
 	check_init_succeeded();
 	setup();
 	caps_and_policy();
