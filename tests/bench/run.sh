@@ -25,10 +25,10 @@ fail() { echo "BENCH-FAIL $*"; exit 1; }
 #                did not get in the way (e.g. no denial in the kernel log).
 # Either prints its own "BENCH-FAIL why" line and returns non-zero on
 # failure; the run then stops. Lines of its own begin with "BENCH-SETUP ".
-# A setup whose policy would not let the workloads of /bench/appraise
+# A setup whose policy does not let the workloads of /bench/appraise run
 # (tests/bench/appraise.c: root gives files to another owner with
-# security.ima, and executes them from /tmp) run, sets setup_skips_appraise=1:
-# they are then not run.
+# security.ima and executes them from /tmp) sets setup_skips_appraise=1,
+# and they are skipped.
 setup=
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in stacker_bench_setup=*) setup=${arg#stacker_bench_setup=} ;; esac
