@@ -10,6 +10,9 @@
 #
 # Usage: bench.sh [--quick] [--repeats N]
 #   BENCH_VARIANTS="a b": only these variants (names as in VARIANTS below).
+#   STACKER_BUILD_LOCK=FILE: the build stage holds FILE (flock) while it
+#            builds: work trees that share one kernel tree take turns. The
+#            boots use copies of the images, in the output directory.
 #   --quick: one short run of every workload on one variant, with the test
 #            kernel; what `make test` runs so that the suite cannot rot.
 set -euo pipefail
@@ -57,6 +60,14 @@ done
 # capstack, with tests/bench/mlte/bench.policy, the counterpart of the
 # SELinux policy (the same levels, domain and Bell-LaPadula rules); the
 # workloads run in bench_t:s1:c0,c1. (mlte is not an LSM of its own.)
+#
+# ima, integrity: the in-kernel IMA (in every boot of the image: 7.3
+# starts it whatever lsm= says, LSM_ORDER_LAST; idle without a policy) and
+# the integrity submodule through stacker, each given the same measure +
+# appraise policy on the files of the appraise workloads
+# (tests/bench/appraise.c, tests/bench/setup/appraisal.sh), enforcing.
+# report.py puts "baseline", "ima" and every "integrity*" variant side by
+# side.
 VARIANTS=(
 	"baseline|lsm=capability"
 	"stacker-empty|lsm=stacker stacker.chain="
@@ -67,6 +78,8 @@ VARIANTS=(
 	"selinux|lsm=selinux|||selinux"
 	"mlte|lsm=stacker stacker.chain=mlte|||mlte"
 	"mlte-capstack|lsm=stacker stacker.chain=capstack,mlte|||mlte"
+	"ima|lsm=capability|||ima"
+	"integrity|lsm=stacker stacker.chain=integrity|||integrity"
 	"chain2-straight|lsm=stacker||hooks"
 	"chain2-loop|lsm=stacker stacker.dispatch=loop||hooks"
 	"chain2-own-lsm|lsm=capstack,probe_b stacker.chain=||hooks"
@@ -107,15 +120,30 @@ images() {
 	done | sort -u
 }
 
-build() {
-	local image
+build_images() {
+	local image built
 	for image in $(images); do
 		case $image in
-		main) FRAGMENTS=$fragments "$STACKER_ROOT/scripts/build-kernel.sh" ;;
-		*) FRAGMENTS="$fragments $STACKER_ROOT/linux/bench-$image.config" \
-			"$STACKER_ROOT/scripts/build-kernel.sh" ;;
-		esac >"$OUT/bzImage-$image.path"
+		main) built=$(FRAGMENTS=$fragments "$STACKER_ROOT/scripts/build-kernel.sh") ;;
+		*) built=$(FRAGMENTS="$fragments $STACKER_ROOT/linux/bench-$image.config" \
+			"$STACKER_ROOT/scripts/build-kernel.sh") ;;
+		esac
+		# A copy: another build of the same configuration may replace
+		# the built image while the boots run.
+		cp "$built" "$OUT/bzImage-$image"
+		echo "$OUT/bzImage-$image" >"$OUT/bzImage-$image.path"
 	done
+}
+
+build() {
+	if [ -n "${STACKER_BUILD_LOCK:-}" ]; then
+		(
+			flock 9
+			build_images
+		) 9>"$STACKER_BUILD_LOCK"
+	else
+		build_images
+	fi
 	"$STACKER_ROOT/scripts/mkinitramfs.sh" "$OUT" --bench >/dev/null
 }
 

@@ -21,6 +21,7 @@ T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365,
 BASELINE = "baseline"
 ORDER = ["baseline", "stacker-empty", "stacker-capstack", "stacker-capstack-loop",
          "capstack-own-lsm", "landlock-yama", "selinux", "mlte", "mlte-capstack",
+         "ima", "integrity",
          "chain2-straight", "chain2-loop", "chain2-own-lsm",
          "chain3-straight", "chain3-loop", "chain3-own-lsm"]
 DESCRIBE = {
@@ -35,6 +36,9 @@ DESCRIBE = {
     "mlte": "stacker + mlte, enforcing its counterpart of that policy "
             "(`tests/bench/mlte/`), workloads in `bench_t:s1:c0,c1`",
     "mlte-capstack": "stacker + capstack then mlte (`stacker.chain=capstack,mlte`)",
+    "ima": "upstream reference: IMA (built in, idle in the other variants), measuring and "
+           "appraising, enforcing, the appraise workloads' files (`tests/bench/appraise.c`)",
+    "integrity": "stacker + integrity (`stacker.chain=integrity`), with IMA's policy",
     "chain2-straight": "stacker, capstack,probe_b: straight-line tier (the default chain)",
     "chain2-loop": "stacker, capstack,probe_b: loop tier",
     "chain2-own-lsm": "capstack and probe_b as LSMs of their own (`lsm=capstack,probe_b`)",
@@ -68,12 +72,44 @@ FURTHER = {
 # workloads and per-hook figures, for the baseline, SELinux and every
 # variant whose name starts with "mlte" (the mlte submodule, in whatever
 # configurations bench.sh defines).
-SIDE_VARIANTS = [BASELINE, "selinux"]
-SIDE_PREFIX = "mlte"
-SIDE_REFERENCE = "selinux"
-SIDE_WORKLOADS = ["open_close", "stat", "unix_socket", "fork_exec"]
+SELINUX_SIDE = {
+    "title": "SELinux-like policies side by side",
+    "reference": "selinux",
+    "prefix": "mlte",
+    "workloads": ["open_close", "stat", "unix_socket", "fork_exec"],
+    "hooks": True,
+    "about": "`selinux` runs its workloads in `bench_t` under an enforcing MLS policy "
+             "(`tests/bench/selinux/`); `mlte*` are the mlte submodule's variants.",
+}
+# The side-by-side comparison of measurement and appraisal (issue 11): the
+# baseline, IMA and every variant whose name starts with "integrity", on
+# opens and execs of files the policy selects (measured_*), of files it
+# does not (open_close, fork_exec: the policy is looked up, nothing more),
+# and the first measurement of a rewritten file, per MiB.
+INTEGRITY_SIDE = {
+    "title": "Measurement and appraisal side by side",
+    "reference": "ima",
+    "prefix": "integrity",
+    "workloads": ["measured_open_read", "measured_fork_exec", "first_measure_1m",
+                  "first_measure_4m", "open_close", "fork_exec"],
+    "hooks": False,
+    "about": "`ima` and `integrity*` measure and appraise (enforcing; SHA-256 digests in "
+             "`security.ima`) the files of `tests/bench/appraise.c`, the same files and xattrs "
+             "as the baseline's, under the same policy: `measured_open_read` is open + read "
+             "4 KiB + close, and `measured_fork_exec` fork + exec of a static binary, of a file "
+             "already measured and appraised; `first_measure_*` is, after the file (1 or 4 MiB) "
+             "was rewritten in place with the same bytes, the first open + close (measured and "
+             "appraised again) less the next one, per MiB of file (about 0 without a policy); "
+             "`open_close` and `fork_exec` "
+             "(bench.c) are of files the policy does not select. IMA's list keeps a digest once, "
+             "so its re-measurements of the same bytes hash and appraise but add no entry; the "
+             "submodule's adds one per version.",
+}
 MICRO = ["null_syscall", "setuid", "stat", "open_close", "create_delete", "unix_socket", "fork_exit",
-         "fork_exec", "pipe_roundtrip", "unix_bandwidth", "tcp_bandwidth"]
+         "fork_exec", "pipe_roundtrip", "unix_bandwidth", "tcp_bandwidth", "measured_open_read",
+         "measured_fork_exec", "first_measure_1m", "first_measure_4m"]
+# Workloads whose baseline figure is about zero: a difference, not a ratio.
+NEAR_ZERO = ["first_measure_1m", "first_measure_4m"]
 
 
 def t95(df):
@@ -128,7 +164,8 @@ def main():
             if (v, w) not in stats:
                 continue
             mean, half, n = stats[(v, w)]
-            ov = overhead(mean, base[0], units[w]) if base else float("nan")
+            ov = (overhead(mean, base[0], units[w]) if base and w not in NEAR_ZERO
+                  else float("nan"))
             ov_half = (half / mean * 100) if base and mean and half == half else float("nan")
             rows.append((v, w, units[w], n, mean, half, ov, ov_half))
 
@@ -173,12 +210,16 @@ def main():
                 cells.append("")
                 continue
             cell = f"{fmt(r[4])} +/- {fmt(r[5])}"
+            base = by.get((BASELINE, w))
             if v != BASELINE and r[6] == r[6]:
                 cell += f" ({r[6]:+.2f}%)"
+            elif v != BASELINE and w in NEAR_ZERO and base:
+                cell += f" ({r[4] - base[4]:+,.1f})"
             cells.append(cell)
         lines.append(f"| {w} | {units[w]} | " + " | ".join(cells) + " |")
 
-    lines += side_by_side(data, units, variants)
+    lines += side_by_side(data, units, variants, SELINUX_SIDE)
+    lines += side_by_side(data, units, variants, INTEGRITY_SIDE)
     lines += hook_table(hook_data, variants)
     lines += ["", "## Targets", ""]
     lines += hook_targets(hook_data)
@@ -195,28 +236,36 @@ def main():
     print(text)
 
 
-def side_by_side(data, units, variants):
-    """Baseline, SELinux and mlte* side by side: instructions per operation
-    on the syscalls an access-control policy checks, and per hook call in
-    the kernel, with the ratio against the baseline. Then, for each mlte*
-    variant against SELinux (or SELinux against the baseline when there is
-    no mlte variant), where it costs less and where more."""
-    vs = [v for v in SIDE_VARIANTS if v in variants]
-    vs += [v for v in variants if v.startswith(SIDE_PREFIX)]
-    if SIDE_REFERENCE not in vs and not any(v.startswith(SIDE_PREFIX) for v in vs):
+def side_by_side(data, units, variants, side):
+    """The baseline, a reference (SELinux, IMA) and the variants of the
+    submodule that mirrors it (mlte*, integrity*) side by side:
+    instructions per operation on the workloads that policy checks (and,
+    if side["hooks"], per hook call in the kernel), with the ratio against
+    the baseline. Then, for each submodule variant against the reference
+    (or the reference against the baseline when there is no submodule
+    variant), where it costs less and where more."""
+    reference, prefix = side["reference"], side["prefix"]
+    vs = [v for v in (BASELINE, reference) if v in variants]
+    vs += [v for v in variants if v.startswith(prefix)]
+    if reference not in vs and not any(v.startswith(prefix) for v in vs):
         return []
-    rows = [(w, w) for w in SIDE_WORKLOADS] + [(f"hook_{h}", f"{h} (hook)") for h in HOOKS]
+    rows = [(w, w) for w in side["workloads"]]
+    if side["hooks"]:
+        rows += [(f"hook_{h}", f"{h} (hook)") for h in HOOKS]
     rows = [(w, label) for w, label in rows if any((v, w) in data for v in vs)]
     mean = {(v, w): statistics.fmean(data[(v, w)]) for v in vs for w, _ in rows
             if (v, w) in data}
-    out = ["", "## SELinux-like policies side by side", "",
-           "Instructions per operation (the syscall workloads) and per call (the hooks, "
-           "measured in the kernel as in the per-hook table below), mean over the repeats. "
-           "In brackets: the ratio against `baseline` (capability only), and for the hooks "
-           "the instructions added (the baseline's hook figures are what `security_*()` costs "
-           "with no LSM hook behind it but capability's). `selinux` runs its workloads in `bench_t` under "
-           "an enforcing MLS policy (`tests/bench/selinux/`); `mlte*` are the mlte "
-           "submodule's variants.", ""]
+    if side["hooks"]:
+        intro = ("Instructions per operation (the syscall workloads) and per call (the hooks, "
+                 "measured in the kernel as in the per-hook table below), mean over the repeats. "
+                 "In brackets: the ratio against `baseline` (capability only), and for the hooks "
+                 "the instructions added (the baseline's hook figures are what `security_*()` "
+                 "costs with no LSM hook behind it but capability's). ")
+    else:
+        intro = ("Instructions per operation, mean over the repeats. In brackets: the ratio "
+                 "against `baseline` (capability only), and for figures about zero in the "
+                 "baseline the difference. ")
+    out = ["", f"## {side['title']}", "", intro + side["about"], ""]
     out.append("| workload | unit | " + " | ".join(f"`{v}`" for v in vs) + " |")
     out.append("| --- | --- |" + " ---: |" * len(vs))
     for w, label in rows:
@@ -229,27 +278,27 @@ def side_by_side(data, units, variants):
                 continue
             cell = f"{m:,.1f}"
             if v != BASELINE and base is not None:
-                extra = [f"x{m / base:.2f}"] if base >= 1 else []
-                if w.startswith("hook_"):
-                    extra.append(f"{m - base:+.1f}")
+                extra = [f"x{m / base:.2f}"] if base >= 1 and w not in NEAR_ZERO else []
+                if w.startswith("hook_") or w in NEAR_ZERO:
+                    extra.append(f"{m - base:+,.1f}")
                 cell += f" ({', '.join(extra)})"
             cells.append(cell)
         unit = units[w] if w in units else ""
         out.append(f"| {label} | {unit} | " + " | ".join(cells) + " |")
-    pairs = [(v, SIDE_REFERENCE) for v in vs if v.startswith(SIDE_PREFIX)]
-    if not pairs and SIDE_REFERENCE in vs and BASELINE in vs:
-        out += ["", f"No `{SIDE_PREFIX}*` variant in this run."]
-        pairs = [(SIDE_REFERENCE, BASELINE)]
+    pairs = [(v, reference) for v in vs if v.startswith(prefix)]
+    if not pairs and reference in vs and BASELINE in vs:
+        out += ["", f"No `{prefix}*` variant in this run."]
+        pairs = [(reference, BASELINE)]
     out.append("")
     for a, b in pairs:
         better, worse, same = [], [], []
         for w, label in rows:
             x, y = mean.get((a, w)), mean.get((b, w))
-            if x is None or y is None:
+            if x is None or y is None or (w in NEAR_ZERO and b == BASELINE):
                 continue
             # Fewer instructions is better; within 0.5% (or one
             # instruction per hook call) counts as the same.
-            if abs(x - y) <= max(0.005 * y, 1.0 if w.startswith("hook_") else 0.0):
+            if abs(x - y) <= max(0.005 * abs(y), 1.0 if w.startswith("hook_") else 0.0):
                 same.append(label)
             elif x < y:
                 better.append(f"{label} {(x / y - 1) * 100:+.1f}%")

@@ -25,6 +25,10 @@ fail() { echo "BENCH-FAIL $*"; exit 1; }
 #                did not get in the way (e.g. no denial in the kernel log).
 # Either prints its own "BENCH-FAIL why" line and returns non-zero on
 # failure; the run then stops. Lines of its own begin with "BENCH-SETUP ".
+# A setup whose policy does not let the workloads of /bench/appraise run
+# (tests/bench/appraise.c: root gives files to another owner with
+# security.ima and executes them from /tmp) sets setup_skips_appraise=1,
+# and they are skipped.
 setup=
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in stacker_bench_setup=*) setup=${arg#stacker_bench_setup=} ;; esac
@@ -33,6 +37,15 @@ if [ -n "$setup" ]; then
 	[ -r "/bench/setup/$setup.sh" ] || fail "setup: no /bench/setup/$setup.sh"
 	# shellcheck source=/dev/null
 	. "/bench/setup/$setup.sh"
+fi
+appraise=1
+[ "$mode" = hooks ] || [ -n "${setup_skips_appraise:-}" ] && appraise=
+# The files the appraise workloads measure, made once, as root, before any
+# setup loads a policy: the same files and xattrs in every variant.
+if [ -n "$appraise" ] && [ -z "${STACKER_BENCH_SETUP_DONE:-}" ]; then
+	/bench/appraise prepare || fail "appraise prepare"
+fi
+if [ -n "$setup" ]; then
 	if [ -z "${STACKER_BENCH_SETUP_DONE:-}" ]; then
 		setup_load || fail "setup $setup: setup_load failed"
 		export STACKER_BENCH_SETUP_DONE=1
@@ -94,6 +107,12 @@ fi
 
 # Micro-operations.
 /bench/bench $q || fail "micro-operations"
+
+# Opens and execs of measured, appraised files, and the first measurement
+# per MiB (IMA, the integrity submodule; without a policy, the same files).
+if [ -n "$appraise" ]; then
+	/bench/appraise $q || fail "appraise"
+fi
 
 # Loopback HTTP: busybox httpd and a load generator.
 mkdir -p /tmp/www && head -c 4096 /dev/zero >/tmp/www/index.html
