@@ -8,7 +8,6 @@
 
 appraisal_name=ima
 appraisal_dir=/sys/kernel/security/ima
-appraisal_one_entry_per_digest=1
 appraisal_active() {
 	grep -qw ima /sys/kernel/security/lsm && [ -e $appraisal_dir/policy ]
 }

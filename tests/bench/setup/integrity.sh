@@ -3,12 +3,11 @@
 # Guest setup of the bench variant "integrity" (stacker.chain=integrity):
 # the integrity submodule, given the policy the ima variant gives IMA
 # (tests/bench/setup/appraisal.sh has both); it appraises, enforcing, as
-# soon as a policy selects a file. Its list has an entry per measured
-# version of a file, so a file rewritten with the same bytes appears again.
+# soon as a policy selects a file. As IMA's, its list keeps the same
+# contents at the same path once.
 
 appraisal_name=integrity
 appraisal_dir=/sys/kernel/security/stacker/integrity
-appraisal_one_entry_per_digest=0
 appraisal_active() {
 	grep -qx integrity /sys/kernel/security/stacker/chain
 }
