@@ -259,14 +259,21 @@ fn refuse(file: &File, func: Func, which: Refused, why: &str) -> Result {
 /// last writer's close forgets it).
 fn check(file: &File, func: Func, mask: u32, contents: Contents<'_>) -> Result {
     let inode = file.inode();
-    if !inode.is_reg() || inode.on_pseudo_fs() {
+    if !inode.is_reg() {
+        return Ok(());
+    }
+    let d = decide(file, func, mask);
+    let key_loaded = evm_key_loaded();
+    if d.is_none() && !key_loaded {
+        // The common case: nothing to do for this file.
+        return Ok(());
+    }
+    if inode.on_pseudo_fs() {
         return Ok(());
     }
     let Some(state) = inode.state::<Integrity>() else {
         return Ok(());
     };
-    let d = decide(file, func, mask);
-    let key_loaded = evm_key_loaded();
     if (d.appraise || key_loaded) && !inode.on_content_fs() {
         // Overlayfs, FUSE, network file systems: their contents or xattrs
         // can change below this inode, unseen. Fail closed.

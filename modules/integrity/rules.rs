@@ -172,7 +172,6 @@ pub(crate) struct Decision {
     pub(crate) signature: bool,
 }
 
-#[cfg(test)]
 impl Decision {
     /// Nothing to do.
     pub(crate) fn is_none(&self) -> bool {

@@ -101,9 +101,8 @@ INTEGRITY_SIDE = {
              "was rewritten in place with the same bytes, the first open + close (measured and "
              "appraised again) less the next one, per MiB of file (about 0 without a policy); "
              "`open_close` and `fork_exec` "
-             "(bench.c) are of files the policy does not select. IMA's list keeps a digest once, "
-             "so its re-measurements of the same bytes hash and appraise but add no entry; the "
-             "submodule's adds one per version.",
+             "(bench.c) are of files the policy does not select. Both lists keep a measurement "
+             "once, so re-measurements of the same bytes hash and appraise but add no entry.",
 }
 MICRO = ["null_syscall", "setuid", "stat", "open_close", "create_delete", "unix_socket", "fork_exit",
          "fork_exec", "pipe_roundtrip", "unix_bandwidth", "tcp_bandwidth", "measured_open_read",
