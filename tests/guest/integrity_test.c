@@ -954,6 +954,37 @@ static void mmap_and_module_check(void)
  * mlte_test loads again), a rule selects files by their mlte type:
  * /meta/intact is secret_t; the manifest has no label.
  */
+/*
+ * Stacked with mlte, both keep inode state in the one inode blob: the
+ * layout gives each a slot of its own, side by side, with no overlap.
+ */
+static void inode_slots(void)
+{
+	char layout[2048], name[32], kind[16], *line;
+	long off, size, i_off = -1, i_size = 0, m_off = -1, m_size = 0;
+
+	if (read_value("/sys/kernel/security/stacker/layout", layout, sizeof(layout))) {
+		ktap_result(0, "inode_slots_shared_and_disjoint", "layout: %s", strerror(errno));
+		return;
+	}
+	for (line = strtok(layout, "\n"); line; line = strtok(NULL, "\n")) {
+		if (sscanf(line, "%31s %15s %ld %ld", name, kind, &off, &size) != 4 ||
+		    strcmp(kind, "inode"))
+			continue;
+		if (!strcmp(name, "integrity")) {
+			i_off = off;
+			i_size = size;
+		} else if (!strcmp(name, "mlte")) {
+			m_off = off;
+			m_size = size;
+		}
+	}
+	ktap_result(i_off >= 0 && m_off >= 0 && i_size >= 16 && m_size > 0 &&
+		    (i_off + i_size <= m_off || m_off + m_size <= i_off),
+		    "inode_slots_shared_and_disjoint",
+		    "integrity inode %ld+%ld, mlte inode %ld+%ld", i_off, i_size, m_off, m_size);
+}
+
 static void obj_type(void)
 {
 	char chain[256], text[4096], digest[65] = "", *bin = NULL;
@@ -964,8 +995,10 @@ static void obj_type(void)
 	if (!strstr(chain, "mlte")) {
 		ktap_skip("obj_type_selects_labelled_file", "mlte is not in this boot's chain");
 		ktap_skip("obj_type_skips_other_types", "mlte is not in this boot's chain");
+		ktap_skip("inode_slots_shared_and_disjoint", "mlte is not in this boot's chain");
 		return;
 	}
+	inode_slots();
 	len = read_whole("/etc/mlte/test.bin", &bin);
 	snprintf(text, sizeof(text), "measure func=FILE_CHECK mask=MAY_READ obj_type=secret_t\n%s",
 		 policy_text ?: "");
@@ -991,7 +1024,7 @@ static void obj_type(void)
 
 int main(void)
 {
-	ktap_plan("integrity", 92);
+	ktap_plan("integrity", 93);
 	check_init_succeeded();
 	setup();
 	caps_and_policy();
