@@ -68,6 +68,7 @@ BOOTS=(
 	"probe-own-lsm|lsm=probe,probe_b,probe_c|probe_test"
 	"probe-with-own-lsm|lsm=stacker,probe_b stacker.chain=probe|probe_test chain_test"
 	"bad-names|stacker.chain=bogus,xattrlock_b,xattrlock_b|stack_test chain_test"
+	"only-unknown-names|stacker.chain=capstak,bogus|denyname_test chain_test"
 	"mlte|stacker.chain=mlte|mlte_test chain_test"
 	"mlte-capstack|stacker.chain=mlte,capstack|mlte_test chain_test"
 	"capstack-mlte|stacker.chain=capstack,mlte stacker.dispatch=loop|mlte_test chain_test"

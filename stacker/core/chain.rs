@@ -145,6 +145,14 @@ impl ChainSpec {
         }
     }
 
+    /// Whether the text named submodules but none of them is known (a
+    /// typo such as `stacker.chain=capstak`): then the default chain is
+    /// kept rather than booting with no enforcement. An empty text (or
+    /// only commas and spaces) names nothing and is an empty chain.
+    pub(crate) const fn names_none_known(&self) -> bool {
+        self.len == 0 && (self.n_rejected > 0 || self.rejects_truncated)
+    }
+
     /// Whether submodule `index` is in the chain.
     pub(crate) const fn contains(&self, index: usize) -> bool {
         let mut i = 0;
@@ -386,5 +394,24 @@ mod tests {
         assert_eq!(tier(b"", true), DispatchTier::Empty);
         let empty = BootState::new(ChainSpec::EMPTY, &requests(), &hooks).unwrap();
         assert!(Hook::ALL.iter().all(|&h| !empty.wants(h)));
+    }
+
+    #[test]
+    fn only_unknown_names_is_not_an_empty_chain() {
+        let names: &[&[u8]] = &[b"capstack", b"mlte"];
+        assert!(ChainSpec::parse(b"capstak", names).names_none_known());
+        assert!(ChainSpec::parse(b"bogus,nosuch", names).names_none_known());
+        // An explicitly empty chain is one.
+        for empty in [&b""[..], b",", b" , ,"] {
+            let spec = ChainSpec::parse(empty, names);
+            assert!(!spec.names_none_known());
+            assert_eq!(spec.order().len(), 0);
+        }
+        // One known name among unknown ones is a chain of it.
+        let spec = ChainSpec::parse(b"bogus,mlte", names);
+        assert!(!spec.names_none_known());
+        assert_eq!(spec.order(), &[1]);
+        // Repeats of a known name are not "none known".
+        assert!(!ChainSpec::parse(b"mlte,mlte", names).names_none_known());
     }
 }

@@ -231,8 +231,9 @@ unsafe fn param_bytes<'a>(value: *const c_char) -> &'a [u8] {
 /// `stacker.chain=` early parameter: lays out the chain it names.
 ///
 /// Unknown and repeated names are logged and ignored; an empty value gives
-/// an empty chain. If the chain cannot be laid out, the error is logged and
-/// the default chain stays.
+/// an empty chain. A value that names only unknown submodules, or a chain
+/// that cannot be laid out, is logged as an error and the default chain
+/// stays: a typo never boots with no enforcement.
 ///
 /// # Safety
 ///
@@ -245,6 +246,11 @@ pub(crate) unsafe extern "C" fn stacker_rs_set_chain(value: *const c_char) -> c_
     let input = unsafe { param_bytes(value) };
     let spec = ChainSpec::parse(input, NAMES);
     log_rejects(input, &spec, "stacker.chain");
+    if spec.names_none_known() {
+        // Fail safe: a mistyped chain must not boot with no enforcement.
+        pr_err!("stacker.chain: names no known submodule; keeping the default chain\n");
+        return 0;
+    }
     match BootState::new(spec, REQUESTS, HOOK_SETS) {
         Ok(state) => {
             // SAFETY: before `security_init()` on the boot CPU, so nothing
