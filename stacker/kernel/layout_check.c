@@ -88,8 +88,10 @@
 
 /* Rust's SB_BORN (objects.rs): bindgen does not expand BIT(). */
 static_assert(SB_BORN == (1UL << 29));
-/* Rust's FMODE_READ and FMODE_WRITE (objects.rs): bindgen does not expand
- * the __force casts. */
+/*
+ * Rust's FMODE_READ and FMODE_WRITE (objects.rs): bindgen does not expand
+ * the __force casts.
+ */
 static_assert((__force unsigned int)FMODE_READ == 1);
 static_assert((__force unsigned int)FMODE_WRITE == 2);
 
@@ -108,10 +110,6 @@ static const char *const stacker_field_names[] = {
 };
 
 static_assert(ARRAY_SIZE(stacker_c_offsets) == ARRAY_SIZE(stacker_field_names));
-
-/* Defined in Rust (objects.rs), in the same order. */
-extern const size_t stacker_rust_offsets[];
-extern const size_t stacker_rust_offsets_len;
 
 int stacker_layout_check(void)
 {

@@ -43,8 +43,7 @@ struct stacker_hook_slot {
 
 #define LSM_HOOK(RET, DEFAULT, NAME, ...) \
 	{ .scalls = static_calls_table.NAME, .name = #NAME },
-static const struct stacker_hook_slot stacker_catalog[STACKER_CATALOG_SIZE]
-	__initconst = {
+static const struct stacker_hook_slot stacker_catalog[STACKER_CATALOG_SIZE] __initconst = {
 #include <linux/lsm_hook_defs.h>
 };
 #undef LSM_HOOK

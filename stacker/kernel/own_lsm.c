@@ -18,7 +18,6 @@
 #include "stacker.h"
 
 #define STACKER_OWN_LSM(NAME, ID)                                            \
-	extern struct lsm_blob_sizes stacker_own_##NAME##_blob_sizes;        \
 	static const struct lsm_id NAME##_own_lsmid = {                      \
 		.name = #NAME,                                               \
 		.id = ID,                                                    \

@@ -77,6 +77,22 @@ int stacker_forward_setprocattr(const char *name, void *value, size_t size);
 /* Blob sizes, then offsets; defined in Rust (boot.rs). */
 extern struct lsm_blob_sizes stacker_blob_sizes;
 
+/*
+ * The blob sizes of each submodule run as an LSM of its own (own_lsm.c);
+ * defined in Rust (own_lsm.rs).
+ */
+extern struct lsm_blob_sizes stacker_own_capstack_blob_sizes;
+extern struct lsm_blob_sizes stacker_own_probe_blob_sizes;
+extern struct lsm_blob_sizes stacker_own_probe_b_blob_sizes;
+extern struct lsm_blob_sizes stacker_own_probe_c_blob_sizes;
+
+/*
+ * Rust's offsets and sizes of the kernel structures it reads, in the order
+ * of layout_check.c's lists; defined in Rust (objects.rs).
+ */
+extern const size_t stacker_rust_offsets[];
+extern const size_t stacker_rust_offsets_len;
+
 /* Whether a refused securityfs write may be logged now (lsm.c). */
 bool stacker_securityfs_ratelimit(void);
 
