@@ -6,15 +6,19 @@
 #   make run    set up, build the kernel with stacker, boot it in QEMU and
 #               show the chain and one denial
 #   make test   set up, run host tests, build the kernel, run boot tests
+#   make test-debug  every boot test on the debug kernel (linux/debug.config)
 #   make bench  benchmark every variant side by side (see README)
 
-.PHONY: run test bench setup kernel host-test clean
+.PHONY: run test test-debug bench setup kernel host-test clean
 
 run:
 	@scripts/run.sh
 
 test:
 	@scripts/test.sh
+
+test-debug:
+	@STACKER_TEST_DEBUG=1 scripts/test.sh
 
 bench:
 	@scripts/bench.sh

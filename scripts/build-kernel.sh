@@ -117,12 +117,13 @@ configure() {
 	touch "$out/.stacker-configured"
 }
 
-# Keeps the build directories of the four configs used last (make run,
-# make test, the two bench images); a build directory is about 350 MB.
+# Keeps the build directories of the six configs used last (make run,
+# make test, make test-debug, the two bench images, one spare); a build
+# directory is about 350 MB (the debug one more).
 prune_builds() {
 	local old
 	# shellcheck disable=SC2012
-	for old in $(ls -dt "$STACKER_CACHE"/build/linux-* 2>/dev/null | tail -n +5); do
+	for old in $(ls -dt "$STACKER_CACHE"/build/linux-* 2>/dev/null | tail -n +7); do
 		log "removing old build directory $old"
 		rm -rf "$old"
 	done

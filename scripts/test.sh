@@ -1,10 +1,19 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # The test command (`make test`): setup, host tests, kernel build, boot tests.
+#
+# With STACKER_TEST_DEBUG=1 (`make test-debug`) it builds the debug kernel
+# instead (linux/debug.config on top of the test kernel: UBSAN, lockdep,
+# PROVE_RCU, DEBUG_ATOMIC_SLEEP, DEBUG_LIST, SLUB_DEBUG, kmemleak, fault
+# injection), runs every boot on it with kmemleak_check last in each, and
+# skips the host tests and benchmarks. Any kernel report fails the boot
+# (boottest.py's KERNEL_ERROR patterns).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+DEBUG=${STACKER_TEST_DEBUG:-0}
 OUT=${STACKER_OUT:-$STACKER_ROOT/out}
+[ "$DEBUG" = 1 ] && OUT=$OUT/debug
 mkdir -p "$OUT"
 export PATH="$HOME/.cargo/bin:$PATH"
 total_start=$(date +%s)
@@ -27,6 +36,7 @@ host_tests() {
 
 # The test kernel: the users' kernel plus debug checks and test hooks.
 TEST_FRAGMENTS="$STACKER_ROOT/linux/stacker.config $STACKER_ROOT/linux/test.config"
+[ "$DEBUG" = 1 ] && TEST_FRAGMENTS+=" $STACKER_ROOT/linux/debug.config"
 
 build_kernel() {
 	FRAGMENTS=$TEST_FRAGMENTS "$STACKER_ROOT/scripts/build-kernel.sh" >"$OUT/bzImage.path"
@@ -114,6 +124,7 @@ boot_tests() {
 		for p in $progs; do
 			args+=(--program "$p")
 		done
+		[ "$DEBUG" = 1 ] && args+=(--program kmemleak_check)
 		# The extra arguments are shell words from the BOOTS table above.
 		eval "args+=($extra)"
 		log "boot '$name': ${append:-(no stacker parameters)}${extra:+ [$extra]}"
@@ -164,6 +175,14 @@ boot_tests() {
 }
 
 stage setup "$STACKER_ROOT/scripts/setup.sh"
+if [ "$DEBUG" = 1 ]; then
+	BOOT_TIMEOUT=${BOOT_TIMEOUT:-900}
+	stage kernel-build build_kernel
+	stage initramfs build_initramfs
+	stage boot-tests boot_tests
+	log "debug kernel: all boots passed with no kernel report in $(($(date +%s) - total_start)) s"
+	exit 0
+fi
 stage lint "$STACKER_ROOT/scripts/lint.sh"
 stage host-tests host_tests
 stage kernel-build build_kernel
