@@ -4,8 +4,9 @@
 #
 # The tree is $KSRC, or the cached Debian source that setup.sh fetched. The
 # build directory lives in the cache, keyed by kernel version and by a hash
-# of the config fragment and the patches, so a changed config never reuses
-# stale objects and an unchanged one rebuilds only what changed.
+# of the config fragment and the patches (but those to tools/testing/), so
+# a changed config never reuses stale objects and an unchanged one rebuilds
+# only what changed.
 #
 # Prints the path of the bzImage on stdout.
 set -euo pipefail
@@ -129,13 +130,27 @@ prune_builds() {
 	done
 }
 
+# The patches the image is built from: all but those that touch only
+# tools/testing/ (the selftests, which the kernel build never reads; the
+# initramfs builds them, scripts/mkinitramfs.sh), so that a selftest patch
+# does not start a build directory of its own.
+kernel_patches() {
+	local p
+	for p in "$STACKER_ROOT"/linux/patches/*.patch; do
+		if grep -E '^\+\+\+ ' "$p" | grep -qvE '^\+\+\+ b/tools/testing/'; then
+			printf '%s\n' "$p"
+		fi
+	done
+}
+
 main() {
-	local version key out
+	local version key out patches
 	apply_patches
 	install_tree
 	version=$(kernel_version)
+	mapfile -t patches < <(kernel_patches)
 	# shellcheck disable=SC2086
-	key=$(cat $FRAGMENTS "$STACKER_ROOT"/linux/patches/*.patch | sha256sum | cut -c1-12)
+	key=$(cat $FRAGMENTS "${patches[@]}" | sha256sum | cut -c1-12)
 	out="$STACKER_CACHE/build/linux-$version-$key"
 	configure "$out"
 	touch "$out"

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Build the guest initramfs: busybox-static, tests/guest/init, the static
-# test programs built from tests/guest/*.c and what they load (/etc).
+# test programs built from tests/guest/*.c and the kernel tree's LSM
+# selftests (/tests/lsm_*), and what they load (/etc).
 #
 # Usage: mkinitramfs.sh OUTDIR [--bench]   (prints the path of the .cpio.gz)
 # --bench adds the benchmark programs (tests/bench), the variants' setup
@@ -36,6 +37,42 @@ for src in "$STACKER_ROOT"/tests/guest/*.c; do
 	gcc -static -O2 -Wall -Wextra -Werror -I "$gen" -o "$root/tests/$name" "$src" \
 		|| die "building guest test $name failed"
 done
+
+# The kernel's LSM selftests (tools/testing/selftests/lsm), as guest
+# programs /tests/lsm_*: the tree's sources with the patches to
+# tools/testing/selftests/ (linux/patches, which teach them stacker's ids),
+# against the tree's user-space headers (headers_install: linux/lsm.h with
+# LSM_ID_STACKER, the LSM syscalls' numbers). The sources are copied out of
+# the tree and the patches applied to the copy, so that what is built does
+# not depend on which patches the (shared) tree has applied right now.
+build_lsm_selftests() {
+	local ksrc=${KSRC:-$STACKER_CACHE/linux} st="$out/selftests" tree p t
+	local sel=tools/testing/selftests
+	[ -d "$ksrc/$sel/lsm" ] || die "no $sel/lsm in '$ksrc': run scripts/setup.sh or set KSRC"
+	make -s -C "$ksrc" O="$st/hdr-build" INSTALL_HDR_PATH="$st/usr" headers_install >&2 \
+		|| die "headers_install from $ksrc failed"
+	grep -q LSM_ID_STACKER "$st/usr/include/linux/lsm.h" \
+		|| die "$ksrc has no LSM_ID_STACKER: run scripts/build-kernel.sh first"
+	tree="$st/tree"
+	rm -rf "$tree"
+	mkdir -p "$tree/$sel/lsm"
+	cp "$ksrc/$sel/lsm/"*.[ch] "$tree/$sel/lsm/"
+	cp "$ksrc/$sel/kselftest_harness.h" "$ksrc/$sel/kselftest.h" "$tree/$sel/"
+	for p in "$STACKER_ROOT"/linux/patches/*.patch; do
+		# Only the patches to the selftests; one the tree has already
+		# applied (the copy came from it) applies backwards.
+		grep -E '^\+\+\+ ' "$p" | grep -qvE "^\+\+\+ b/$sel/" && continue
+		patch -d "$tree" -p1 -R --dry-run -s -f <"$p" >/dev/null 2>&1 && continue
+		patch -d "$tree" -p1 -s -f <"$p" >/dev/null \
+			|| die "$(basename "$p") applies neither forwards nor backwards to $ksrc/$sel"
+	done
+	for t in lsm_get_self_attr_test lsm_list_modules_test lsm_set_self_attr_test; do
+		gcc -static -O2 -Wall -Werror -isystem "$st/usr/include" -I "$tree/$sel" \
+			-o "$root/tests/$t" "$tree/$sel/lsm/$t.c" "$tree/$sel/lsm/common.c" \
+			|| die "building selftest $t failed"
+	done
+}
+build_lsm_selftests
 
 # compile_mlte SRC OUT: an mlte policy, compiled by the repository's own
 # policy tool (which checks it with the kernel's checker).

@@ -14,7 +14,12 @@ that no kernel message can split a result line), and fails the run when:
   - no console line matches an --expect-kernel-message;
   - the guest did not reach its end marker before the timeout.
 A result with a "# SKIP" directive ("ok N name # SKIP why", or "not ok")
-is a skip: neither a pass nor a failure.
+is a skip: neither a pass nor a failure. The programs print KTAP
+(tests/guest/ktap.h) or, for the kernel's selftests (kselftest_harness.h),
+TAP version 13, where a "not ok" line gives no reason: its reason is then
+the first diagnostic line since the previous result that is not one of
+the harness's own RUN/OK/FAIL lines (the failed assertion,
+"# file.c:LINE:test:Expected ...").
 It prints one PASS/FAIL/SKIP line per result and ends with
 "N passed, N failed, N skipped"; it exits non-zero on any failure or when
 nothing passed.
@@ -33,6 +38,10 @@ RESULT = re.compile(r"^(\s*)(not ok|ok) (\d+) (\S+)(.*)$")
 SKIP_DIRECTIVE = re.compile(r"#\s*SKIP\b\s*(.*)$", re.IGNORECASE)
 SUBTEST = re.compile(r"^(\s*)# Subtest: (\S+)")
 PLAN = re.compile(r"^\s*1\.\.(\d+)\s*$")
+DIAGNOSTIC = re.compile(r"^\s*#\s?(.*)$")
+# kselftest_harness.h's own lines around each test, not its reason.
+KSELFTEST_MARKER = re.compile(
+    r"^(\s*(RUN|OK|FAIL|SKIP|XFAIL|XPASS)\s|Starting \d+ tests|\S+: Test terminated)")
 # What a kernel (debug options included) prints when something went wrong.
 KERNEL_ERROR = re.compile("|".join([
     r"\bBUG:", r"\bWARNING:", r"\bOops\b", r"Kernel panic",
@@ -212,6 +221,9 @@ def check(lines, guest, kunit_suites, programs, allow=(), expect=()):
             continue
         plan = None
         count = 0
+        diagnostics = []  # since the previous result
+        # kselftest_harness.h's TAP (ktap.h prints "KTAP version 1").
+        kselftest = sec["lines"][:1] == ["TAP version 13"]
         for line in sec["lines"]:
             m = PLAN.match(line)
             if m and plan is None:
@@ -227,7 +239,16 @@ def check(lines, guest, kunit_suites, programs, allow=(), expect=()):
                 elif m.group(2) == "ok":
                     results.append((PASS, name, ""))
                 else:
-                    results.append((FAIL, name, m.group(5).strip(" #")))
+                    why = m.group(5).strip(" #")
+                    if not why and kselftest:
+                        why = next((d for d in diagnostics
+                                    if not KSELFTEST_MARKER.match(d)), "")
+                    results.append((FAIL, name, why))
+                diagnostics = []
+                continue
+            m = DIAGNOSTIC.match(line)
+            if m:
+                diagnostics.append(m.group(1).strip())
         if plan is None:
             results.append((FAIL, prog + ":plan", "no plan printed"))
         elif count != plan:

@@ -40,6 +40,27 @@ ok 2 bad_chain_names_logged_and_ignored # SKIP no stacker.chain= on the command 
 not ok 3 inode_slots_disjoint # SKIP fewer than two xattrlock copies
 # 1 passed, 0 failed, 2 skipped"""
 
+# kselftest_harness.h (tools/testing/selftests), as the guest prints it:
+# TAP version 13, the harness's own RUN/OK/FAIL lines, a failed assertion.
+KSELFTEST = """\
+TAP version 13
+1..3
+# Starting 3 tests from 1 test cases.
+#  RUN           global.size_null_lsm_list_modules ...
+#            OK  global.size_null_lsm_list_modules
+ok 1 global.size_null_lsm_list_modules
+#  RUN           global.needs_selinux ...
+#      SKIP      selinux is not enabled
+#            OK  global.needs_selinux
+ok 2 global.needs_selinux # SKIP selinux is not enabled
+#  RUN           global.correct_lsm_list_modules ...
+# lsm_list_modules_test.c:138:correct_lsm_list_modules:Expected 0 (0) == strncmp(cp, name, strlen(name)) (42)
+# correct_lsm_list_modules: Test terminated by assertion
+#          FAIL  global.correct_lsm_list_modules
+not ok 3 global.correct_lsm_list_modules
+# FAILED: 1 / 3 tests passed.
+# Totals: pass:1 fail:1 xfail:0 xpass:0 skip:1 error:0"""
+
 def by(results, outcome):
     return [n for o, n, _ in results if o == outcome]
 
@@ -57,6 +78,26 @@ class T(unittest.TestCase):
         print(text)
         self.assertIn("SKIP: chain_test:bad_chain_names_logged_and_ignored (no stacker.chain= on the command line)\n", text)
         self.assertTrue(text.endswith("3 passed, 0 failed, 4 skipped\n"))
+
+    def test_kselftest_tap(self):
+        prog = "lsm_list_modules_test"
+        r = bt.check(KUNIT_OK, guest(prog, KSELFTEST, rc=1), [], [prog])
+        self.assertEqual(by(r, bt.PASS), [prog + ":global.size_null_lsm_list_modules"])
+        self.assertIn((bt.SKIP, prog + ":global.needs_selinux", "selinux is not enabled"), r)
+        # The failed assertion is the reason, not the harness's own lines.
+        self.assertIn((bt.FAIL, prog + ":global.correct_lsm_list_modules",
+                       "lsm_list_modules_test.c:138:correct_lsm_list_modules:Expected 0 (0) == "
+                       "strncmp(cp, name, strlen(name)) (42)"), r)
+        self.assertIn((bt.FAIL, prog + ":exit", "exited with 1"), r)
+        self.assertEqual(len(by(r, bt.FAIL)), 2)  # the plan of 3 was kept
+        # A failure without an assertion line has no reason; a KTAP
+        # program's diagnostics are never taken for one.
+        bare = KSELFTEST.replace("# lsm_list_modules_test.c:138:", "#  RUN  x:")
+        r = bt.check(KUNIT_OK, guest(prog, bare, rc=1), [], [prog])
+        self.assertIn((bt.FAIL, prog + ":global.correct_lsm_list_modules", ""), r)
+        ktap = "KTAP version 1\n# suite: chain\n1..1\nnot ok 1 blocked"
+        r = bt.check(KUNIT_OK, guest("chain_test", ktap), [], ["chain_test"])
+        self.assertIn((bt.FAIL, "chain_test:blocked", ""), r)
 
     def test_only_skips_is_failure_exit(self):
         r = bt.check([], guest("p", "1..1\nok 1 a # SKIP why"), [], ["p"])
