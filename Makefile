@@ -7,8 +7,9 @@
 #               show the chain and one denial
 #   make test   set up, run host tests, build the kernel, run boot tests
 #   make bench  benchmark every variant side by side (see README)
+#   make fuzz   run every fuzz target for FUZZ_SECONDS (default 600) each
 
-.PHONY: run test bench setup kernel host-test clean
+.PHONY: run test bench fuzz setup kernel host-test clean
 
 run:
 	@scripts/run.sh
@@ -18,6 +19,9 @@ test:
 
 bench:
 	@scripts/bench.sh
+
+fuzz:
+	@scripts/fuzz.sh
 
 setup:
 	@scripts/setup.sh
