@@ -8,7 +8,7 @@
 #   scripts/fuzz.sh [--update-corpus] [TARGET...]
 #
 # --update-corpus merges what a run found into fuzz/corpus/TARGET,
-# minimised (libFuzzer's -merge=1), to be committed. Without it the
+# minimised (libFuzzer's -set_cover_merge=1 on edges), to be committed. Without it the
 # committed corpus is left as it is; the run's corpus and any crashing
 # inputs are kept under $STACKER_OUT/fuzz (default out/fuzz).
 #
@@ -78,13 +78,15 @@ for t in "${targets[@]}"; do
 		grep -E -A20 '^(==[0-9]+==|thread .* panicked)' "$flog" | head -n 40 >&2 || true
 		find "$artifacts" -type f | sed 's/^/[stacker]   crashing input: /' >&2
 	elif [ "$update" -eq 1 ]; then
-		# Minimise: keep the inputs that add coverage, committed
-		# corpus first.
+		# Minimise: a smallest set of inputs that covers every edge
+		# (hit counts aside, to keep the committed corpus small),
+		# committed corpus first.
 		merged=$OUT/merged/$t
 		rm -rf "$merged"
 		mkdir -p "$merged"
 		cargo fuzz run -O "$t" "$merged" "$FUZZ_DIR/corpus/$t" "$corpus" -- \
-			-merge=1 >"$OUT/$t.merge.log" 2>&1 || die "merging the corpus of $t failed (see $OUT/$t.merge.log)"
+			-set_cover_merge=1 -use_counters=0 >"$OUT/$t.merge.log" 2>&1 ||
+			die "merging the corpus of $t failed (see $OUT/$t.merge.log)"
 		rm -rf "${FUZZ_DIR:?}/corpus/$t"
 		mv "$merged" "$FUZZ_DIR/corpus/$t"
 		log "$t: corpus $(find "$FUZZ_DIR/corpus/$t" -type f | wc -l) inputs"
