@@ -8,8 +8,9 @@
 #   make test   set up, run host tests, build the kernel, run boot tests
 #   make test-debug  every boot test on the debug kernel (linux/debug.config)
 #   make bench  benchmark every variant side by side (see README)
+#   make fuzz   run every fuzz target for FUZZ_SECONDS (default 600) each
 
-.PHONY: run test test-debug bench setup kernel host-test clean
+.PHONY: run test test-debug bench fuzz setup kernel host-test clean
 
 run:
 	@scripts/run.sh
@@ -22,6 +23,9 @@ test-debug:
 
 bench:
 	@scripts/bench.sh
+
+fuzz:
+	@scripts/fuzz.sh
 
 setup:
 	@scripts/setup.sh

@@ -19,6 +19,8 @@ export PATH="$HOME/.cargo/bin:$PATH"
 total_start=$(date +%s)
 
 host_tests() {
+	# Includes stacker/tests/fuzz_corpus.rs: the committed fuzz corpus
+	# (fuzz/corpus) replayed through the fuzz entry points, no fuzzer.
 	(cd "$STACKER_ROOT" && cargo test --workspace --all-targets)
 	# The policy tool on the example policy, and on a bad one, which it
 	# must refuse with the line and column.

@@ -168,7 +168,13 @@ struct Parser<'a> {
     end: Pos,
     policy: Policy,
     type_ids: BTreeMap<String, u32>,
+    /// How deeply the constraint expression being parsed nests (`not`,
+    /// `(`): bounded, so that a hostile text cannot overflow the stack.
+    depth: u32,
 }
+
+/// The deepest a constraint expression may nest (`not`, parentheses).
+const MAX_NESTING: u32 = 256;
 
 impl<'a> Parser<'a> {
     /// The position of the next token, or the end of the text.
@@ -433,8 +439,20 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    /// `not` factor, `( expr )`, or a test.
+    /// `not` factor, `( expr )`, or a test, at most [`MAX_NESTING`] deep.
     fn factor(&mut self, out: &mut Vec<u32>) -> Result<(), Error> {
+        if self.depth >= MAX_NESTING {
+            return self.error(format!(
+                "constraint nested more than {MAX_NESTING} deep (not, parentheses)"
+            ));
+        }
+        self.depth += 1;
+        let result = self.factor_inner(out);
+        self.depth -= 1;
+        result
+    }
+
+    fn factor_inner(&mut self, out: &mut Vec<u32>) -> Result<(), Error> {
         if self.keyword("not") {
             self.factor(out)?;
             out.push(OP_NOT);
@@ -784,6 +802,7 @@ pub(crate) fn parse(text: &str) -> Result<Policy, Error> {
         },
         policy: Policy::default(),
         type_ids: BTreeMap::new(),
+        depth: 0,
     };
     while p.next < p.tokens.len() {
         p.statement()?;
@@ -837,6 +856,27 @@ type_transition init_t bin_t : process user_t;
             sets.allow.iter().map(|(k, v)| (*k, *v)).collect::<Vec<_>>(),
             want
         );
+    }
+
+    #[test]
+    fn deep_constraints_are_refused_not_a_stack_overflow() {
+        let text = |n| {
+            format!(
+                "{GOOD}mlsconstrain file read {}l1 dom l2;\n",
+                "not ".repeat(n)
+            )
+        };
+        assert_eq!(parse(&text(60)).err(), None);
+        let err = parse(&text(100_000)).unwrap_err();
+        assert!(err.message.contains("nested more than"), "{err}");
+        let parens = format!(
+            "{GOOD}mlsconstrain file read {}l1 dom l2;\n",
+            "(".repeat(100_000)
+        );
+        assert!(parse(&parens)
+            .unwrap_err()
+            .message
+            .contains("nested more than"));
     }
 
     #[test]

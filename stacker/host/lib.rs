@@ -158,6 +158,10 @@ mod harness;
 /// Dispatch benchmark loops, for the `dispatch-bench` binary.
 pub mod bench;
 
+/// Fuzz entry points, for `fuzz/` and the corpus replay test.
+#[doc(hidden)]
+pub mod fuzzing;
+
 #[cfg(test)]
 mod samples;
 #[cfg(test)]
