@@ -250,10 +250,11 @@ impl File {
         // SAFETY: an open file's `f_mapping` is set at open and valid while
         // it is open.
         let mapping = unsafe { (*self.as_raw()).f_mapping };
-        // SAFETY: `mapping` is valid (above); `i_mmap_writable` is an
-        // `atomic_t`, read once as C's `atomic_read` does.
-        let count =
-            unsafe { core::ptr::addr_of!((*mapping).i_mmap_writable.counter).read_volatile() };
+        let count = {
+            // SAFETY: `mapping` is valid (above); `i_mmap_writable` is an
+            // `atomic_t`, read once as C's `atomic_read` does.
+            unsafe { core::ptr::addr_of!((*mapping).i_mmap_writable.counter).read_volatile() }
+        };
         count > 0
     }
 
@@ -272,13 +273,7 @@ impl File {
                 len,
             )
         };
-        if kernel::error::from_err_ptr(p).is_err() || p.is_null() {
-            return None;
-        }
-        let start = (p as usize).checked_sub(buf.as_ptr() as usize)?;
-        let tail = buf.get(start..)?;
-        let end = tail.iter().position(|&b| b == 0)?;
-        tail.get(..end)
+        path_at(p, buf)
     }
 
     /// The file's path as `d_path` gives it (from the caller's root),
@@ -289,13 +284,7 @@ impl File {
         // SAFETY: the file is open, so its `f_path` is valid; `buf` is
         // writable for `len` bytes.
         let p = unsafe { bindings::file_path(self.as_raw(), buf.as_mut_ptr().cast(), len) };
-        if kernel::error::from_err_ptr(p).is_err() || p.is_null() {
-            return None;
-        }
-        let start = (p as usize).checked_sub(buf.as_ptr() as usize)?;
-        let tail = buf.get(start..)?;
-        let end = tail.iter().position(|&b| b == 0)?;
-        tail.get(..end)
+        path_at(p, buf)
     }
 }
 
@@ -548,6 +537,19 @@ impl Inode {
         let flags = unsafe { core::ptr::addr_of!((*sb).s_flags).read_volatile() };
         flags & SB_BORN != 0
     }
+}
+
+/// The path that `d_path` and its kin wrote at the end of `buf`, given the
+/// pointer they returned (into `buf`, or an error pointer): up to its NUL;
+/// `None` for an error or a pointer outside `buf`.
+fn path_at(p: *mut c_char, buf: &[u8]) -> Option<&[u8]> {
+    if kernel::error::from_err_ptr(p).is_err() || p.is_null() {
+        return None;
+    }
+    let start = (p as usize).checked_sub(buf.as_ptr() as usize)?;
+    let tail = buf.get(start..)?;
+    let end = tail.iter().position(|&b| b == 0)?;
+    tail.get(..end)
 }
 
 /// `FMODE_READ` and `FMODE_WRITE` (`include/linux/fs.h`; bindgen does
