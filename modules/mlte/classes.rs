@@ -89,6 +89,18 @@ pub(crate) const CLASS_COUNT: usize = 6;
 const _: () = assert!(CLASSES.len() == CLASS_COUNT);
 
 impl Class {
+    /// Every class, in index order (host tools and tests walk them; the
+    /// kernel only names classes).
+    #[cfg(not(CONFIG_RUST))]
+    pub(crate) const ALL: [Class; CLASS_COUNT] = [
+        Class::File,
+        Class::Dir,
+        Class::Process,
+        Class::Socket,
+        Class::Ipc,
+        Class::Filesystem,
+    ];
+
     /// The class's name and permission names.
     pub(crate) const fn entry(self) -> (&'static str, &'static [&'static str]) {
         CLASSES[self as usize]

@@ -574,14 +574,7 @@ pub(crate) mod tests {
     use crate::mlte::classes::perm;
     use crate::mlte::policy_text::parse;
 
-    const CLASS_LIST: [Class; CLASS_COUNT] = [
-        Class::File,
-        Class::Dir,
-        Class::Process,
-        Class::Socket,
-        Class::Ipc,
-        Class::Filesystem,
-    ];
+    const CLASS_LIST: [Class; CLASS_COUNT] = Class::ALL;
 
     pub(crate) const POLICY: &str = "\
 sensitivity s0; sensitivity s1; sensitivity s2;

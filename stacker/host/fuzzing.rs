@@ -196,14 +196,7 @@ fn exercise_compiled(view: &Compiled<'_>) {
     }
     assert!(view.type_name(types).is_empty());
     let sids = [Sid::Kernel, Sid::File, Sid::Unlabeled].map(|s| *view.sid(s));
-    let classes = [
-        Class::File,
-        Class::Dir,
-        Class::Process,
-        Class::Socket,
-        Class::Ipc,
-        Class::Filesystem,
-    ];
+    let classes = Class::ALL;
     for s in &sids {
         assert!(s.ty < types, "a sid's type out of range");
         assert!(view.level_allowed(&s.level), "a sid's level is not allowed");

@@ -34,6 +34,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_util.h"
+
 #define DIR "/tmp/appraise"
 /* The owner of the bench's files, which the policy's rules name. */
 #define FOWNER 4242
@@ -53,20 +55,6 @@
 static int quick;
 static char buf[MIB];
 
-static uint64_t now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
-static void fail(const char *name, const char *what)
-{
-	printf("BENCH-FAIL %s %s: %s\n", name, what, strerror(errno));
-	fflush(stdout);
-	exit(1);
-}
 
 static long iters(long n)
 {

@@ -30,22 +30,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_util.h"
+
 static int quick;
 
-static uint64_t now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
-static void fail(const char *name, const char *what)
-{
-	printf("BENCH-FAIL %s %s: %s\n", name, what, strerror(errno));
-	fflush(stdout);
-	exit(1);
-}
 
 static void report(const char *name, uint64_t ns, uint64_t iters)
 {
