@@ -8,7 +8,9 @@
 # a changed config never reuses stale objects and an unchanged one rebuilds
 # only what changed.
 #
-# Prints the path of the bzImage on stdout.
+# Prints the path of a copy of the bzImage, BUILD/images/bzImage-HASH, on
+# stdout. Builds from any number of clones are serialised by a lock in the
+# cache.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -143,14 +145,21 @@ kernel_patches() {
 	done
 }
 
+# patch_changes PATCH...: what the patches change, without their mail
+# headers, changelogs, blob ids and signature, so that rewording a
+# changelog does not start a build directory of its own.
+patch_changes() {
+	awk '/^--- (a\/|\/dev\/null)/ {d=1} /^-- $/ {d=0} d && !/^(diff --git|index) /' "$@"
+}
+
 main() {
-	local version key out patches
+	local version key out patches image
 	apply_patches
 	install_tree
 	version=$(kernel_version)
 	mapfile -t patches < <(kernel_patches)
 	# shellcheck disable=SC2086
-	key=$(cat $FRAGMENTS "${patches[@]}" | sha256sum | cut -c1-12)
+	key=$({ cat $FRAGMENTS; patch_changes "${patches[@]}"; } | sha256sum | cut -c1-12)
 	out="$STACKER_CACHE/build/linux-$version-$key"
 	configure "$out"
 	touch "$out"
@@ -162,7 +171,20 @@ main() {
 		tail -n 10 "$out/build.log" >&2
 		die "kernel build failed; full log: $out/build.log"
 	fi
-	printf '%s\n' "$out/arch/x86/boot/bzImage"
+	# A copy named by its contents: another build into the same
+	# directory (a second clone of stacker with other sources) cannot
+	# change the image this run hands out.
+	image=$out/images/bzImage-$(sha256sum "$out/arch/x86/boot/bzImage" | cut -c1-12)
+	mkdir -p "$out/images"
+	cp "$out/arch/x86/boot/bzImage" "$image"
+	# shellcheck disable=SC2012
+	ls -t "$out"/images/bzImage-* | tail -n +9 | xargs -r rm -f
+	printf '%s\n' "$image"
 }
 
+# One build at a time in the shared tree and cache: the tree is patched and
+# security/stacker rewritten in place.
+mkdir -p "$STACKER_CACHE"
+exec 9>"$STACKER_CACHE/build.lock"
+flock 9
 main "$@"

@@ -42,8 +42,8 @@ TEST_FRAGMENTS="$STACKER_ROOT/linux/stacker.config $STACKER_ROOT/linux/test.conf
 
 build_kernel() {
 	FRAGMENTS=$TEST_FRAGMENTS "$STACKER_ROOT/scripts/build-kernel.sh" >"$OUT/bzImage.path"
-	# bzImage.path is BUILD/arch/x86/boot/bzImage.
-	"$STACKER_ROOT/scripts/check-hook-paths.sh" "$(dirname "$(dirname "$(dirname "$(dirname "$(cat "$OUT/bzImage.path")")")")")"
+	# bzImage.path is BUILD/images/bzImage-HASH.
+	"$STACKER_ROOT/scripts/check-hook-paths.sh" "$(dirname "$(dirname "$(cat "$OUT/bzImage.path")")")"
 }
 
 # The initramfs, and the integrity fixtures it carries the keys of
