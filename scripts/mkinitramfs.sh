@@ -14,6 +14,9 @@ set -euo pipefail
 export PATH="$HOME/.cargo/bin:$PATH"
 
 out=${1:?usage: mkinitramfs.sh OUTDIR [--bench]}
+# Absolute: make -C runs in the kernel tree, where a relative O= would land.
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
 bench=${2:-}
 root="$out/initramfs"
 rm -rf "$root"

@@ -97,7 +97,7 @@ BOOTS=(
 	"init-failure-core|stacker.chain=capstack stacker.fail_init=core|init_failure_test|$INIT_FAILURE_ARGS"
 	"init-failure-module|stacker.chain=denyname,capstack stacker.fail_init=capstack|init_failure_test|$INIT_FAILURE_ARGS"
 	"init-failure-own-lsm|lsm=capstack stacker.fail_init=capstack|init_failure_test|$DIRECT_FAILURE_ARGS"
-	"smp-storm|stacker.chain=capstack|policy_storm|--smp 4"
+	"smp-stress|stacker.chain=integrity,mlte,capstack,denyname|smp_stress|--smp 4 --timeout 600"
 )
 
 # boot_summary FILE: prints "P F S" from the last "N passed, N failed,
