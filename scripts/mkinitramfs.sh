@@ -14,6 +14,10 @@ set -euo pipefail
 export PATH="$HOME/.cargo/bin:$PATH"
 
 out=${1:?usage: mkinitramfs.sh OUTDIR [--bench]}
+# Absolute: the selftests' headers_install runs make -C in the kernel tree,
+# where a relative O= or INSTALL_HDR_PATH would land.
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
 bench=${2:-}
 root="$out/initramfs"
 rm -rf "$root"
