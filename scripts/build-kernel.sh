@@ -4,9 +4,10 @@
 #
 # The tree is $KSRC, or the cached Debian source that setup.sh fetched. The
 # build directory lives in the cache, keyed by kernel version and by a hash
-# of the config fragment and the patches (but those to tools/testing/), so
-# a changed config never reuses stale objects and an unchanged one rebuilds
-# only what changed.
+# of the config fragments and of the changes the patches make (but those to
+# tools/testing/; change_set in lib.sh, which ignores the patches' names,
+# changelogs, order and grouping), so a changed config never reuses stale
+# objects and an unchanged one rebuilds only what changed.
 #
 # Prints the path of a copy of the bzImage, BUILD/images/bzImage-HASH, on
 # stdout. Builds from any number of clones are serialised by a lock in the
@@ -28,26 +29,59 @@ JOBS=$(($(nproc) + 1))
 # The files of this repository that land in security/stacker/.
 TREE_FILES=(Kbuild Kconfig stacker blob-layout capstack modules)
 
-# Applies linux/patches/*.patch to $KSRC, safely any number of times. A copy
-# of each applied patch is kept in $KSRC/.stacker-patches, so that a patch
-# that changed (or went away) since it was applied is first reversed.
+# Applies linux/patches to $KSRC (the patches with hunks: stacker_patches,
+# so not the cover letter), safely any number of times. A copy of each
+# applied patch is kept in $KSRC/.stacker-patches, so that a patch that
+# changed (or went away) since it was applied is first reversed.
+#
+# What counts is the change, not the file: when the applied copies make the
+# very changes the patches make (the same hunks, however the patches are
+# named, worded, ordered or grouped; change_set in lib.sh), the tree is
+# left as it is, with the bookkeeping it has. So a clone with an older
+# edition of the same series does not revert and reapply it, which would
+# give the patched headers (uapi/linux/lsm.h is read by most of the kernel)
+# a new time and make every build directory rebuild what includes them. Nor
+# does an applied copy whose hunks are those of a patch under another name.
 apply_patches() {
-	local state="$KSRC/.stacker-patches" p name old
+	local state="$KSRC/.stacker-patches" p name old i sum
+	local -a wanted applied
+	local -A wanted_sums=() kept_sums=()
 	mkdir -p "$state"
+	mapfile -t wanted < <(stacker_patches)
+	[ "${#wanted[@]}" -gt 0 ] || die "no patches in $STACKER_ROOT/linux/patches"
+	applied=()
 	for old in "$state"/*.patch; do
-		[ -f "$old" ] || continue
+		[ -f "$old" ] && applied+=("$old")
+	done
+	if [ "${#applied[@]}" -gt 0 ] && [ "$(change_set "${applied[@]}")" = "$(change_set "${wanted[@]}")" ]; then
+		return
+	fi
+	for p in "${wanted[@]}"; do
+		wanted_sums[$(patch_changes "$p" | sha256sum | cut -c1-64)]=1
+	done
+	# Reverse, last first, each applied copy whose changes no patch makes.
+	# The others stay applied; their copies are replaced by the patches
+	# that make the same changes, under the patches' names.
+	for ((i = ${#applied[@]} - 1; i >= 0; i--)); do
+		old=${applied[i]}
 		name=$(basename "$old")
-		if [ ! -f "$STACKER_ROOT/linux/patches/$name" ] ||
-			! cmp -s "$old" "$STACKER_ROOT/linux/patches/$name"; then
+		sum=$(patch_changes "$old" | sha256sum | cut -c1-64)
+		if [ -z "${wanted_sums[$sum]:-}" ]; then
 			patch -d "$KSRC" -p1 -R -s -f <"$old" >/dev/null \
 				|| die "cannot reverse the old $name in $KSRC"
-			rm -f "$old"
 			log "reversed old $name"
+		else
+			kept_sums[$sum]=1
 		fi
+		rm -f "$old"
 	done
-	for p in "$STACKER_ROOT"/linux/patches/*.patch; do
+	for p in "${wanted[@]}"; do
 		name=$(basename "$p")
-		[ -f "$state/$name" ] && continue
+		sum=$(patch_changes "$p" | sha256sum | cut -c1-64)
+		if [ -n "${kept_sums[$sum]:-}" ]; then
+			cp "$p" "$state/$name"
+			continue
+		fi
 		if patch -d "$KSRC" -p1 -R --dry-run -s -f <"$p" >/dev/null 2>&1; then
 			cp "$p" "$state/$name" # applied before this bookkeeping existed
 			continue
@@ -138,18 +172,11 @@ prune_builds() {
 # does not start a build directory of its own.
 kernel_patches() {
 	local p
-	for p in "$STACKER_ROOT"/linux/patches/*.patch; do
-		if grep -E '^\+\+\+ ' "$p" | grep -qvE '^\+\+\+ b/tools/testing/'; then
+	while IFS= read -r p; do
+		if grep -qvE '^b/tools/testing/' <<<"$(patch_paths "$p")"; then
 			printf '%s\n' "$p"
 		fi
-	done
-}
-
-# patch_changes PATCH...: what the patches change, without their mail
-# headers, changelogs, blob ids and signature, so that rewording a
-# changelog does not start a build directory of its own.
-patch_changes() {
-	awk '/^--- (a\/|\/dev\/null)/ {d=1} /^-- $/ {d=0} d && !/^(diff --git|index) /' "$@"
+	done < <(stacker_patches)
 }
 
 main() {
@@ -159,7 +186,7 @@ main() {
 	version=$(kernel_version)
 	mapfile -t patches < <(kernel_patches)
 	# shellcheck disable=SC2086
-	key=$({ cat $FRAGMENTS; patch_changes "${patches[@]}"; } | sha256sum | cut -c1-12)
+	key=$({ cat $FRAGMENTS; change_set "${patches[@]}"; } | sha256sum | cut -c1-12)
 	out="$STACKER_CACHE/build/linux-$version-$key"
 	configure "$out"
 	touch "$out"

@@ -12,6 +12,46 @@ KERNEL_SUITE=${KERNEL_SUITE:-trixie-backports}
 log() { printf '[stacker] %s\n' "$*" >&2; }
 die() { printf '[stacker] error: %s\n' "$*" >&2; exit 1; }
 
+# The patches of linux/patches that change something, one path a line, in
+# order: every linux/patches/*.patch with at least one hunk. The series'
+# cover letter (0000-cover-letter.patch, from git format-patch
+# --cover-letter) has none and is left out, as is any other patch that is
+# only a message.
+stacker_patches() {
+	local p
+	for p in "$STACKER_ROOT"/linux/patches/*.patch; do
+		if [ -f "$p" ] && grep -qE '^@@ -[0-9]+(,[0-9]+)? \+[0-9]+(,[0-9]+)? @@' "$p"; then
+			printf '%s\n' "$p"
+		fi
+	done
+}
+
+# patch_paths PATCH: the paths a patch writes to, as its "+++ " lines name
+# them (b/PATH, or /dev/null for a file it deletes).
+patch_paths() {
+	grep -E '^\+\+\+ ' "$1" | cut -c5- | cut -f1
+}
+
+# patch_changes PATCH...: what the patches change, without their mail
+# headers, changelogs, blob ids, signature and the function names git
+# writes after a hunk's line numbers ("@@ -1,2 +1,3 @@ int f(void)"), so
+# that rewording a changelog, or the same diff made by diff -u instead of
+# git, is the same change.
+patch_changes() {
+	[ "$#" -gt 0 ] || return 0
+	awk 'FNR == 1 {d=0} /^--- (a\/|\/dev\/null)/ {d=1} /^-- $/ {d=0}
+		d && /^@@ / {sub(/ @@ .*/, " @@")}
+		d && !/^(diff --git|index) /' "$@"
+}
+
+# change_set PATCH...: one hash for the set of changes the patches make,
+# file by file, whatever the patches are called, how they are worded, in
+# which order they come and how the changes are grouped into patches.
+change_set() {
+	patch_changes "$@" | awk '/^--- (a\/|\/dev\/null)/ {if (s != "") print s; s = ""}
+		{s = s $0 "\001"} END {if (s != "") print s}' | LC_ALL=C sort | sha256sum | cut -c1-64
+}
+
 # stage NAME CMD...: run CMD, print when it starts and how long it took;
 # on failure print "stage 'NAME': FAILED (exit N) after S s" and return N.
 #

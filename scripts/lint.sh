@@ -1,10 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Style checks that need no kernel build: rustfmt with the kernel's settings
-# on every Rust file, bash -n (and shellcheck, when installed) on the
-# scripts, and a syntax check of the boot-test harness that writes no
-# bytecode. (The Rust lints run during the kernel build, with CLIPPY=1 and
-# -Dwarnings.)
+# on every Rust file, bash -n and shellcheck on the scripts, the kernel's
+# checkpatch on stacker's C and on the patches in linux/patches, and a
+# syntax check of the boot-test harness that writes no bytecode. (The Rust
+# lints run during the kernel build, with CLIPPY=1 and -Dwarnings.)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -17,16 +17,15 @@ scripts=(scripts/*.sh .ci/run)
 for s in "${scripts[@]}"; do
 	bash -n "$s" || die "syntax error in $s"
 done
-if command -v shellcheck >/dev/null; then
-	# Warnings and errors fail; SC1091 (lib.sh is sourced through a
-	# computed path, which shellcheck cannot follow) is only informational.
-	shellcheck --severity=warning "${scripts[@]}" \
-		|| die "shellcheck: the scripts above have warnings"
-	checked="scripts parse and pass shellcheck"
-else
-	log "shellcheck not installed, skipped"
-	checked="scripts parse (shellcheck not installed, skipped)"
-fi
+# Required, not skipped when missing: setup.sh installs shellcheck,
+# and make test runs setup before lint.
+command -v shellcheck >/dev/null \
+	|| die "shellcheck missing (package shellcheck; scripts/setup.sh installs it)"
+# Warnings and errors fail; SC1091 (lib.sh is sourced through a computed
+# path, which shellcheck cannot follow) is only informational.
+shellcheck --severity=warning "${scripts[@]}" \
+	|| die "shellcheck: the scripts above have warnings"
+checked="scripts parse and pass shellcheck"
 # checkpatch on the kernel C (the glue and its headers), from the cached
 # kernel tree. Ignored: what the X-macro lists (lsm_hook_defs.h's LSM_HOOK,
 # layout_check.c's STACKER_FIELDS) trip by design: COMPLEX_MACRO,
@@ -42,6 +41,19 @@ if [ -x "$checkpatch" ]; then
 		die "checkpatch: the C files above have errors or warnings"
 	fi
 	checked="$checked; ${#csrc[@]} C files pass checkpatch"
+	# checkpatch on the kernel patches, as patches (subject, changelog,
+	# Signed-off-by, the code they add); the cover letter has no diff and
+	# is left out (stacker_patches). Ignored: COMPLEX_MACRO, which
+	# include/linux/lsm_count.h trips by design: each *_ENABLED macro
+	# expands to bare "1," list items, one per LSM, that MAX_LSM_COUNT
+	# counts as arguments of __COUNT_LSMS, so parentheses would break
+	# the count (STACKER_PROBES_ENABLED, for three LSMs, is "1, 1, 1,").
+	mapfile -t patches < <(stacker_patches)
+	if ! report=$("$checkpatch" --no-tree --terse --quiet --ignore COMPLEX_MACRO "${patches[@]}"); then
+		grep -v '^total:' <<<"$report" >&2
+		die "checkpatch: the patches above have errors or warnings"
+	fi
+	checked="$checked; ${#patches[@]} kernel patches pass checkpatch"
 else
 	log "checkpatch skipped: no kernel tree at ${KSRC:-$STACKER_CACHE/linux} (run scripts/setup.sh)"
 	checked="$checked; checkpatch skipped (no kernel tree)"

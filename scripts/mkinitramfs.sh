@@ -14,7 +14,8 @@ set -euo pipefail
 export PATH="$HOME/.cargo/bin:$PATH"
 
 out=${1:?usage: mkinitramfs.sh OUTDIR [--bench]}
-# Absolute: make -C runs in the kernel tree, where a relative O= would land.
+# Absolute: the selftests' headers_install runs make -C in the kernel tree,
+# where a relative O= or INSTALL_HDR_PATH would land.
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 bench=${2:-}
@@ -61,14 +62,15 @@ build_lsm_selftests() {
 	mkdir -p "$tree/$sel/lsm"
 	cp "$ksrc/$sel/lsm/"*.[ch] "$tree/$sel/lsm/"
 	cp "$ksrc/$sel/kselftest_harness.h" "$ksrc/$sel/kselftest.h" "$tree/$sel/"
-	for p in "$STACKER_ROOT"/linux/patches/*.patch; do
-		# Only the patches to the selftests; one the tree has already
-		# applied (the copy came from it) applies backwards.
-		grep -E '^\+\+\+ ' "$p" | grep -qvE "^\+\+\+ b/$sel/" && continue
+	# Only the patches to the selftests (stacker_patches: not the cover
+	# letter); one the tree has already applied (the copy came from it)
+	# applies backwards.
+	while IFS= read -r p; do
+		grep -qvE "^b/$sel/" <<<"$(patch_paths "$p")" && continue
 		patch -d "$tree" -p1 -R --dry-run -s -f <"$p" >/dev/null 2>&1 && continue
 		patch -d "$tree" -p1 -s -f <"$p" >/dev/null \
 			|| die "$(basename "$p") applies neither forwards nor backwards to $ksrc/$sel"
-	done
+	done < <(stacker_patches)
 	for t in lsm_get_self_attr_test lsm_list_modules_test lsm_set_self_attr_test; do
 		gcc -static -O2 -Wall -Werror -isystem "$st/usr/include" -I "$tree/$sel" \
 			-o "$root/tests/$t" "$tree/$sel/lsm/$t.c" "$tree/$sel/lsm/common.c" \

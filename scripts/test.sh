@@ -65,9 +65,10 @@ DIRECT_FAILURE_ARGS+=" --expect-kernel-message 'capstack failed to initialize'"
 # keys it put in the initramfs), as the guest's /dev/vda.
 INTEGRITY_ARGS="--disk '$OUT/integrity/integrity.img'"
 # The kernel's LSM selftests (tools/testing/selftests/lsm, patched by
-# linux/patches/0007): in the boots with a different LSM list, and with a
-# submodule that answers lsm_get_self_attr(2), after the program that
-# gives it something to answer (mlte_test loads mlte's policy).
+# linux/patches/0006, "selftests/lsm: know stacker's LSM ids ..."): in the
+# boots with a different LSM list, and with a submodule that answers
+# lsm_get_self_attr(2), after the program that gives it something to
+# answer (mlte_test loads mlte's policy).
 LSM_SELFTESTS="lsm_get_self_attr_test lsm_set_self_attr_test lsm_list_modules_test"
 BOOTS=(
 	"default||denyname_test chain_test securityfs_test $LSM_SELFTESTS"

@@ -7,7 +7,9 @@
  * always: bindgen 0.73 dropped the alignment of the empty, cache-line
  * aligned struct sched_statistics (CONFIG_SCHEDSTATS=n), which put every
  * later task_struct field (pid, comm, security, ...) 48 bytes early in Rust.
- * linux/patches/0006 makes that struct opaque to bindgen, which fixes it.
+ * linux/patches/0001 ("rust: bindings: keep the alignment of an empty
+ * struct sched_statistics") makes that struct opaque to bindgen, which
+ * fixes it.
  * A Rust field read through a wrong layout reads the wrong memory, and a
  * structure Rust builds with a wrong size is read wrongly by C, so every
  * field Rust reads is listed in STACKER_FIELDS below, and every structure

@@ -626,7 +626,9 @@ wrapper!(
     ///
     /// Its fields are read through bindgen's layout, which the layout check
     /// (`layout_check.c`) compares with the compiler's at init: with
-    /// `--opaque-type sched_statistics` (linux/patches/0006) they agree.
+    /// `--opaque-type sched_statistics` (linux/patches/0001, "rust:
+    /// bindings: keep the alignment of an empty struct sched_statistics")
+    /// they agree.
     Task => bindings::task_struct
 );
 has_blob!(Task, Task, TaskState, |p| (*p).security);
