@@ -19,10 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* Until every program is on kselftest_harness.h: those on ktap.h. */
-#ifndef STACKER_KTAP_H
 #include "kselftest_harness.h"
-#endif
 
 #define STACKER_STATUS "/sys/kernel/security/stacker/status"
 
@@ -117,7 +114,6 @@ static inline long write_value(const char *path, const char *value)
 	return write_bytes(path, value, strlen(value));
 }
 
-#ifndef STACKER_KTAP_H
 /* open() of `path` for reading, as this process: 0, or the errno. */
 static inline int open_errno(const char *path)
 {
@@ -128,7 +124,6 @@ static inline int open_errno(const char *path)
 	close(fd);
 	return 0;
 }
-#endif
 
 /* Creates (or empties) the regular file `path`; 0 or -1. */
 static inline int make_file(const char *path)
@@ -170,7 +165,6 @@ static inline int klog_has(const char *needle)
 	return strstr(klog_read(), needle) != NULL;
 }
 
-#ifndef STACKER_KTAP_H
 /* "success" for 0, else the text of errno `e`: for messages. */
 static inline const char *errno_text(int e)
 {
@@ -270,33 +264,6 @@ static inline char *cmdline_value(const char *key)
 	}
 	return value;
 }
-#else
-/*
- * The first check of a program that tests a running stacker,
- * "init_succeeded": /sys/kernel/security/stacker/status reads exactly
- * "ok\n" ("failed: REASON\n" after a failed init). If it does not, every
- * later result of the program fails (ktap_block): with stacker not
- * initialized they would pass or fail for the wrong reason. Returns whether
- * it passed.
- */
-static inline int check_init_succeeded(void)
-{
-	static char status[256], shown[256], reason[320];
-	int readable = read_value(STACKER_STATUS, status, sizeof(status)) == 0;
-	int ok = readable && !strcmp(status, "ok\n");
-
-	if (readable)
-		snprintf(shown, sizeof(shown), "'%.*s'", (int)strcspn(status, "\n"), status);
-	else
-		snprintf(shown, sizeof(shown), "unreadable: %s", strerror(errno));
-	ktap_result(ok, "init_succeeded", STACKER_STATUS " is %s, expected 'ok'", shown);
-	if (!ok) {
-		snprintf(reason, sizeof(reason), "stacker did not initialize (status %s)", shown);
-		ktap_block(reason);
-	}
-	return ok;
-}
-#endif
 
 /*
  * Opens `path` for writing as root, then, in a child that became uid and

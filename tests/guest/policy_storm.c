@@ -27,7 +27,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ktap.h"
 #include "guest_util.h"
 
 #define POLICY "/sys/kernel/security/stacker/capstack/policy"
@@ -141,22 +140,33 @@ static void hooker(struct counts *c, double end)
 	}
 }
 
-int main(void)
+/* The storm runs for STORM_SECONDS: past the harness's default timeout. */
+FIXTURE(storm) {};
+
+FIXTURE_SETUP(storm)
+{
+}
+
+FIXTURE_TEARDOWN(storm)
+{
+}
+
+TEST_F_TIMEOUT(storm, policy_storm, 6 * STORM_SECONDS)
 {
 	int workers = WRITERS + READERS + HOOKERS, i, status;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	struct counts total = { 0 };
 	double end;
 
-	ktap_plan("policy_storm", 5);
 	make_policies();
-	ktap_result(cpus >= 4, "four_cpus_online", "%ld CPUs online", cpus);
-	EXPECT_OK("initial_policy_loaded", write_value(POLICY, policy_big));
+	EXPECT_LE(4, cpus)
+		TH_LOG("four_cpus_online: %ld CPUs online", cpus);
+	EXPECT_ERRNO(0, write_value(POLICY, policy_big))
+		TH_LOG("initial_policy_loaded");
 
 	shared = mmap(NULL, workers * sizeof(*shared), PROT_READ | PROT_WRITE,
 		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (shared == MAP_FAILED)
-		return 1;
+	ASSERT_NE(MAP_FAILED, shared);
 	memset(shared, 0, workers * sizeof(*shared));
 	end = now() + STORM_SECONDS;
 	for (i = 0; i < workers; i++) {
@@ -183,13 +193,16 @@ int main(void)
 	}
 	printf("# %d s: %ld policy loads, %ld reads, %ld hook decisions\n", STORM_SECONDS,
 	       total.writes, total.reads, total.decisions);
-	ktap_result(total.writes > 100 && total.write_errors == 0, "every_reload_accepted",
-		    "%ld loads, %ld refused", total.writes, total.write_errors);
-	ktap_result(total.reads > 100 && total.torn_reads == 0, "every_read_one_whole_policy",
-		    "%ld reads, %ld not one whole policy", total.reads, total.torn_reads);
-	ktap_result(total.decisions > 100 && total.wrong_decisions == 0,
-		    "every_decision_as_both_policies_say",
-		    "%ld decisions, %ld wrong", total.decisions, total.wrong_decisions);
+	EXPECT_TRUE(total.writes > 100 && total.write_errors == 0)
+		TH_LOG("every_reload_accepted: %ld loads, %ld refused", total.writes,
+		       total.write_errors);
+	EXPECT_TRUE(total.reads > 100 && total.torn_reads == 0)
+		TH_LOG("every_read_one_whole_policy: %ld reads, %ld not one whole policy",
+		       total.reads, total.torn_reads);
+	EXPECT_TRUE(total.decisions > 100 && total.wrong_decisions == 0)
+		TH_LOG("every_decision_as_both_policies_say: %ld decisions, %ld wrong",
+		       total.decisions, total.wrong_decisions);
 	write_value(POLICY, "");
-	return ktap_exit();
 }
+
+TEST_HARNESS_MAIN
