@@ -3,7 +3,7 @@
 """Writes hook_names.h for the guest tests, from the sources themselves.
 
 - every hook stacker can register, in hook table order
-  (stacker/core/hook_table.rs);
+  (stacker/core/hook_table.rs), as an array of names and as an X-macro;
 - each submodule's hooks: the methods in the `hooks { ... }` block of its
   `submodule!` (every *.rs under capstack/ and modules/), with the hooks
   that follow from them, or every hook for a submodule that says it
@@ -98,6 +98,10 @@ def main():
         "",
         "/* Every hook stacker can register, in hook table order. */",
         f"static const char *const all_hooks[] = {{ {c(hooks)}, NULL }};",
+        "",
+        "/* X(hook) for each hook of all_hooks, in its order: a test per hook. */",
+        "#define STACKER_FOR_EACH_HOOK(X) \\",
+        " \\\n".join(f"\tX({h})" for h in hooks),
         "",
     ]
     for name, hs in subs.items():

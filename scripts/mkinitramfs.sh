@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Build the guest initramfs: busybox-static, tests/guest/init, the static
-# test programs built from tests/guest/*.c and the kernel tree's LSM
-# selftests (/tests/lsm_*), and what they load (/etc).
+# test programs built from tests/guest/*.c on the kernel tree's
+# kselftest_harness.h and the tree's LSM selftests (/tests/lsm_*), and what
+# they load (/etc).
 #
 # Usage: mkinitramfs.sh OUTDIR [--bench]   (prints the path of the .cpio.gz)
 # --bench adds the benchmark programs (tests/bench), the variants' setup
@@ -19,6 +20,9 @@ out=${1:?usage: mkinitramfs.sh OUTDIR [--bench]}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 bench=${2:-}
+# Absolute: the guest programs are built from their own directory.
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
 root="$out/initramfs"
 rm -rf "$root"
 mkdir -p "$root"/{bin,proc,sys,dev,tmp,tests,helpers}
@@ -36,28 +40,25 @@ mkdir -p "$gen"
 python3 "$STACKER_ROOT/scripts/gen-hook-names.py" "$STACKER_ROOT" "$gen/hook_names.h" \
 	|| die "generating hook_names.h failed"
 
-for src in "$STACKER_ROOT"/tests/guest/*.c; do
-	name=$(basename "$src" .c)
-	gcc -static -O2 -Wall -Wextra -Werror -I "$gen" -o "$root/tests/$name" "$src" \
-		|| die "building guest test $name failed"
-done
-
-# The kernel's LSM selftests (tools/testing/selftests/lsm), as guest
-# programs /tests/lsm_*: the tree's sources with the patches to
-# tools/testing/selftests/ (linux/patches, which teach them stacker's ids),
-# against the tree's user-space headers (headers_install: linux/lsm.h with
+# The kernel tree's selftests, for the guest programs: a copy of
+# tools/testing/selftests/lsm and of the harness (kselftest_harness.h,
+# kselftest.h) in $tree/$sel with the patches to tools/testing/selftests/
+# (linux/patches, which teach them stacker's ids) applied, and the tree's
+# user-space headers in $st/usr/include (headers_install: linux/lsm.h with
 # LSM_ID_STACKER, the LSM syscalls' numbers). The sources are copied out of
 # the tree and the patches applied to the copy, so that what is built does
 # not depend on which patches the (shared) tree has applied right now.
-build_lsm_selftests() {
-	local ksrc=${KSRC:-$STACKER_CACHE/linux} st="$out/selftests" tree p t
-	local sel=tools/testing/selftests
+ksrc=${KSRC:-$STACKER_CACHE/linux}
+st="$out/selftests"
+tree="$st/tree"
+sel=tools/testing/selftests
+prepare_selftests() {
+	local p
 	[ -d "$ksrc/$sel/lsm" ] || die "no $sel/lsm in '$ksrc': run scripts/setup.sh or set KSRC"
 	make -s -C "$ksrc" O="$st/hdr-build" INSTALL_HDR_PATH="$st/usr" headers_install >&2 \
 		|| die "headers_install from $ksrc failed"
 	grep -q LSM_ID_STACKER "$st/usr/include/linux/lsm.h" \
 		|| die "$ksrc has no LSM_ID_STACKER: run scripts/build-kernel.sh first"
-	tree="$st/tree"
 	rm -rf "$tree"
 	mkdir -p "$tree/$sel/lsm"
 	cp "$ksrc/$sel/lsm/"*.[ch] "$tree/$sel/lsm/"
@@ -71,13 +72,25 @@ build_lsm_selftests() {
 		patch -d "$tree" -p1 -s -f <"$p" >/dev/null \
 			|| die "$(basename "$p") applies neither forwards nor backwards to $ksrc/$sel"
 	done < <(stacker_patches)
-	for t in lsm_get_self_attr_test lsm_list_modules_test lsm_set_self_attr_test; do
-		gcc -static -O2 -Wall -Werror -isystem "$st/usr/include" -I "$tree/$sel" \
-			-o "$root/tests/$t" "$tree/$sel/lsm/$t.c" "$tree/$sel/lsm/common.c" \
-			|| die "building selftest $t failed"
-	done
 }
-build_lsm_selftests
+prepare_selftests
+
+# The guest programs (tests/guest/*.c), on kselftest_harness.h. Built in
+# their directory, so that the harness's messages name "FILE.c:LINE".
+for src in "$STACKER_ROOT"/tests/guest/*.c; do
+	name=$(basename "$src" .c)
+	(cd "$STACKER_ROOT/tests/guest" && gcc -static -O2 -Wall -Wextra -Werror \
+		-isystem "$st/usr/include" -I "$gen" -I "$tree/$sel" -o "$root/tests/$name" "$name.c") \
+		|| die "building guest test $name failed"
+done
+
+# The kernel's LSM selftests (tools/testing/selftests/lsm), as guest
+# programs /tests/lsm_*.
+for t in lsm_get_self_attr_test lsm_list_modules_test lsm_set_self_attr_test; do
+	gcc -static -O2 -Wall -Werror -isystem "$st/usr/include" -I "$tree/$sel" \
+		-o "$root/tests/$t" "$tree/$sel/lsm/$t.c" "$tree/$sel/lsm/common.c" \
+		|| die "building selftest $t failed"
+done
 
 # compile_mlte SRC OUT: an mlte policy, compiled by the repository's own
 # policy tool (which checks it with the kernel's checker).

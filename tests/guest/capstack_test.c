@@ -8,6 +8,10 @@
  * policy was loaded, and looks at the errno it reports; each denial is
  * paired with a control run without the rule, so the denial is known to
  * come from capstack.
+ *
+ * Each test starts and ends with an empty policy (the fixture's setup and
+ * teardown), loads the one it checks, and runs its control in the same
+ * boot: the controls are tests of their own ("control_*").
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -24,7 +28,6 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
-#include "ktap.h"
 #include "guest_util.h"
 
 #define HELPER "/helpers/capstack_helper"
@@ -199,11 +202,16 @@ static const char *status_text(int st)
 	return b;
 }
 
-#define EXPECT_STATUS(name, st, want)                                          \
-	do {                                                                   \
-		int __st = (st);                                               \
-		ktap_result(__st == (want), name, "expected %s, got %s",       \
-			    status_text(want), status_text(__st));             \
+/*
+ * EXPECT_STATUS(want, call): the exit status of `call` (run() and the
+ * like) is `want`; a failure shows both as text.
+ */
+#define EXPECT_STATUS(want, call)                                             \
+	do {                                                                  \
+		int __st;                                                     \
+		EXPECT_EQ(want, __st = (call))                                \
+			TH_LOG("expected %s, got %s", status_text(want),      \
+			       status_text(__st));                            \
 	} while (0)
 
 /* Whether one line of the kernel log contains both `a` and `b`. */
@@ -288,195 +296,394 @@ static int op_commit_into_admin_reserve(void)
 	return 0;
 }
 
-/* The admin-reserve checks, with vm.overcommit_memory=2 around them. */
-static void test_admin_reserve(void)
+/*
+ * The fixture files: a labelled copy of the helper, a setuid-root copy,
+ * a copy with a label longer than any label, a labelled "#!" script run
+ * by the helper, and an unlabelled one run by the labelled copy. Each
+ * test starts with an empty policy, and leaves one.
+ */
+FIXTURE(capstack)
 {
-	char old[16];
+	char old_overcommit[16];	/* to restore, if a test changed it */
+};
 
-	if (read_value(OVERCOMMIT, old, sizeof(old)) || write_value(OVERCOMMIT, "2") < 0) {
-		ktap_skip("control_admin_reserve_without_rule",
-			  "no writable " OVERCOMMIT " (CONFIG_PROC_SYSCTL)");
-		ktap_skip("forked_admin_reserve_enomem",
-			  "no writable " OVERCOMMIT " (CONFIG_PROC_SYSCTL)");
-		return;
-	}
-	EXPECT_STATUS("control_admin_reserve_without_rule",
-		      forked_before_policy("", op_commit_into_admin_reserve), 0);
-	EXPECT_STATUS("forked_admin_reserve_enomem",
-		      forked_before_policy("deny CAP_SYS_ADMIN all\n",
-					   op_commit_into_admin_reserve),
-		      ENOMEM);
-	write_value(policy_path, "");
-	write_value(OVERCOMMIT, old);
-}
-
-int main(void)
+FIXTURE_SETUP(capstack)
 {
-	char before[4096], after[4096];
 	char long_label[41];
-	int err;
 
 	policy_path = access("/sys/kernel/security/stacker/capstack/policy", F_OK) == 0 ?
 			      "/sys/kernel/security/stacker/capstack/policy" :
 			      "/sys/kernel/security/capstack/policy";
-	ktap_plan("capstack", 46);
-	printf("# policy file: %s\n", policy_path);
-
-	/*
-	 * Fixtures: a labelled copy of the helper, a setuid-root copy, a copy
-	 * with a label longer than any label, a labelled "#!" script run by
-	 * the helper, and an unlabelled one run by the labelled copy.
-	 */
 	memset(long_label, 'a', 40);
 	long_label[40] = '\0';
-	if (copy(HELPER, "/tmp/websvc", 0755) ||
-	    setxattr("/tmp/websvc", "security.capstack", "websvc", 6, 0) ||
-	    copy(HELPER, "/tmp/suid", 04755) || make_file("/tmp/chown-target") ||
-	    copy(HELPER, "/tmp/longlabel", 0755) ||
-	    setxattr("/tmp/longlabel", "security.capstack", long_label, 40, 0) ||
-	    make_script("/tmp/labelled.sh", "#!" HELPER " script\n") ||
-	    setxattr("/tmp/labelled.sh", "security.capstack", "websvc", 6, 0) ||
-	    make_script("/tmp/by-websvc.sh", "#!/tmp/websvc script\n")) {
-		printf("# fixture setup failed: %s\n", strerror(errno));
-		return 1;
-	}
-	write_value(policy_path, "");
-
-	/* uid rules: ordinary users lose CAP_NET_RAW, root keeps it. */
-	EXPECT_OK("load_uid_policy", write_value(policy_path, "deny CAP_NET_RAW uid 1000-60000\n"));
-	EXPECT_STATUS("root_raw_socket_allowed", run(HELPER, "rawsock", NULL), 0);
-	/*
-	 * Becoming uid 1000 under the rule drops CAP_NET_RAW from the kept
-	 * sets (task_fix_setuid), so the capability module already says no.
-	 */
-	EXPECT_STATUS("uid1000_raw_socket_eperm", run(HELPER, "user", "1000", "rawsock", NULL), EPERM);
-	/* A uid 1000 process from before the rule still holds the bit: capstack denies. */
-	EXPECT_STATUS("uid1000_from_before_rule_raw_socket_eperm",
-		      uid1000_before_policy_rawsock("deny CAP_NET_RAW uid 1000-60000\n"), EPERM);
-	ktap_result(klog_line_has("capstack: denied CAP_NET_RAW to pid ",
-				  " (capstack_test): policy line 1"),
-		    "denial_logged_with_rule",
-		    "no kernel log line with both 'capstack: denied CAP_NET_RAW to pid ' and "
-		    "' (capstack_test): policy line 1'");
-	/* Narrowing survives the exec of a setuid-root binary. */
-	EXPECT_STATUS("uid1000_setuid_root_exec_still_eperm",
-		      run(HELPER, "user", "1000", "exec", "/tmp/suid", "rawsock", NULL), EPERM);
-	EXPECT_OK("clear_policy", write_value(policy_path, ""));
-	EXPECT_STATUS("control_uid1000_raw_socket_without_rule",
-		      run(HELPER, "user", "1000", "rawsock", NULL), 0);
-	EXPECT_STATUS("control_setuid_root_exec_without_rule",
-		      run(HELPER, "user", "1000", "exec", "/tmp/suid", "rawsock", NULL), 0);
-
-	/* Controls for the labelled binary: without a policy it may do all. */
-	EXPECT_STATUS("control_websvc_raw_socket_without_policy", run("/tmp/websvc", "rawsock", NULL), 0);
-	EXPECT_STATUS("control_root_chown_without_rule", run(HELPER, "chown", NULL), 0);
-	EXPECT_STATUS("control_capset_regain_without_rule", run(HELPER, "regain", NULL), 0);
-
-	/* A labelled binary keeps only its one capability, even as root. */
-	EXPECT_OK("load_exec_policy", write_value(policy_path, "only CAP_NET_BIND_SERVICE exec websvc\n"));
-	EXPECT_STATUS("websvc_bind80_allowed", run("/tmp/websvc", "bind80", NULL), 0);
-	EXPECT_STATUS("websvc_raw_socket_eperm", run("/tmp/websvc", "rawsock", NULL), EPERM);
-	EXPECT_STATUS("websvc_chown_eperm", run("/tmp/websvc", "chown", NULL), EPERM);
-	EXPECT_STATUS("websvc_capset_cannot_regain", run("/tmp/websvc", "regain", NULL), EPERM);
-	EXPECT_STATUS("websvc_then_setuid_root_exec_still_narrowed",
-		      run("/tmp/websvc", "exec", "/tmp/suid", "rawsock", NULL), EPERM);
-	EXPECT_STATUS("control_unlabelled_root_raw_socket", run(HELPER, "rawsock", NULL), 0);
-
-	/*
-	 * "#!" scripts: the script's own label counts (bprm_creds_for_exec
-	 * runs once, with the script), not its interpreter's.
-	 */
-	EXPECT_STATUS("labelled_script_raw_socket_eperm",
-		      run("/tmp/labelled.sh", "rawsock", NULL), EPERM);
-	EXPECT_STATUS("script_by_labelled_interpreter_raw_socket_allowed",
-		      run("/tmp/by-websvc.sh", "rawsock", NULL), 0);
-
-	/*
-	 * A label that cannot be read fails closed when there are exec rules:
-	 * a 40-byte value is longer than any label (ERANGE).
-	 */
-	EXPECT_STATUS("unreadable_label_exec_eacces", run("/tmp/longlabel", NULL),
-		      EXEC_FAILED(EACCES));
-	ktap_result(klog_line_has("capstack: exec of 'longlabel' (inode ",
-				  "denied: cannot read security.capstack (error -34)"),
-		    "unreadable_label_logged",
-		    "no kernel log line naming 'longlabel' and error -34");
-	EXPECT_OK("load_policy_without_exec_rules", write_value(policy_path, "deny CAP_NET_RAW uid 1000-60000\n"));
-	EXPECT_STATUS("control_unreadable_label_runs_without_exec_rules",
-		      run("/tmp/longlabel", NULL), 0);
-
-	/*
-	 * A denied capability is denied everywhere: also where the kernel
-	 * reads the capability sets instead of asking capable() (mapping
-	 * page 0 takes CAP_SYS_RAWIO in cap_mmap_addr), for a freshly
-	 * exec'd process (its sets lack it) and for one forked before the
-	 * rule (capstack's mmap_addr hook).
-	 */
-	write_value(policy_path, "");
-	EXPECT_STATUS("control_mmap0_without_rule", run(HELPER, "mmap0", NULL), 0);
-	EXPECT_STATUS("control_rawio_in_sets_without_rule", run(HELPER, "capsets", "17", NULL),
-		      IN_EFF_AND_PRM);
-	EXPECT_STATUS("control_forked_mmap0_without_rule", forked_before_policy("", op_mmap0), 0);
-	/*
-	 * An id change without an exec: setresuid() with the capabilities
-	 * kept (SECBIT_KEEP_CAPS | SECBIT_NO_SETUID_FIXUP) keeps the sets,
-	 * but not what a uid rule takes from the new uid.
-	 */
-	EXPECT_STATUS("control_setuid_keepcaps_keeps_net_raw",
-		      run(HELPER, "user", "4242", "capsets", "13", NULL), IN_EFF_AND_PRM);
-	write_value(policy_path, "deny CAP_NET_RAW uid 4242\n");
-	EXPECT_STATUS("setuid_keepcaps_drops_net_raw_of_new_uid",
-		      run(HELPER, "user", "4242", "capsets", "13", NULL), IN_NEITHER);
-	write_value(policy_path, "");
-	EXPECT_OK("load_rawio_policy", write_value(policy_path, "deny CAP_SYS_RAWIO all\n"));
-	EXPECT_STATUS("exec_mmap0_eperm", run(HELPER, "mmap0", NULL), EPERM);
-	EXPECT_STATUS("exec_drops_rawio_from_sets", run(HELPER, "capsets", "17", NULL), IN_NEITHER);
-	write_value(policy_path, "");
-	EXPECT_STATUS("forked_before_rule_mmap0_eperm",
-		      forked_before_policy("deny CAP_SYS_RAWIO all\n", op_mmap0), EPERM);
-	ktap_result(klog_line_has("capstack: denied CAP_SYS_RAWIO to pid ",
-				  " (capstack_test): policy line 1"),
-		    "mmap0_denial_logged",
-		    "no kernel log line with 'capstack: denied CAP_SYS_RAWIO to pid ' and "
-		    "' (capstack_test): policy line 1'");
-	/* Permissive mode: logged, allowed, and the sets keep it. */
-	EXPECT_OK("load_permissive_rawio_policy",
-		  write_value(policy_path, "mode permissive\ndeny CAP_SYS_RAWIO all\n"));
-	EXPECT_STATUS("permissive_mmap0_allowed", run(HELPER, "mmap0", NULL), 0);
-	EXPECT_STATUS("permissive_keeps_rawio_in_sets", run(HELPER, "capsets", "17", NULL),
-		      IN_EFF_AND_PRM);
-	write_value(policy_path, "");
-
-	/* The CAP_SYS_ADMIN memory reserve (vm_enough_memory). */
-	test_admin_reserve();
-
-	/*
-	 * Permissive mode logs but allows. capstack's log lines are rate
-	 * limited (printk_ratelimit(): 10 lines per 5 s, shared by the whole
-	 * kernel) and the checks above logged several: wait for a new window
-	 * so that the line checked below cannot be dropped.
-	 */
-	sleep(6);
-	EXPECT_OK("load_permissive_policy", write_value(policy_path, "mode permissive\ndeny CAP_CHOWN all\n"));
-	EXPECT_STATUS("permissive_allows", run(HELPER, "chown", NULL), 0);
-	ktap_result(klog_has("would deny (permissive) CAP_CHOWN"), "permissive_logs",
-		    "no 'would deny (permissive) CAP_CHOWN' in the log");
-
-	/* A malformed policy is refused, with its line; the old one holds. */
-	write_value(policy_path, "deny CAP_CHOWN all\n");
-	read_value(policy_path, before, sizeof(before));
-	EXPECT_ERRNO("malformed_policy_einval", write_value(policy_path, "deny CAP_NET_RAW all\nfrobnicate\n"), EINVAL);
-	read_value(policy_path, after, sizeof(after));
-	ktap_result(klog_has("policy rejected: line 2:") && !strcmp(before, after) &&
-			    !strcmp(before, "mode enforcing\ndeny CAP_CHOWN all\n") &&
-			    run(HELPER, "chown", NULL) == EPERM && run(HELPER, "rawsock", NULL) == 0,
-		    "malformed_policy_keeps_old_rules", "before '%s' after '%s'", before, after);
-
-	/* Only CAP_MAC_ADMIN may write the policy. */
-	err = write_as_uid1000_errno(policy_path, "deny all all\n");
-	ktap_result(err == EPERM, "non_root_writer_eperm", "child saw %s",
-		    err < 0 ? "setup failure" : status_text(err));
-
-	write_value(policy_path, "");
-	return ktap_exit();
+	ASSERT_EQ(0, copy(HELPER, "/tmp/websvc", 0755) ||
+			     setxattr("/tmp/websvc", "security.capstack", "websvc", 6, 0) ||
+			     copy(HELPER, "/tmp/suid", 04755) || make_file("/tmp/chown-target") ||
+			     copy(HELPER, "/tmp/longlabel", 0755) ||
+			     setxattr("/tmp/longlabel", "security.capstack", long_label, 40, 0) ||
+			     make_script("/tmp/labelled.sh", "#!" HELPER " script\n") ||
+			     setxattr("/tmp/labelled.sh", "security.capstack", "websvc", 6, 0) ||
+			     make_script("/tmp/by-websvc.sh", "#!/tmp/websvc script\n"))
+		TH_LOG("fixture setup failed: %s", strerror(errno));
+	ASSERT_ERRNO(0, write_value(policy_path, ""))
+		TH_LOG("emptying %s", policy_path);
 }
+
+FIXTURE_TEARDOWN(capstack)
+{
+	write_value(policy_path, "");
+	if (self->old_overcommit[0])
+		write_value(OVERCOMMIT, self->old_overcommit);
+}
+
+/* Loads `policy`, which the test needs. */
+#define ASSERT_LOADED(policy) ASSERT_ERRNO(0, write_value(policy_path, policy))
+
+#define UID_RULE "deny CAP_NET_RAW uid 1000-60000\n"
+
+/* uid rules: ordinary users lose CAP_NET_RAW, root keeps it. */
+TEST_F(capstack, load_uid_policy)
+{
+	TH_LOG("policy file: %s", policy_path);
+	EXPECT_ERRNO(0, write_value(policy_path, UID_RULE));
+}
+
+TEST_F(capstack, root_raw_socket_allowed)
+{
+	ASSERT_LOADED(UID_RULE);
+	EXPECT_STATUS(0, run(HELPER, "rawsock", NULL));
+}
+
+/*
+ * Becoming uid 1000 under the rule drops CAP_NET_RAW from the kept sets
+ * (task_fix_setuid), so the capability module already says no.
+ */
+TEST_F(capstack, uid1000_raw_socket_eperm)
+{
+	ASSERT_LOADED(UID_RULE);
+	EXPECT_STATUS(EPERM, run(HELPER, "user", "1000", "rawsock", NULL));
+}
+
+/* A uid 1000 process from before the rule still holds the bit: capstack denies. */
+TEST_F(capstack, uid1000_from_before_rule_raw_socket_eperm)
+{
+	EXPECT_STATUS(EPERM, uid1000_before_policy_rawsock(UID_RULE));
+}
+
+TEST_F(capstack, denial_logged_with_rule)
+{
+	uid1000_before_policy_rawsock(UID_RULE);
+	EXPECT_TRUE(klog_line_has("capstack: denied CAP_NET_RAW to pid ",
+				  " (capstack_test): policy line 1"))
+		TH_LOG("no kernel log line with both 'capstack: denied CAP_NET_RAW to pid ' "
+		       "and ' (capstack_test): policy line 1'");
+}
+
+/* Narrowing survives the exec of a setuid-root binary. */
+TEST_F(capstack, uid1000_setuid_root_exec_still_eperm)
+{
+	ASSERT_LOADED(UID_RULE);
+	EXPECT_STATUS(EPERM, run(HELPER, "user", "1000", "exec", "/tmp/suid", "rawsock", NULL));
+}
+
+TEST_F(capstack, clear_policy)
+{
+	ASSERT_LOADED(UID_RULE);
+	EXPECT_ERRNO(0, write_value(policy_path, ""));
+}
+
+TEST_F(capstack, control_uid1000_raw_socket_without_rule)
+{
+	EXPECT_STATUS(0, run(HELPER, "user", "1000", "rawsock", NULL));
+}
+
+TEST_F(capstack, control_setuid_root_exec_without_rule)
+{
+	EXPECT_STATUS(0, run(HELPER, "user", "1000", "exec", "/tmp/suid", "rawsock", NULL));
+}
+
+/* Controls for the labelled binary: without a policy it may do all. */
+TEST_F(capstack, control_websvc_raw_socket_without_policy)
+{
+	EXPECT_STATUS(0, run("/tmp/websvc", "rawsock", NULL));
+}
+
+TEST_F(capstack, control_root_chown_without_rule)
+{
+	EXPECT_STATUS(0, run(HELPER, "chown", NULL));
+}
+
+TEST_F(capstack, control_capset_regain_without_rule)
+{
+	EXPECT_STATUS(0, run(HELPER, "regain", NULL));
+}
+
+/* A labelled binary keeps only its one capability, even as root. */
+#define EXEC_RULE "only CAP_NET_BIND_SERVICE exec websvc\n"
+
+TEST_F(capstack, load_exec_policy)
+{
+	EXPECT_ERRNO(0, write_value(policy_path, EXEC_RULE));
+}
+
+TEST_F(capstack, websvc_bind80_allowed)
+{
+	ASSERT_LOADED(EXEC_RULE);
+	EXPECT_STATUS(0, run("/tmp/websvc", "bind80", NULL));
+}
+
+TEST_F(capstack, websvc_raw_socket_eperm)
+{
+	ASSERT_LOADED(EXEC_RULE);
+	EXPECT_STATUS(EPERM, run("/tmp/websvc", "rawsock", NULL));
+}
+
+TEST_F(capstack, websvc_chown_eperm)
+{
+	ASSERT_LOADED(EXEC_RULE);
+	EXPECT_STATUS(EPERM, run("/tmp/websvc", "chown", NULL));
+}
+
+TEST_F(capstack, websvc_capset_cannot_regain)
+{
+	ASSERT_LOADED(EXEC_RULE);
+	EXPECT_STATUS(EPERM, run("/tmp/websvc", "regain", NULL));
+}
+
+TEST_F(capstack, websvc_then_setuid_root_exec_still_narrowed)
+{
+	ASSERT_LOADED(EXEC_RULE);
+	EXPECT_STATUS(EPERM, run("/tmp/websvc", "exec", "/tmp/suid", "rawsock", NULL));
+}
+
+TEST_F(capstack, control_unlabelled_root_raw_socket)
+{
+	ASSERT_LOADED(EXEC_RULE);
+	EXPECT_STATUS(0, run(HELPER, "rawsock", NULL));
+}
+
+/*
+ * "#!" scripts: the script's own label counts (bprm_creds_for_exec runs
+ * once, with the script), not its interpreter's.
+ */
+TEST_F(capstack, labelled_script_raw_socket_eperm)
+{
+	ASSERT_LOADED(EXEC_RULE);
+	EXPECT_STATUS(EPERM, run("/tmp/labelled.sh", "rawsock", NULL));
+}
+
+TEST_F(capstack, script_by_labelled_interpreter_raw_socket_allowed)
+{
+	ASSERT_LOADED(EXEC_RULE);
+	EXPECT_STATUS(0, run("/tmp/by-websvc.sh", "rawsock", NULL));
+}
+
+/*
+ * A label that cannot be read fails closed when there are exec rules: a
+ * 40-byte value is longer than any label (ERANGE).
+ */
+TEST_F(capstack, unreadable_label_exec_eacces)
+{
+	ASSERT_LOADED(EXEC_RULE);
+	EXPECT_STATUS(EXEC_FAILED(EACCES), run("/tmp/longlabel", NULL));
+}
+
+TEST_F(capstack, unreadable_label_logged)
+{
+	ASSERT_LOADED(EXEC_RULE);
+	run("/tmp/longlabel", NULL);
+	EXPECT_TRUE(klog_line_has("capstack: exec of 'longlabel' (inode ",
+				  "denied: cannot read security.capstack (error -34)"))
+		TH_LOG("no kernel log line naming 'longlabel' and error -34");
+}
+
+TEST_F(capstack, load_policy_without_exec_rules)
+{
+	EXPECT_ERRNO(0, write_value(policy_path, UID_RULE));
+}
+
+TEST_F(capstack, control_unreadable_label_runs_without_exec_rules)
+{
+	ASSERT_LOADED(UID_RULE);
+	EXPECT_STATUS(0, run("/tmp/longlabel", NULL));
+}
+
+/*
+ * A denied capability is denied everywhere: also where the kernel reads
+ * the capability sets instead of asking capable() (mapping page 0 takes
+ * CAP_SYS_RAWIO in cap_mmap_addr), for a freshly exec'd process (its sets
+ * lack it) and for one forked before the rule (capstack's mmap_addr hook).
+ */
+#define RAWIO_RULE "deny CAP_SYS_RAWIO all\n"
+
+TEST_F(capstack, control_mmap0_without_rule)
+{
+	EXPECT_STATUS(0, run(HELPER, "mmap0", NULL));
+}
+
+TEST_F(capstack, control_rawio_in_sets_without_rule)
+{
+	EXPECT_STATUS(IN_EFF_AND_PRM, run(HELPER, "capsets", "17", NULL));
+}
+
+TEST_F(capstack, control_forked_mmap0_without_rule)
+{
+	EXPECT_STATUS(0, forked_before_policy("", op_mmap0));
+}
+
+/*
+ * An id change without an exec: setresuid() with the capabilities kept
+ * (SECBIT_KEEP_CAPS | SECBIT_NO_SETUID_FIXUP) keeps the sets, but not
+ * what a uid rule takes from the new uid.
+ */
+TEST_F(capstack, control_setuid_keepcaps_keeps_net_raw)
+{
+	EXPECT_STATUS(IN_EFF_AND_PRM, run(HELPER, "user", "4242", "capsets", "13", NULL));
+}
+
+TEST_F(capstack, setuid_keepcaps_drops_net_raw_of_new_uid)
+{
+	ASSERT_LOADED("deny CAP_NET_RAW uid 4242\n");
+	EXPECT_STATUS(IN_NEITHER, run(HELPER, "user", "4242", "capsets", "13", NULL));
+}
+
+TEST_F(capstack, load_rawio_policy)
+{
+	EXPECT_ERRNO(0, write_value(policy_path, RAWIO_RULE));
+}
+
+TEST_F(capstack, exec_mmap0_eperm)
+{
+	ASSERT_LOADED(RAWIO_RULE);
+	EXPECT_STATUS(EPERM, run(HELPER, "mmap0", NULL));
+}
+
+TEST_F(capstack, exec_drops_rawio_from_sets)
+{
+	ASSERT_LOADED(RAWIO_RULE);
+	EXPECT_STATUS(IN_NEITHER, run(HELPER, "capsets", "17", NULL));
+}
+
+TEST_F(capstack, forked_before_rule_mmap0_eperm)
+{
+	EXPECT_STATUS(EPERM, forked_before_policy(RAWIO_RULE, op_mmap0));
+}
+
+TEST_F(capstack, mmap0_denial_logged)
+{
+	forked_before_policy(RAWIO_RULE, op_mmap0);
+	EXPECT_TRUE(klog_line_has("capstack: denied CAP_SYS_RAWIO to pid ",
+				  " (capstack_test): policy line 1"))
+		TH_LOG("no kernel log line with 'capstack: denied CAP_SYS_RAWIO to pid ' and "
+		       "' (capstack_test): policy line 1'");
+}
+
+/* Permissive mode: logged, allowed, and the sets keep it. */
+#define PERMISSIVE_RAWIO_RULE "mode permissive\ndeny CAP_SYS_RAWIO all\n"
+
+TEST_F(capstack, load_permissive_rawio_policy)
+{
+	EXPECT_ERRNO(0, write_value(policy_path, PERMISSIVE_RAWIO_RULE));
+}
+
+TEST_F(capstack, permissive_mmap0_allowed)
+{
+	ASSERT_LOADED(PERMISSIVE_RAWIO_RULE);
+	EXPECT_STATUS(0, run(HELPER, "mmap0", NULL));
+}
+
+TEST_F(capstack, permissive_keeps_rawio_in_sets)
+{
+	ASSERT_LOADED(PERMISSIVE_RAWIO_RULE);
+	EXPECT_STATUS(IN_EFF_AND_PRM, run(HELPER, "capsets", "17", NULL));
+}
+
+/*
+ * The CAP_SYS_ADMIN memory reserve (vm_enough_memory), with
+ * vm.overcommit_memory=2 (the fixture restores the old value).
+ */
+static int strict_overcommit(FIXTURE_DATA(capstack) *self)
+{
+	char old[16];
+
+	if (read_value(OVERCOMMIT, old, sizeof(old)) || write_value(OVERCOMMIT, "2") < 0)
+		return 0;
+	snprintf(self->old_overcommit, sizeof(self->old_overcommit), "%s", old);
+	return 1;
+}
+
+TEST_F(capstack, control_admin_reserve_without_rule)
+{
+	if (!strict_overcommit(self))
+		SKIP(return, "no writable " OVERCOMMIT " (CONFIG_PROC_SYSCTL)");
+	EXPECT_STATUS(0, forked_before_policy("", op_commit_into_admin_reserve));
+}
+
+TEST_F(capstack, forked_admin_reserve_enomem)
+{
+	if (!strict_overcommit(self))
+		SKIP(return, "no writable " OVERCOMMIT " (CONFIG_PROC_SYSCTL)");
+	EXPECT_STATUS(ENOMEM, forked_before_policy("deny CAP_SYS_ADMIN all\n",
+						   op_commit_into_admin_reserve));
+}
+
+/* Permissive mode logs but allows. */
+#define PERMISSIVE_RULE "mode permissive\ndeny CAP_CHOWN all\n"
+
+TEST_F(capstack, load_permissive_policy)
+{
+	EXPECT_ERRNO(0, write_value(policy_path, PERMISSIVE_RULE));
+}
+
+TEST_F(capstack, permissive_allows)
+{
+	ASSERT_LOADED(PERMISSIVE_RULE);
+	EXPECT_STATUS(0, run(HELPER, "chown", NULL));
+}
+
+/*
+ * capstack's log lines are rate limited (printk_ratelimit(): 10 lines per
+ * 5 s, shared by the whole kernel) and the tests before logged several:
+ * wait for a new window so that the line checked cannot be dropped.
+ */
+TEST_F(capstack, permissive_logs)
+{
+	sleep(6);
+	ASSERT_LOADED(PERMISSIVE_RULE);
+	run(HELPER, "chown", NULL);
+	EXPECT_TRUE(klog_has("would deny (permissive) CAP_CHOWN"))
+		TH_LOG("no 'would deny (permissive) CAP_CHOWN' in the log");
+}
+
+/* A malformed policy is refused, with its line; the old one holds. */
+#define MALFORMED "deny CAP_NET_RAW all\nfrobnicate\n"
+
+TEST_F(capstack, malformed_policy_einval)
+{
+	ASSERT_LOADED("deny CAP_CHOWN all\n");
+	EXPECT_ERRNO(EINVAL, write_value(policy_path, MALFORMED));
+}
+
+TEST_F(capstack, malformed_policy_keeps_old_rules)
+{
+	char before[4096], after[4096];
+
+	ASSERT_LOADED("deny CAP_CHOWN all\n");
+	read_value(policy_path, before, sizeof(before));
+	write_value(policy_path, MALFORMED);
+	read_value(policy_path, after, sizeof(after));
+	EXPECT_TRUE(klog_has("policy rejected: line 2:"))
+		TH_LOG("no 'policy rejected: line 2:' line in the log");
+	EXPECT_STREQ(escaped(before), escaped(after));
+	EXPECT_STREQ("mode enforcing\\ndeny CAP_CHOWN all\\n", escaped(before));
+	EXPECT_STATUS(EPERM, run(HELPER, "chown", NULL));
+	EXPECT_STATUS(0, run(HELPER, "rawsock", NULL));
+}
+
+/* Only CAP_MAC_ADMIN may write the policy. */
+TEST_F(capstack, non_root_writer_eperm)
+{
+	EXPECT_STATUS(EPERM, write_as_uid1000_errno(policy_path, "deny all all\n"));
+}
+
+TEST_HARNESS_MAIN

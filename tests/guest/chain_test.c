@@ -5,7 +5,7 @@
  * Works for any chain of the compiled-in submodules: it reads the chain
  * from /sys/kernel/security/stacker/chain and /proc/cmdline, and checks
  * - that stacker initialized (the "status" file reads "ok"); if not, every
- *   later check fails;
+ *   test fails;
  * - that exactly the hooks the chain's submodules implement are registered
  *   (the "hooks" file, and the boot log's "registered N hooks"), in chain
  *   order; the hooks of each submodule come from its source
@@ -29,7 +29,6 @@
 #include <sys/klog.h>
 #include <unistd.h>
 
-#include "ktap.h"
 #include "guest_util.h"
 #include "hook_names.h"
 
@@ -62,20 +61,6 @@ static char *slurp(const char *path)
 	return buf;
 }
 
-/* The value of `key=` on the kernel command line, or NULL. */
-static const char *cmdline_value(const char *key)
-{
-	static char line[4096];
-	char *p, *tok;
-	size_t klen = strlen(key);
-
-	strncpy(line, slurp("/proc/cmdline"), sizeof(line) - 1);
-	for (tok = strtok_r(line, " \n", &p); tok; tok = strtok_r(NULL, " \n", &p))
-		if (!strncmp(tok, key, klen) && tok[klen] == '=')
-			return strdup(tok + klen + 1);
-	return NULL;
-}
-
 /* `s` without its trailing newline, for messages (changes `s`). */
 static const char *chomp(char *s)
 {
@@ -83,7 +68,7 @@ static const char *chomp(char *s)
 	return s;
 }
 
-/* Prints `text` as KTAP comment lines under `title`, for a failed check. */
+/* Prints `text` as TAP comment lines under `title`, for a failed check. */
 static void print_commented(const char *title, const char *text)
 {
 	const char *p = text, *end;
@@ -130,53 +115,56 @@ static int names_none_available(const char *param)
 	return named > 0 && !known;
 }
 
-int main(void)
+
+TEST(init_succeeded)
 {
-	char chain[MAX][64], chain_csv[MAX * 65], expect[8192], tier_want[96], logged_tier[96] = "", why[128];
-	int n = 0, i, h, ok, locks = 0;
-	int logged_registered = -1;
-	char *buf, *p, *save;
+	ASSERT_INIT_SUCCEEDED(STACKER_STATUS);
+}
+
+/* The chain this boot has, and what the other files should say about it. */
+FIXTURE(chain)
+{
+	char chain[MAX][64];
+	int n;
+	/* The expected "hooks" file, and how many hooks it lists. */
+	char expect[8192];
+	int registered;
+	/* The expected dispatch tier. */
+	char tier_want[96];
+};
+
+FIXTURE_SETUP(chain)
+{
+	char *buf, *p, *save, chain_csv[MAX * 65];
 	const char *dispatch_param = cmdline_value("stacker.dispatch");
-	const char *chain_param = cmdline_value("stacker.chain");
-	const char *log, *at;
-	int registered = 0;
+	int i, h;
 
-	ktap_plan("chain", 7);
-
-	/* Without a successful init, every later check fails. */
-	check_init_succeeded();
+	/* Without a successful init, every test fails. */
+	ASSERT_INIT_SUCCEEDED(STACKER_STATUS);
 
 	buf = slurp(STACKER "chain");
-	for (p = strtok_r(buf, "\n", &save); p && n < MAX; p = strtok_r(NULL, "\n", &save))
-		snprintf(chain[n++], sizeof(chain[0]), "%s", p);
-	printf("# chain has %d submodules\n", n);
+	for (p = strtok_r(buf, "\n", &save); p && self->n < MAX; p = strtok_r(NULL, "\n", &save))
+		snprintf(self->chain[self->n++], sizeof(self->chain[0]), "%s", p);
 
 	/* Expected "hooks" file: every hook some submodule implements. */
-	expect[0] = '\0';
+	self->expect[0] = '\0';
 	for (h = 0; all_hooks[h]; h++) {
 		int any = 0;
 
-		for (i = 0; i < n; i++) {
-			if (!has(hooks_of(chain[i]), all_hooks[h]))
+		for (i = 0; i < self->n; i++) {
+			if (!has(hooks_of(self->chain[i]), all_hooks[h]))
 				continue;
 			if (!any)
-				strcat(expect, all_hooks[h]);
-			strcat(expect, " ");
-			strcat(expect, chain[i]);
+				strcat(self->expect, all_hooks[h]);
+			strcat(self->expect, " ");
+			strcat(self->expect, self->chain[i]);
 			any = 1;
 		}
 		if (any) {
-			strcat(expect, "\n");
-			registered++;
+			strcat(self->expect, "\n");
+			self->registered++;
 		}
 	}
-	buf = slurp(STACKER "hooks");
-	ok = !strcmp(buf, expect);
-	if (!ok) {
-		print_commented("hooks file:", buf);
-		print_commented("expected:", expect);
-	}
-	ktap_result(ok, "hooks_are_those_of_the_chain", "the hooks file differs (above)");
 
 	/*
 	 * The dispatch tier. The compile-time default chain, with or without
@@ -184,155 +172,178 @@ int main(void)
 	 * submodule.
 	 */
 	chain_csv[0] = '\0';
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < self->n; i++) {
 		if (i)
 			strcat(chain_csv, ",");
-		strcat(chain_csv, chain[i]);
+		strcat(chain_csv, self->chain[i]);
 	}
-	if (n == 0)
-		snprintf(tier_want, sizeof(tier_want), "none");
+	if (self->n == 0)
+		snprintf(self->tier_want, sizeof(self->tier_want), "none");
 	else if (dispatch_param && !strcmp(dispatch_param, "loop"))
-		snprintf(tier_want, sizeof(tier_want), "loop");
-	else if (n == 1)
-		snprintf(tier_want, sizeof(tier_want), "single %s", chain[0]);
+		snprintf(self->tier_want, sizeof(self->tier_want), "loop");
+	else if (self->n == 1)
+		snprintf(self->tier_want, sizeof(self->tier_want), "single %s", self->chain[0]);
 	else if (!strcmp(chain_csv, STACKER_DEFAULT_CHAIN))
-		snprintf(tier_want, sizeof(tier_want), "straight-line");
+		snprintf(self->tier_want, sizeof(self->tier_want), "straight-line");
 	else
-		snprintf(tier_want, sizeof(tier_want), "loop");
-	buf = slurp(STACKER "dispatch");
-	ok = !strcmp(chomp(buf), tier_want);
-	ktap_result(ok, "dispatch_tier_fits_the_chain", "dispatch is '%s', expected '%s'",
-		    buf, tier_want);
+		snprintf(self->tier_want, sizeof(self->tier_want), "loop");
+}
 
-	/* The boot log: "stacker: registered N hooks, dispatch: TIER". */
-	log = klog_read();
-	at = strstr(log, "stacker: registered ");
+FIXTURE_TEARDOWN(chain)
+{
+}
+
+TEST_F(chain, hooks_are_those_of_the_chain)
+{
+	const char *buf = slurp(STACKER "hooks");
+
+	if (strcmp(buf, self->expect)) {
+		print_commented("hooks file:", buf);
+		print_commented("expected:", self->expect);
+	}
+	EXPECT_EQ(0, strcmp(buf, self->expect))
+		TH_LOG("the hooks file differs from what the chain implements (above)");
+}
+
+TEST_F(chain, dispatch_tier_fits_the_chain)
+{
+	EXPECT_STREQ(self->tier_want, chomp(slurp(STACKER "dispatch")));
+}
+
+/* The boot log: "stacker: registered N hooks, dispatch: TIER". */
+TEST_F(chain, boot_log_counts_registered_hooks)
+{
+	const char *at = strstr(klog_read(), "stacker: registered ");
+	char logged_tier[96] = "";
+	int logged_registered = -1;
+
 	if (at)
 		sscanf(at, "stacker: registered %d hooks, dispatch: %95[^\n]", &logged_registered,
 		       logged_tier);
-	ktap_result(logged_registered == registered && !strcmp(logged_tier, tier_want),
-		    "boot_log_counts_registered_hooks",
-		    "expected 'registered %d hooks, dispatch: %s' in the boot log, got %s%d, '%s'",
-		    registered, tier_want, at ? "" : "no such line: ", logged_registered,
-		    logged_tier);
+	EXPECT_NE(NULL, at)
+		TH_LOG("no 'stacker: registered ' line in the boot log");
+	EXPECT_EQ(self->registered, logged_registered);
+	EXPECT_STREQ(self->tier_want, logged_tier);
+}
 
-	/*
-	 * stacker.chain=: unknown and repeated names are reported and left
-	 * out; the chain is the other names, in their order.
-	 */
-	if (!chain_param) {
-		ktap_skip("bad_chain_names_logged_and_ignored",
-			  "no stacker.chain= on the command line");
-	} else if (names_none_available(chain_param)) {
+/*
+ * stacker.chain=: unknown and repeated names are reported and left
+ * out; the chain is the other names, in their order.
+ */
+TEST_F(chain, bad_chain_names_logged_and_ignored)
+{
+	const char *chain_param = cmdline_value("stacker.chain");
+	char copy[512], *q, *s2, line[256];
+	const char *kept_names[64], *log;
+	int kept = 0, k, n = self->n;
+
+	if (!chain_param)
+		SKIP(return, "no stacker.chain= on the command line");
+	log = klog_read();
+	if (names_none_available(chain_param)) {
 		/*
 		 * Fail safe: a value naming only unknown submodules keeps the
 		 * compiled-in default chain (never empty in the test kernel),
 		 * with an error in the log.
 		 */
-		ktap_result(n > 0 && strstr(log, "stacker.chain: names no known submodule; "
-					    "keeping the default chain"),
-			    "bad_chain_names_logged_and_ignored",
-			    "stacker.chain=%s: chain of %d submodules, error line %s", chain_param,
-			    n, strstr(log, "names no known submodule") ? "logged" : "missing");
-	} else {
-		char copy[512], *q, *s2, line[256];
-		const char *kept_names[64];
-		int kept = 0, k;
-
-		ok = 1;
-		snprintf(copy, sizeof(copy), "%s", chain_param);
-		for (q = strtok_r(copy, ",", &s2); q; q = strtok_r(NULL, ",", &s2)) {
-			int in_chain = 0, taken = 0;
-
-			for (k = 0; k < n; k++)
-				in_chain |= !strcmp(chain[k], q);
-			for (k = 0; k < kept; k++)
-				taken |= !strcmp(kept_names[k], q);
-			if (!in_chain)
-				snprintf(line, sizeof(line),
-					 "stacker.chain: ignoring '%s': unknown submodule", q);
-			else if (taken)
-				snprintf(line, sizeof(line),
-					 "stacker.chain: ignoring '%s': repeated", q);
-			else {
-				/* Kept: it must be the next one in the chain. */
-				if (kept >= n || strcmp(chain[kept], q)) {
-					printf("# chain entry %d is '%s', expected '%s'\n", kept,
-					       kept < n ? chain[kept] : "(none)", q);
-					ok = 0;
-				}
-				if (kept < 64)
-					kept_names[kept++] = q;
-				continue;
-			}
-			if (!strstr(log, line)) {
-				printf("# missing log line: %s\n", line);
-				ok = 0;
-			}
-		}
-		if (kept != n) {
-			printf("# the chain has %d submodules, stacker.chain= names %d\n", n,
-			       kept);
-			ok = 0;
-		}
-		ktap_result(ok, "bad_chain_names_logged_and_ignored",
-			    "stacker.chain=%s and the chain or boot log disagree (above)",
-			    chain_param);
+		EXPECT_LT(0, n)
+			TH_LOG("stacker.chain=%s: the chain is empty", chain_param);
+		EXPECT_NE(NULL, strstr(log, "stacker.chain: names no known submodule; "
+					    "keeping the default chain"))
+			TH_LOG("stacker.chain=%s: no 'names no known submodule' line in the log",
+			       chain_param);
+		return;
 	}
+	snprintf(copy, sizeof(copy), "%s", chain_param);
+	for (q = strtok_r(copy, ",", &s2); q; q = strtok_r(NULL, ",", &s2)) {
+		int in_chain = 0, taken = 0;
 
-	/*
-	 * Layout: the inode slots of the chain are disjoint (needs two
-	 * submodules with inode state, the xattrlock copies, to mean
-	 * anything), and each xattrlock copy has one.
-	 */
-	for (i = 0; i < n; i++)
-		if (!strncmp(chain[i], "xattrlock", 9))
-			locks++;
-	buf = slurp(STACKER "layout");
-	if (locks < 2) {
-		snprintf(why, sizeof(why),
-			 "%d submodules with inode state (xattrlock*) in the chain, needs 2",
-			 locks);
-		ktap_skip("inode_slots_disjoint", why);
-	} else {
-		char copy[65536];
-		long lo[MAX], hi[MAX];
-		int m = 0, disjoint = 1, j;
-		char name[64], kind[32];
-		long off, size;
-
-		snprintf(copy, sizeof(copy), "%s", buf);
-		for (p = strtok_r(copy, "\n", &save); p; p = strtok_r(NULL, "\n", &save)) {
-			if (sscanf(p, "%63s %31s %ld %ld", name, kind, &off, &size) != 4)
-				continue;
-			if (strcmp(name, "stacker") && !strcmp(kind, "inode") && m < MAX) {
-				lo[m] = off;
-				hi[m++] = off + size;
-			}
+		for (k = 0; k < n; k++)
+			in_chain |= !strcmp(self->chain[k], q);
+		for (k = 0; k < kept; k++)
+			taken |= !strcmp(kept_names[k], q);
+		if (!in_chain) {
+			snprintf(line, sizeof(line),
+				 "stacker.chain: ignoring '%s': unknown submodule", q);
+		} else if (taken) {
+			snprintf(line, sizeof(line), "stacker.chain: ignoring '%s': repeated", q);
+		} else {
+			/* Kept: it must be the next one in the chain. */
+			EXPECT_STREQ(q, kept < n ? self->chain[kept] : "(none)")
+				TH_LOG("stacker.chain=%s: chain entry %d", chain_param, kept);
+			if (kept < 64)
+				kept_names[kept++] = q;
+			continue;
 		}
-		for (i = 0; i < m; i++)
-			for (j = i + 1; j < m; j++)
-				if (lo[i] < hi[j] && lo[j] < hi[i])
-					disjoint = 0;
-		if (m < locks)
-			printf("# %d inode slots in the layout, %d xattrlock copies\n", m, locks);
-		if (!disjoint || m < locks)
-			print_commented("layout:", buf);
-		ktap_result(disjoint && m >= locks, "inode_slots_disjoint",
-			    "%s", disjoint ? "too few inode slots" : "inode slots overlap");
+		EXPECT_NE(NULL, strstr(log, line))
+			TH_LOG("missing log line: %s", line);
 	}
-	if (locks < 1) {
-		ktap_skip("each_lock_has_an_inode_slot", "no xattrlock copy in the chain");
-	} else {
-		ok = 1;
-		for (i = 0; i < n; i++)
-			if (!strncmp(chain[i], "xattrlock", 9) && !has_inode_slot(buf, chain[i])) {
-				printf("# no inode slot for %s\n", chain[i]);
-				ok = 0;
-			}
-		if (!ok)
-			print_commented("layout:", buf);
-		ktap_result(ok, "each_lock_has_an_inode_slot", "a copy has no inode slot");
-	}
-	return ktap_exit();
+	EXPECT_EQ(kept, n)
+		TH_LOG("stacker.chain=%s names %d submodules to keep, the chain has %d",
+		       chain_param, kept, n);
 }
+
+/* The xattrlock copies in the chain: the submodules with inode state. */
+static int locks_in(const FIXTURE_DATA(chain) *self)
+{
+	int i, locks = 0;
+
+	for (i = 0; i < self->n; i++)
+		if (!strncmp(self->chain[i], "xattrlock", 9))
+			locks++;
+	return locks;
+}
+
+/*
+ * Layout: the inode slots of the chain are disjoint (needs two
+ * submodules with inode state, the xattrlock copies, to mean
+ * anything), and each xattrlock copy has one.
+ */
+TEST_F(chain, inode_slots_disjoint)
+{
+	const char *buf = slurp(STACKER "layout");
+	int locks = locks_in(self), m = 0, disjoint = 1, i, j;
+	char copy[65536], *p, *save, name[64], kind[32];
+	long lo[MAX], hi[MAX], off, size;
+
+	if (locks < 2)
+		SKIP(return, "%d submodules with inode state (xattrlock*) in the chain, needs 2",
+		     locks);
+	snprintf(copy, sizeof(copy), "%s", buf);
+	for (p = strtok_r(copy, "\n", &save); p; p = strtok_r(NULL, "\n", &save)) {
+		if (sscanf(p, "%63s %31s %ld %ld", name, kind, &off, &size) != 4)
+			continue;
+		if (strcmp(name, "stacker") && !strcmp(kind, "inode") && m < MAX) {
+			lo[m] = off;
+			hi[m++] = off + size;
+		}
+	}
+	for (i = 0; i < m; i++)
+		for (j = i + 1; j < m; j++)
+			if (lo[i] < hi[j] && lo[j] < hi[i])
+				disjoint = 0;
+	if (!disjoint || m < locks)
+		print_commented("layout:", buf);
+	EXPECT_TRUE(disjoint)
+		TH_LOG("inode slots overlap (layout above)");
+	EXPECT_LE(locks, m)
+		TH_LOG("%d inode slots in the layout, %d xattrlock copies", m, locks);
+}
+
+TEST_F(chain, each_lock_has_an_inode_slot)
+{
+	const char *buf = slurp(STACKER "layout");
+	int i;
+
+	if (locks_in(self) < 1)
+		SKIP(return, "no xattrlock copy in the chain");
+	for (i = 0; i < self->n; i++) {
+		if (strncmp(self->chain[i], "xattrlock", 9) || has_inode_slot(buf, self->chain[i]))
+			continue;
+		print_commented("layout:", buf);
+		EXPECT_TRUE(has_inode_slot(buf, self->chain[i]))
+			TH_LOG("no inode slot for %s in the layout (above)", self->chain[i]);
+	}
+}
+
+TEST_HARNESS_MAIN

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Helpers the in-guest test programs share: small files, securityfs
- * values, the kernel log, the init status check.
+ * values, the kernel command line and log, the init status check, and
+ * assertions on errno for kselftest_harness.h (the kernel tree's
+ * tools/testing/selftests, which scripts/mkinitramfs.sh builds against).
  */
 #ifndef STACKER_GUEST_UTIL_H
 #define STACKER_GUEST_UTIL_H
@@ -17,7 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "ktap.h"
+#include "kselftest_harness.h"
 
 #define STACKER_STATUS "/sys/kernel/security/stacker/status"
 
@@ -112,6 +114,17 @@ static inline long write_value(const char *path, const char *value)
 	return write_bytes(path, value, strlen(value));
 }
 
+/* open() of `path` for reading, as this process: 0, or the errno. */
+static inline int open_errno(const char *path)
+{
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return errno;
+	close(fd);
+	return 0;
+}
+
 /* Creates (or empties) the regular file `path`; 0 or -1. */
 static inline int make_file(const char *path)
 {
@@ -152,30 +165,104 @@ static inline int klog_has(const char *needle)
 	return strstr(klog_read(), needle) != NULL;
 }
 
-/*
- * The first check of a program that tests a running stacker,
- * "init_succeeded": /sys/kernel/security/stacker/status reads exactly
- * "ok\n" ("failed: REASON\n" after a failed init). If it does not, every
- * later result of the program fails (ktap_block): with stacker not
- * initialized they would pass or fail for the wrong reason. Returns whether
- * it passed.
- */
-static inline int check_init_succeeded(void)
+/* "success" for 0, else the text of errno `e`: for messages. */
+static inline const char *errno_text(int e)
 {
-	static char status[256], shown[256], reason[320];
-	int readable = read_value(STACKER_STATUS, status, sizeof(status)) == 0;
-	int ok = readable && !strcmp(status, "ok\n");
+	return e ? strerror(e) : "success";
+}
 
-	if (readable)
-		snprintf(shown, sizeof(shown), "'%.*s'", (int)strcspn(status, "\n"), status);
-	else
-		snprintf(shown, sizeof(shown), "unreadable: %s", strerror(errno));
-	ktap_result(ok, "init_succeeded", STACKER_STATUS " is %s, expected 'ok'", shown);
-	if (!ok) {
-		snprintf(reason, sizeof(reason), "stacker did not initialize (status %s)", shown);
-		ktap_block(reason);
+/*
+ * The errno of a call that returned `rc`, 0 if it succeeded (rc >= 0):
+ * errno_of(open(...)). The call is made before errno is read.
+ */
+static inline int errno_of(long rc)
+{
+	return rc < 0 ? errno : 0;
+}
+
+/*
+ * `s` with each newline shown as a backslash and an 'n', and each
+ * backslash doubled, cut to 1000 bytes: for EXPECT_STREQ() and messages
+ * on values that end in a newline, so that a message stays on its line.
+ * One of four buffers, reused in turn.
+ */
+static inline const char *escaped(const char *s)
+{
+	static char bufs[4][1001];
+	static int next;
+	char *out = bufs[next++ % 4];
+	size_t n = 0;
+
+	for (; *s && n < sizeof(bufs[0]) - 2; s++) {
+		if (*s == '\n' || *s == '\\') {
+			out[n++] = '\\';
+			out[n++] = *s == '\n' ? 'n' : '\\';
+		} else {
+			out[n++] = *s;
+		}
 	}
-	return ok;
+	out[n] = '\0';
+	return out;
+}
+
+/*
+ * EXPECT_ERRNO(err, call): `call` fails with errno `err`, or succeeds if
+ * `err` is 0. A failure prints the call with the errno expected and the
+ * one seen ("Expected EACCES (13) == errno_of(open(...)) (0)"); as with
+ * EXPECT_EQ(), a TH_LOG() may follow. ASSERT_ERRNO() ends the test.
+ */
+#define EXPECT_ERRNO(err, call) EXPECT_EQ(err, errno_of(call))
+#define ASSERT_ERRNO(err, call) ASSERT_EQ(err, errno_of(call))
+
+/*
+ * Whether the LSM status file `path` reads exactly "ok\n" ("failed:
+ * REASON\n" after a failed init); `shown` gets what it reads, for the
+ * message.
+ */
+static inline int status_is_ok(const char *path, char *shown, size_t size)
+{
+	char status[256];
+
+	if (read_value(path, status, sizeof(status))) {
+		snprintf(shown, size, "unreadable: %s", strerror(errno));
+		return 0;
+	}
+	snprintf(shown, size, "'%.*s'", (int)strcspn(status, "\n"), status);
+	return !strcmp(status, "ok\n");
+}
+
+/*
+ * ASSERT_INIT_SUCCEEDED(path): the LSM initialized, its status file
+ * (STACKER_STATUS, or capstack's as an LSM of its own) reads "ok". A
+ * program that tests a running stacker has it as a TEST of its own,
+ * "init_succeeded", and as the first statement of every FIXTURE_SETUP
+ * and of every other TEST: with the LSM not initialized the checks would
+ * pass or fail for the wrong reason, so then every one of them fails.
+ */
+#define ASSERT_INIT_SUCCEEDED(path)                                          \
+	do {                                                                 \
+		char __shown[300];                                           \
+		ASSERT_TRUE(status_is_ok(path, __shown, sizeof(__shown)))    \
+			TH_LOG("%s is %s, expected 'ok'", path, __shown);    \
+	} while (0)
+
+/*
+ * The value of `key=` on the kernel command line (a malloc'd string; the
+ * last one, as the kernel's parsing leaves it), or NULL if it is not there.
+ */
+static inline char *cmdline_value(const char *key)
+{
+	char line[4096], *p, *tok, *value = NULL;
+	size_t klen = strlen(key);
+
+	read_value("/proc/cmdline", line, sizeof(line));
+	for (tok = strtok_r(line, " \n", &p); tok; tok = strtok_r(NULL, " \n", &p)) {
+		if (strncmp(tok, key, klen) || tok[klen] != '=')
+			continue;
+		free(value);
+		value = strdup(tok + klen + 1);
+	}
+	return value;
 }
 
 /*

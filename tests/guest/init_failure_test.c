@@ -13,6 +13,7 @@
  *   that would touch state that was never initialised;
  * - the boot log says why, and that no hook was registered (there is no
  *   "registered N of M hooks" line).
+ * Without "stacker.fail_init=" on the command line every test fails.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -20,55 +21,56 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "ktap.h"
 #include "guest_util.h"
 
 #define SECFS "/sys/kernel/security/"
 
-/* The value of `key=` on the kernel command line ("" if absent). */
-static const char *cmdline_value(const char *key)
+/* The LSM whose init failed: stacker, or capstack as an LSM of its own. */
+FIXTURE(init_failure)
 {
-	static char line[4096], value[256];
-	char *p, *tok;
-	size_t klen = strlen(key);
+	const char *what;	/* stacker.fail_init= */
+	int direct;		/* capstack's own LSM */
+	const char *dir;	/* its securityfs directory */
+};
 
-	read_value("/proc/cmdline", line, sizeof(line));
-	value[0] = '\0';
-	for (tok = strtok_r(line, " \n", &p); tok; tok = strtok_r(NULL, " \n", &p))
-		if (!strncmp(tok, key, klen) && tok[klen] == '=')
-			snprintf(value, sizeof(value), "%s", tok + klen + 1);
-	return value;
+FIXTURE_SETUP(init_failure)
+{
+	self->what = cmdline_value("stacker.fail_init");
+	self->direct = access(SECFS "stacker", F_OK) != 0;
+	self->dir = self->direct ? SECFS "capstack/" : SECFS "stacker/";
+	ASSERT_NE(NULL, self->what)
+		TH_LOG("no stacker.fail_init= on the command line: this program is for "
+		       "the boots with it");
 }
 
-int main(void)
+FIXTURE_TEARDOWN(init_failure)
 {
-	char status[256], want[256], files[1024] = "", path[256];
-	const char *what = cmdline_value("stacker.fail_init");
-	int direct = access(SECFS "stacker", F_OK) != 0;
-	const char *dir = direct ? SECFS "capstack/" : SECFS "stacker/";
-	const char *lsm = direct ? "capstack" : "stacker";
-	struct dirent *de;
-	int only_status = 1, n = 0;
-	DIR *d;
+}
 
-	ktap_plan("init_failure", 6);
-	printf("# %s, stacker.fail_init=%s\n", dir, what);
-	if (!*what) {
-		ktap_block("no stacker.fail_init= on the command line");
-		printf("# this program is for boots with stacker.fail_init=\n");
-	}
+TEST_F(init_failure, status_says_failed_and_why)
+{
+	char status[256], want[256], path[256];
 
-	snprintf(path, sizeof(path), "%sstatus", dir);
+	snprintf(path, sizeof(path), "%sstatus", self->dir);
 	read_value(path, status, sizeof(status));
-	if (!strcmp(what, "core"))
+	if (!strcmp(self->what, "core"))
 		snprintf(want, sizeof(want), "failed: layout check: ");
 	else
-		snprintf(want, sizeof(want), "failed: submodule %s init: error -19", what);
-	ktap_result(!strncmp(status, want, strlen(want)), "status_says_failed_and_why",
-		    "status is '%s', expected it to start with '%s'", status, want);
+		snprintf(want, sizeof(want), "failed: submodule %s init: error -19", self->what);
+	EXPECT_EQ(0, strncmp(status, want, strlen(want)))
+		TH_LOG("%s is '%s', expected it to start with '%s'", path, escaped(status), want);
+}
 
-	d = opendir(dir);
-	while (d && (de = readdir(d))) {
+TEST_F(init_failure, status_is_the_only_file)
+{
+	char files[1024] = "";
+	struct dirent *de;
+	int only_status = 1, n = 0;
+	DIR *d = opendir(self->dir);
+
+	ASSERT_NE(NULL, d)
+		TH_LOG("opendir(%s): %s", self->dir, strerror(errno));
+	while ((de = readdir(d))) {
 		if (de->d_name[0] == '.')
 			continue;
 		n++;
@@ -77,23 +79,46 @@ int main(void)
 		if (strcmp(de->d_name, "status"))
 			only_status = 0;
 	}
-	if (d)
-		closedir(d);
-	ktap_result(d && n == 1 && only_status, "status_is_the_only_file",
-		    "the directory holds: %s", files);
-	snprintf(path, sizeof(path), "%s%s", dir, direct ? "policy" : "capstack/policy");
-	ktap_result(access(path, F_OK) < 0 && errno == ENOENT, "no_policy_file",
-		    "%s exists", path);
-	if (direct)
-		ktap_skip("no_rule_file", "capstack's own LSM has no rule file");
-	else
-		ktap_result(access(SECFS "stacker/denyname/name", F_OK) < 0 && errno == ENOENT,
-			    "no_rule_file", "the denyname rule file exists");
-	snprintf(want, sizeof(want), "%s: init failed: ", direct ? "stacker: capstack" : "stacker");
-	ktap_result(klog_has(want) && klog_has("no hook registered, nothing is enforced"),
-		    "boot_log_says_why_and_that_nothing_is_enforced",
-		    "no '%s... nothing is enforced' line", want);
-	ktap_result(!klog_has(direct ? "capstack: initialized as its own LSM" : "stacker: registered "),
-		    "no_hook_registered", "the boot log says %s registered its hooks", lsm);
-	return ktap_exit();
+	closedir(d);
+	EXPECT_TRUE(n == 1 && only_status)
+		TH_LOG("%s holds: %s", self->dir, files);
 }
+
+TEST_F(init_failure, no_policy_file)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s%s", self->dir,
+		 self->direct ? "policy" : "capstack/policy");
+	EXPECT_ERRNO(ENOENT, access(path, F_OK))
+		TH_LOG("%s", path);
+}
+
+TEST_F(init_failure, no_rule_file)
+{
+	if (self->direct)
+		SKIP(return, "capstack's own LSM has no rule file");
+	EXPECT_ERRNO(ENOENT, access(SECFS "stacker/denyname/name", F_OK));
+}
+
+TEST_F(init_failure, boot_log_says_why_and_that_nothing_is_enforced)
+{
+	const char *want = self->direct ? "stacker: capstack: init failed: " :
+					  "stacker: init failed: ";
+
+	EXPECT_TRUE(klog_has(want))
+		TH_LOG("no '%s' line in the log", want);
+	EXPECT_TRUE(klog_has("no hook registered, nothing is enforced"))
+		TH_LOG("no 'no hook registered, nothing is enforced' line in the log");
+}
+
+TEST_F(init_failure, no_hook_registered)
+{
+	const char *line = self->direct ? "capstack: initialized as its own LSM" :
+					  "stacker: registered ";
+
+	EXPECT_FALSE(klog_has(line))
+		TH_LOG("the boot log says the LSM registered its hooks: '%s'", line);
+}
+
+TEST_HARNESS_MAIN

@@ -40,7 +40,15 @@
  * - obj_type= (with mlte in the chain): a rule selects a file by its mlte
  *   type, and not a file of another.
  * If integrity is not in the chain, or the fixture disk is not there,
- * every result fails (ktap_block).
+ * every test fails (the fixture's setup asserts both).
+ *
+ * The tests run in the order they are written, each in a process of its
+ * own, and share the kernel's state, which only grows: the measurement
+ * list, the keys, the EVM key. So a test may depend on the ones before
+ * it: "certificate_loaded" loads the key the appraisal tests need,
+ * "evm_key_loaded" the HMAC key, the measurement tests count the entries
+ * of files nothing read before. When the program ends it leaves a policy
+ * without rules, for the programs after it.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -55,7 +63,6 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
-#include "ktap.h"
 #include "guest_util.h"
 
 #define SFS "/sys/kernel/security/stacker/integrity/"
@@ -360,6 +367,7 @@ static int read_manifest(void)
 {
 	char *text, *line, *save;
 
+	n_manifest = 0;
 	if (read_whole(MNT "/MANIFEST.sha256", &text) < 0)
 		return -1;
 	for (line = strtok_r(text, "\n", &save); line && n_manifest < MAX_MANIFEST;
@@ -382,65 +390,152 @@ static const char *manifest_digest(const char *path)
 	return NULL;
 }
 
-/* ---- The checks. ---- */
+/* ---- The preconditions. ---- */
 
-static char *policy_text;
+/* Whether integrity is in the chain; `chain` gets the chain, for messages. */
+static int chain_has_integrity(char *chain, size_t size)
+{
+	if (read_value("/sys/kernel/security/stacker/chain", chain, size))
+		return 0;
+	chain[strcspn(chain, "\n")] = '\0';
+	return strstr(chain, "integrity") != NULL;
+}
 
-static void setup(void)
+/* Mounts the fixture disk at MNT, unless it is there already; 0 or -1. */
+static int mount_disk(void)
+{
+	struct stat st;
+
+	mkdir("/mnt", 0755);
+	mkdir(MNT, 0755);
+	if (access(MNT "/MANIFEST.sha256", F_OK) == 0)
+		return 0;
+	if (stat(DISK, &st))
+		return -1;
+	return mount(DISK, MNT, "ext4", 0, NULL);
+}
+
+TEST(init_succeeded)
+{
+	ASSERT_INIT_SUCCEEDED(STACKER_STATUS);
+}
+
+TEST(integrity_in_chain)
 {
 	char chain[256];
 	struct stat st;
 
-	read_value("/sys/kernel/security/stacker/chain", chain, sizeof(chain));
-	chain[strcspn(chain, "\n")] = '\0';
-	errno = 0;
-	ktap_result(strstr(chain, "integrity") && stat(SFS "policy", &st) == 0,
-		    "integrity_in_chain", "chain is '%s'; " SFS "policy: %s", chain,
-		    errno ? strerror(errno) : "not looked for");
-	if (!strstr(chain, "integrity"))
-		ktap_block("integrity is not in this boot's chain");
-	mkdir("/mnt", 0755);
-	mkdir(MNT, 0755);
-	if (stat(DISK, &st))
-		ktap_result(0, "fixture_disk_mounted", DISK " is missing (boottest.py --disk IMG)");
-	else
-		EXPECT_OK("fixture_disk_mounted", mount(DISK, MNT, "ext4", 0, NULL));
-	ktap_result(read_manifest() > 10, "fixture_manifest_read",
-		    MNT "/MANIFEST.sha256 gave %d entries", n_manifest);
-	if (n_manifest <= 10)
-		ktap_block("the fixture disk did not mount or has no manifest");
+	ASSERT_INIT_SUCCEEDED(STACKER_STATUS);
+	EXPECT_TRUE(chain_has_integrity(chain, sizeof(chain)))
+		TH_LOG("chain is '%s'", chain);
+	EXPECT_ERRNO(0, stat(SFS "policy", &st));
 }
 
-static void caps_and_policy(void)
+TEST(fixture_disk_mounted)
 {
-	char *back, want[4096], *line, *save, *copy;
-	long len;
-	int rc;
+	char chain[256];
 
-	rc = write_without_cap_errno(SFS "policy", "measure\n", 8, CAP_MAC_ADMIN);
-	ktap_result(rc == EPERM, "policy_write_without_cap_mac_admin_eperm",
-		    "uid 0 without CAP_MAC_ADMIN: %d, expected EPERM", rc);
-	rc = write_as_uid1000_errno(SFS "policy", "measure\n");
-	ktap_result(rc == EPERM, "policy_write_as_uid1000_eperm", "got %d, expected EPERM", rc);
-	rc = write_without_cap_errno(SFS "evm_key", "0123456789abcdef0123456789abcdef", 32,
-				     CAP_MAC_ADMIN);
-	ktap_result(rc == EPERM, "evm_key_write_without_cap_mac_admin_eperm",
-		    "got %d, expected EPERM", rc);
-	rc = write_without_cap_errno(SFS "keys", "x", 1, CAP_MAC_ADMIN);
-	ktap_result(rc == EPERM, "keys_write_without_cap_mac_admin_eperm",
-		    "got %d, expected EPERM", rc);
+	ASSERT_INIT_SUCCEEDED(STACKER_STATUS);
+	ASSERT_TRUE(chain_has_integrity(chain, sizeof(chain)))
+		TH_LOG("integrity is not in this boot's chain '%s'", chain);
+	EXPECT_EQ(0, access(DISK, F_OK))
+		TH_LOG(DISK " is missing (boottest.py --disk IMG)");
+	EXPECT_ERRNO(0, mount_disk());
+}
 
-	len = read_whole(ETC "test.policy", &policy_text);
-	ktap_result(len > 0, "policy_file_present", ETC "test.policy: %s", strerror(errno));
-	if (len <= 0) {
-		free(policy_text);
+TEST(fixture_manifest_read)
+{
+	char chain[256];
+
+	ASSERT_INIT_SUCCEEDED(STACKER_STATUS);
+	ASSERT_TRUE(chain_has_integrity(chain, sizeof(chain)))
+		TH_LOG("integrity is not in this boot's chain '%s'", chain);
+	mount_disk();
+	EXPECT_LT(10, read_manifest())
+		TH_LOG(MNT "/MANIFEST.sha256 gave %d entries", n_manifest);
+}
+
+/* test.policy, for the tests that load it (empty if it cannot be read). */
+static char *policy_text;
+
+/*
+ * integrity in the chain, the fixture disk and its manifest: without them
+ * every test fails.
+ */
+FIXTURE(integrity) {};
+
+FIXTURE_SETUP(integrity)
+{
+	char chain[256];
+
+	ASSERT_INIT_SUCCEEDED(STACKER_STATUS);
+	ASSERT_TRUE(chain_has_integrity(chain, sizeof(chain)))
+		TH_LOG("integrity is not in this boot's chain '%s'", chain);
+	ASSERT_ERRNO(0, mount_disk())
+		TH_LOG("the fixture disk " DISK " is not mounted");
+	ASSERT_LT(10, read_manifest())
+		TH_LOG("the fixture disk has no manifest");
+	if (read_whole(ETC "test.policy", &policy_text) < 0)
 		policy_text = strdup("");
-		len = 0;
-	}
-	EXPECT_OK("policy_loaded", write_bytes(SFS "policy", policy_text, len));
-	/* The read-back: the rules of test.policy, without comments. */
-	want[0] = '\0';
-	copy = strdup(policy_text);
+}
+
+FIXTURE_TEARDOWN(integrity)
+{
+	free(policy_text);
+	policy_text = NULL;
+}
+
+/* The test's errno `err` is `want` (0: success); shows both as text. */
+#define EXPECT_ERR(want, err)                                                 \
+	do {                                                                  \
+		int __err;                                                    \
+		EXPECT_EQ(want, __err = (err))                                \
+			TH_LOG("expected %s, got %s", errno_text(want),       \
+			       __err < 0 ? "test failure" : errno_text(__err)); \
+	} while (0)
+
+/* ---- Writes need CAP_MAC_ADMIN; the policy. ---- */
+
+TEST_F(integrity, policy_write_without_cap_mac_admin_eperm)
+{
+	EXPECT_ERR(EPERM, write_without_cap_errno(SFS "policy", "measure\n", 8, CAP_MAC_ADMIN));
+}
+
+TEST_F(integrity, policy_write_as_uid1000_eperm)
+{
+	EXPECT_ERR(EPERM, write_as_uid1000_errno(SFS "policy", "measure\n"));
+}
+
+TEST_F(integrity, evm_key_write_without_cap_mac_admin_eperm)
+{
+	EXPECT_ERR(EPERM, write_without_cap_errno(SFS "evm_key", "0123456789abcdef0123456789abcdef",
+						  32, CAP_MAC_ADMIN));
+}
+
+TEST_F(integrity, keys_write_without_cap_mac_admin_eperm)
+{
+	EXPECT_ERR(EPERM, write_without_cap_errno(SFS "keys", "x", 1, CAP_MAC_ADMIN));
+}
+
+TEST_F(integrity, policy_file_present)
+{
+	char *text = NULL;
+
+	EXPECT_LT(0, read_whole(ETC "test.policy", &text))
+		TH_LOG(ETC "test.policy: %s", strerror(errno));
+	free(text);
+}
+
+TEST_F(integrity, policy_loaded)
+{
+	EXPECT_ERRNO(0, write_value(SFS "policy", policy_text));
+}
+
+/* The read-back: the rules of test.policy, without comments. */
+TEST_F(integrity, policy_reads_back)
+{
+	char want[4096] = "", *back = NULL, *line, *save, *copy = strdup(policy_text);
+
 	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
 		if (line[0] != '#' && line[0] != '\0' &&
 		    strlen(want) + strlen(line) + 2 < sizeof(want)) {
@@ -448,158 +543,953 @@ static void caps_and_policy(void)
 			strcat(want, "\n");
 		}
 	free(copy);
-	back = NULL;
-	ktap_result(read_whole(SFS "policy", &back) >= 0 && !strcmp(back, want), "policy_reads_back",
-		    "read '%s', expected '%s'", back ? back : "(unreadable)", want);
+	ASSERT_LE(0, read_whole(SFS "policy", &back))
+		TH_LOG(SFS "policy: %s", strerror(errno));
+	EXPECT_STREQ(escaped(want), escaped(back));
 	free(back);
 }
 
-static void bad_keys(void)
+/* ---- Keys: bad ones are refused and not counted, the good one is. ---- */
+
+/* The test's certificate `name` (in ETC), in `cert`; its length. */
+static long read_cert(struct __test_metadata *_metadata, const char *name, char **cert)
 {
-	char *cert;
-	long len = read_whole(ETC "cert1.der", &cert), before = keys_count();
+	char path[128];
+	long len;
+
+	snprintf(path, sizeof(path), ETC "%s", name);
+	len = read_whole(path, cert);
+	ASSERT_LT(100, len)
+		TH_LOG("%s: %s", path, len < 0 ? strerror(errno) : "too short");
+	return len;
+}
+
+TEST_F(integrity, certificate_present_and_no_keys)
+{
+	char *cert = NULL;
+
+	EXPECT_LT(100, read_whole(ETC "cert1.der", &cert))
+		TH_LOG(ETC "cert1.der: %s", strerror(errno));
+	EXPECT_EQ(0, keys_count());
+	free(cert);
+}
+
+/* 600 random bytes written as a key: the write's result. */
+static long write_random_key(void)
+{
 	unsigned char junk[600];
 	uint64_t seed = 0x243f6a8885a308d3ull;
 	size_t i;
-	int e;
 
-	ktap_result(len > 100 && before == 0, "certificate_present_and_no_keys",
-		    ETC "cert1.der: %ld bytes; keys %ld", len, before);
-	if (len < 0) {
-		cert = strdup("");
-		len = 0;
-	}
 	for (i = 0; i < sizeof(junk); i++) {
 		seed ^= seed << 13;
 		seed ^= seed >> 7;
 		seed ^= seed << 17;
 		junk[i] = (unsigned char)seed;
 	}
-	errno = 0;
-	e = write_bytes(SFS "keys", junk, sizeof(junk)) < 0 ? errno : 0;
-	ktap_result(e == EBADMSG || e == EINVAL, "random_key_refused",
-		    "expected EBADMSG or EINVAL, got %s", e ? strerror(e) : "success");
-	errno = 0;
-	e = write_bytes(SFS "keys", cert, len / 2) < 0 ? errno : 0;
-	ktap_result(e == EBADMSG || e == EINVAL, "truncated_certificate_refused",
-		    "expected EBADMSG or EINVAL, got %s", e ? strerror(e) : "success");
-	ktap_result(keys_count() == before, "refused_keys_not_counted", "keys %ld -> %ld",
-		    before, keys_count());
-	ktap_result(klog_has("integrity: key rejected"), "key_refusal_logged",
-		    "no 'integrity: key rejected' line");
-	EXPECT_OK("certificate_loaded", write_bytes(SFS "keys", cert, len));
-	ktap_result(keys_count() == before + 1 && status_count("keys") == before + 1,
-		    "loaded_key_counted", "keys %ld, status keys %ld, expected %ld",
-		    keys_count(), status_count("keys"), before + 1);
+	return write_bytes(SFS "keys", junk, sizeof(junk));
+}
+
+TEST_F(integrity, random_key_refused)
+{
+	int e = errno_of(write_random_key());
+
+	EXPECT_TRUE(e == EBADMSG || e == EINVAL)
+		TH_LOG("expected EBADMSG or EINVAL, got %s", errno_text(e));
+}
+
+TEST_F(integrity, truncated_certificate_refused)
+{
+	char *cert;
+	long len = read_cert(_metadata, "cert1.der", &cert);
+	int e = errno_of(write_bytes(SFS "keys", cert, len / 2));
+
+	EXPECT_TRUE(e == EBADMSG || e == EINVAL)
+		TH_LOG("expected EBADMSG or EINVAL, got %s", errno_text(e));
 	free(cert);
 }
 
-/* The measurement list, checked against the host's digests. */
-static void measurements(void)
+TEST_F(integrity, refused_keys_not_counted)
 {
-	char digest[65] = "", m1copy_digest[65] = "", hex[65] = "";
-	const char *want;
+	char *cert;
+	long len = read_cert(_metadata, "cert1.der", &cert), before = keys_count();
+
+	write_random_key();
+	write_bytes(SFS "keys", cert, len / 2);
+	EXPECT_EQ(before, keys_count());
+	free(cert);
+}
+
+TEST_F(integrity, key_refusal_logged)
+{
+	EXPECT_TRUE(klog_has("integrity: key rejected"))
+		TH_LOG("no 'integrity: key rejected' line");
+}
+
+TEST_F(integrity, certificate_loaded)
+{
+	char *cert;
+	long len = read_cert(_metadata, "cert1.der", &cert);
+
+	EXPECT_ERRNO(0, write_bytes(SFS "keys", cert, len));
+	free(cert);
+}
+
+TEST_F(integrity, loaded_key_counted)
+{
+	EXPECT_EQ(1, keys_count());
+	EXPECT_EQ(1, status_count("keys"));
+}
+
+/* ---- The measurement list, checked against the host's digests. ---- */
+
+TEST_F(integrity, list_starts_with_boot_aggregate)
+{
+	ASSERT_LT(0, read_list());
+	EXPECT_EQ(0, list_malformed)
+		TH_LOG("%d malformed lines in the list", list_malformed);
+	EXPECT_STREQ("boot_aggregate", entries[0].path);
+	EXPECT_STREQ("0000000000000000000000000000000000000000000000000000000000000000",
+		     entries[0].digest);
+}
+
+/* Reads `path`, and checks that it has one entry, with the host's digest. */
+static void expect_measured_once(struct __test_metadata *_metadata, const char *path)
+{
+	char digest[65] = "";
+	const char *want = manifest_digest(path);
+
+	EXPECT_EQ(0, read_errno(path))
+		TH_LOG("reading %s", path);
+	read_list();
+	EXPECT_EQ(1, entries_of(path, digest))
+		TH_LOG("entries of %s", path);
+	ASSERT_NE(NULL, want)
+		TH_LOG("%s is not in the manifest", path);
+	EXPECT_STREQ(want, digest)
+		TH_LOG("the digest of %s, host's first", path);
+}
+
+TEST_F(integrity, read_file_measured_with_host_digest)
+{
+	expect_measured_once(_metadata, MNT "/data/m1");
+}
+
+TEST_F(integrity, read_twice_measured_once)
+{
 	long before;
-	int fd;
 
-	ktap_result(read_list() > 0 && list_malformed == 0 &&
-			    !strcmp(entries[0].path, "boot_aggregate") &&
-			    !strcmp(entries[0].digest, "0000000000000000000000000000000000000000"
-						       "000000000000000000000000"),
-		    "list_starts_with_boot_aggregate",
-		    "%d entries, %d malformed lines, first '%s' sha256:%s", n_entries,
-		    list_malformed, n_entries ? entries[0].path : "", n_entries ? entries[0].digest : "");
-
-	ktap_result(read_errno(MNT "/data/m1") == 0 && read_list() > 0 &&
-			    entries_of(MNT "/data/m1", digest) == 1 &&
-			    (want = manifest_digest(MNT "/data/m1")) && !strcmp(digest, want),
-		    "read_file_measured_with_host_digest", "entries %d, digest %s, host %s",
-		    entries_of(MNT "/data/m1", digest), digest,
-		    manifest_digest(MNT "/data/m1") ?: "(none)");
+	read_errno(MNT "/data/m1");
 	before = status_count("measurements");
 	read_errno(MNT "/data/m1");
 	read_list();
-	ktap_result(entries_of(MNT "/data/m1", NULL) == 1 && status_count("measurements") == before,
-		    "read_twice_measured_once", "%d entries, measurements %ld -> %ld",
-		    entries_of(MNT "/data/m1", NULL), before, status_count("measurements"));
-	ktap_result(status_count("measurements") == n_entries, "status_counts_the_entries",
-		    "status says %ld, the list has %d", status_count("measurements"), n_entries);
-	/* Not selected: root owns the manifest; the rule says fowner=1002. */
-	read_errno(MNT "/MANIFEST.sha256");
-	read_list();
-	ktap_result(entries_of(MNT "/MANIFEST.sha256", NULL) == 0, "unselected_file_not_measured",
-		    "%d entries", entries_of(MNT "/MANIFEST.sha256", NULL));
-
-	{
-		struct stat st;
-
-		ktap_result(stat(LIST, &st) == 0 && (st.st_mode & 0777) == 0440,
-			    "list_readable_by_root_only", "mode %o", (unsigned)(st.st_mode & 0777));
-	}
-	/* The same contents at the same path again: no second entry. */
-	if (put_file("/tmp/dedup", "one\n", 4, 0644) || chown("/tmp/dedup", 1002, 1002) ||
-	    read_errno("/tmp/dedup") || put_file("/tmp/dedup", "two\n", 4, 0644) ||
-	    read_errno("/tmp/dedup") || put_file("/tmp/dedup", "one\n", 4, 0644) ||
-	    read_errno("/tmp/dedup")) {
-		ktap_result(0, "same_contents_measured_once", "/tmp/dedup: %s", strerror(errno));
-	} else {
-		read_list();
-		ktap_result(entries_of("/tmp/dedup", NULL) == 2, "same_contents_measured_once",
-			    "%d entries for one, two, one", entries_of("/tmp/dedup", NULL));
-	}
-	/* A copy on tmpfs, given to 1002: measured; rewritten: measured again. */
-	if (copy_file(MNT "/data/m1", "/tmp/m1copy") || chown("/tmp/m1copy", 1002, 1002)) {
-		ktap_result(0, "tmpfs_copy_measured", "copying m1 to /tmp: %s", strerror(errno));
-	} else {
-		read_errno("/tmp/m1copy");
-		read_list();
-		ktap_result(entries_of("/tmp/m1copy", m1copy_digest) == 1 &&
-				    !strcmp(m1copy_digest, manifest_digest(MNT "/data/m1") ?: ""),
-			    "tmpfs_copy_measured", "%d entries, digest %s", entries_of("/tmp/m1copy", NULL),
-			    m1copy_digest);
-	}
-	fd = open("/tmp/m1copy", O_WRONLY | O_APPEND);
-	if (fd < 0 || write(fd, "more\n", 5) != 5 || close(fd) || file_sha256("/tmp/m1copy", hex)) {
-		ktap_result(0, "tmpfs_rewrite_measured_again", "rewriting /tmp/m1copy: %s",
-			    strerror(errno));
-	} else {
-		read_errno("/tmp/m1copy");
-		read_list();
-		ktap_result(entries_of("/tmp/m1copy", digest) == 2 && !strcmp(digest, hex),
-			    "tmpfs_rewrite_measured_again",
-			    "%d entries, last sha256:%s, busybox says %s", entries_of("/tmp/m1copy", NULL),
-			    digest, hex);
-	}
-
-	/* The same on the ext4 mount (a snapshot: the image never changes). */
-	if (put_file(MNT "/data/rw", "first\n", 6, 0644) || chown(MNT "/data/rw", 1002, 1002) ||
-	    read_errno(MNT "/data/rw") ||
-	    put_file(MNT "/data/rw", "second\n", 7, 0644) || file_sha256(MNT "/data/rw", hex)) {
-		ktap_result(0, "ext4_rewrite_measured_again", "writing " MNT "/data/rw: %s",
-			    strerror(errno));
-	} else {
-		read_errno(MNT "/data/rw");
-		read_list();
-		ktap_result(entries_of(MNT "/data/rw", digest) == 2 && !strcmp(digest, hex),
-			    "ext4_rewrite_measured_again", "%d entries, last sha256:%s, busybox says %s",
-			    entries_of(MNT "/data/rw", NULL), digest, hex);
-	}
-	read_errno(MNT "/data/m2");
-	read_list();
-	ktap_result(entries_of(MNT "/data/m2", digest) == 1 &&
-			    !strcmp(digest, manifest_digest(MNT "/data/m2") ?: ""),
-		    "second_file_measured_with_host_digest", "%d entries, digest %s",
-		    entries_of(MNT "/data/m2", NULL), digest);
+	EXPECT_EQ(1, entries_of(MNT "/data/m1", NULL));
+	EXPECT_EQ(before, status_count("measurements"));
 }
 
-/* Every template hash and the aggregate, recomputed with busybox sha1sum. */
-static void recompute(void)
+TEST_F(integrity, status_counts_the_entries)
+{
+	read_list();
+	EXPECT_EQ(n_entries, status_count("measurements"))
+		TH_LOG("the list has %d entries", n_entries);
+}
+
+/* Not selected: root owns the manifest; the rule says fowner=1002. */
+TEST_F(integrity, unselected_file_not_measured)
+{
+	read_errno(MNT "/MANIFEST.sha256");
+	read_list();
+	EXPECT_EQ(0, entries_of(MNT "/MANIFEST.sha256", NULL));
+}
+
+TEST_F(integrity, list_readable_by_root_only)
+{
+	struct stat st;
+
+	ASSERT_ERRNO(0, stat(LIST, &st));
+	EXPECT_EQ(0440U, st.st_mode & 0777)
+		TH_LOG("mode %o", (unsigned int)(st.st_mode & 0777));
+}
+
+/* The same contents at the same path again: no second entry. */
+TEST_F(integrity, same_contents_measured_once)
+{
+	ASSERT_EQ(0, put_file("/tmp/dedup", "one\n", 4, 0644) || chown("/tmp/dedup", 1002, 1002) ||
+			     read_errno("/tmp/dedup") || put_file("/tmp/dedup", "two\n", 4, 0644) ||
+			     read_errno("/tmp/dedup") || put_file("/tmp/dedup", "one\n", 4, 0644) ||
+			     read_errno("/tmp/dedup"))
+		TH_LOG("/tmp/dedup: %s", strerror(errno));
+	read_list();
+	EXPECT_EQ(2, entries_of("/tmp/dedup", NULL))
+		TH_LOG("entries for one, two, one");
+}
+
+/* A copy on tmpfs, given to 1002: measured; rewritten: measured again. */
+TEST_F(integrity, tmpfs_copy_measured)
+{
+	char digest[65] = "";
+
+	ASSERT_EQ(0, copy_file(MNT "/data/m1", "/tmp/m1copy") || chown("/tmp/m1copy", 1002, 1002))
+		TH_LOG("copying m1 to /tmp: %s", strerror(errno));
+	read_errno("/tmp/m1copy");
+	read_list();
+	EXPECT_EQ(1, entries_of("/tmp/m1copy", digest));
+	EXPECT_STREQ(manifest_digest(MNT "/data/m1") ?: "", digest);
+}
+
+TEST_F(integrity, tmpfs_rewrite_measured_again)
+{
+	char digest[65] = "", hex[65] = "";
+	int fd;
+
+	read_list();
+	ASSERT_EQ(1, entries_of("/tmp/m1copy", NULL))
+		TH_LOG("tmpfs_copy_measured did not leave one measurement of /tmp/m1copy");
+	fd = open("/tmp/m1copy", O_WRONLY | O_APPEND);
+	ASSERT_EQ(0, fd < 0 || write(fd, "more\n", 5) != 5 || close(fd) ||
+			     file_sha256("/tmp/m1copy", hex))
+		TH_LOG("rewriting /tmp/m1copy: %s", strerror(errno));
+	read_errno("/tmp/m1copy");
+	read_list();
+	EXPECT_EQ(2, entries_of("/tmp/m1copy", digest));
+	EXPECT_STREQ(hex, digest)
+		TH_LOG("the last digest, busybox's first");
+}
+
+/* The same on the ext4 mount (a snapshot: the image never changes). */
+TEST_F(integrity, ext4_rewrite_measured_again)
+{
+	char digest[65] = "", hex[65] = "";
+
+	ASSERT_EQ(0, put_file(MNT "/data/rw", "first\n", 6, 0644) ||
+			     chown(MNT "/data/rw", 1002, 1002) || read_errno(MNT "/data/rw") ||
+			     put_file(MNT "/data/rw", "second\n", 7, 0644) ||
+			     file_sha256(MNT "/data/rw", hex))
+		TH_LOG("writing " MNT "/data/rw: %s", strerror(errno));
+	read_errno(MNT "/data/rw");
+	read_list();
+	EXPECT_EQ(2, entries_of(MNT "/data/rw", digest));
+	EXPECT_STREQ(hex, digest)
+		TH_LOG("the last digest, busybox's first");
+}
+
+TEST_F(integrity, second_file_measured_with_host_digest)
+{
+	expect_measured_once(_metadata, MNT "/data/m2");
+}
+
+/* ---- Appraisal, before the EVM key: what security.ima alone decides. ---- */
+
+/* execve of `path` gives `want`; 0: it runs, exits 0 and says so. */
+static void expect_exec(struct __test_metadata *_metadata, const char *path, int want)
+{
+	char out[256];
+	int code, e = exec_errno(path, &code, out, sizeof(out));
+
+	if (want) {
+		EXPECT_EQ(want, e)
+			TH_LOG("execve %s: expected %s, got %s (exit %d)", path, strerror(want),
+			       e < 0 ? "test failure" : errno_text(e), code);
+		return;
+	}
+	EXPECT_EQ(0, e)
+		TH_LOG("execve %s: %s", path, e < 0 ? "test failure" : errno_text(e));
+	EXPECT_EQ(0, code)
+		TH_LOG("%s exited with %d", path, code);
+	EXPECT_NE(NULL, strstr(out, "integrity fixture: ran"))
+		TH_LOG("%s printed '%.*s'", path, (int)strcspn(out, "\n"), out);
+}
+
+/* Opening and reading `path` gives `want`. */
+static void expect_open(struct __test_metadata *_metadata, const char *path, int want)
+{
+	int e = read_errno(path);
+
+	EXPECT_EQ(want, e)
+		TH_LOG("open %s: expected %s, got %s", path, errno_text(want), errno_text(e));
+}
+
+TEST_F(integrity, hashed_ok_runs)
+{
+	expect_exec(_metadata, MNT "/hashed/ok", 0);
+}
+
+TEST_F(integrity, hashed_tampered_eacces)
+{
+	expect_exec(_metadata, MNT "/hashed/tampered", EACCES);
+}
+
+TEST_F(integrity, denial_logged_with_path)
+{
+	EXPECT_TRUE(klog_has("integrity: appraise: denied BPRM_CHECK of " MNT "/hashed/tampered"))
+		TH_LOG("no 'appraise: denied BPRM_CHECK of " MNT "/hashed/tampered' line");
+}
+
+TEST_F(integrity, hashed_nohash_eacces)
+{
+	expect_exec(_metadata, MNT "/hashed/nohash", EACCES);
+}
+
+TEST_F(integrity, signed_good_runs)
+{
+	expect_exec(_metadata, MNT "/signed/good", 0);
+}
+
+TEST_F(integrity, signed_hashonly_eacces)
+{
+	expect_exec(_metadata, MNT "/signed/hashonly", EACCES);
+}
+
+TEST_F(integrity, signed_badsig_eacces)
+{
+	expect_exec(_metadata, MNT "/signed/badsig", EACCES);
+}
+
+TEST_F(integrity, signed_unknown_key_eacces)
+{
+	expect_exec(_metadata, MNT "/signed/unknownkey", EACCES);
+}
+
+TEST_F(integrity, refused_file_stays_refused)
+{
+	expect_exec(_metadata, MNT "/hashed/tampered", EACCES);
+}
+
+TEST_F(integrity, bad_signature_reason_logged)
+{
+	EXPECT_TRUE(klog_has("signed/badsig (pid") &&
+		    klog_has("the signature in security.ima does not verify"))
+		TH_LOG("no 'signature ... does not verify' line");
+}
+
+TEST_F(integrity, missing_key_reason_logged)
+{
+	EXPECT_TRUE(klog_has("no key is loaded with the key id of the signature"))
+		TH_LOG("no 'no key is loaded with the key id' line");
+}
+
+/* No MMAP_CHECK rule yet: mapping it executable is not appraised. */
+TEST_F(integrity, mmap_exec_not_appraised_without_rule)
+{
+	EXPECT_ERR(0, mmap_errno(MNT "/hashed/nohash", PROT_READ | PROT_EXEC));
+}
+
+/* The executables of the appraisal tests above, refused or not, in order. */
+static const char *const appraised[] = {
+	MNT "/hashed/ok", MNT "/hashed/tampered", MNT "/hashed/nohash",
+	MNT "/signed/good", MNT "/signed/hashonly", MNT "/signed/badsig",
+	MNT "/signed/unknownkey", MNT "/hashed/tampered",
+};
+
+/* They run again: six of them are refused, again, and counted. */
+TEST_F(integrity, appraisal_denials_counted)
+{
+	long denials = status_count("appraisal_denials");
+	char out[256];
+	size_t i;
+	int code;
+
+	for (i = 0; i < ARRAY_SIZE(appraised); i++)
+		exec_errno(appraised[i], &code, out, sizeof(out));
+	EXPECT_LE(denials + 6, status_count("appraisal_denials"))
+		TH_LOG("appraisal_denials went from %ld, expected at least 6 more", denials);
+}
+
+/* Every executed file is measured, refused or not, with the host's digest. */
+TEST_F(integrity, executed_files_measured_with_host_digests)
+{
+	char digest[65] = "";
+	size_t i;
+
+	read_list();
+	/* The six that hashed_ok_runs to signed_badsig_eacces ran. */
+	for (i = 0; i < 6; i++) {
+		EXPECT_EQ(1, entries_of(appraised[i], digest))
+			TH_LOG("entries of %s", appraised[i]);
+		EXPECT_STREQ(manifest_digest(appraised[i]) ?: "(none)", digest)
+			TH_LOG("the digest of %s, host's first", appraised[i]);
+	}
+}
+
+/*
+ * Concurrent first opens of one file measure it once: CHILDREN processes
+ * wait on a pipe, then all read a fresh 4 MiB file (fowner 1002, selected
+ * by FILE_CHECK MAY_READ) at once. On one vCPU the race is narrow; the
+ * boot that runs this uses several (test.sh).
+ */
+#define CHILDREN 4
+TEST_F(integrity, concurrent_opens_measured_once)
+{
+	static char block[1 << 16];
+	int go[2], fd, i, status;
+	pid_t pids[CHILDREN];
+	char byte;
+
+	memset(block, 'c', sizeof(block));
+	fd = open("/tmp/concurrent", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	ASSERT_LE(0, fd)
+		TH_LOG("/tmp/concurrent: %s", strerror(errno));
+	for (i = 0; i < 64; i++)
+		ASSERT_EQ((ssize_t)sizeof(block), write(fd, block, sizeof(block)));
+	ASSERT_EQ(0, close(fd) || chown("/tmp/concurrent", 1002, 1002) || pipe(go))
+		TH_LOG("setup: %s", strerror(errno));
+	for (i = 0; i < CHILDREN; i++) {
+		pids[i] = fork();
+		if (pids[i] == 0) {
+			close(go[1]);
+			if (read(go[0], &byte, 1) != 0)
+				_exit(2);
+			fd = open("/tmp/concurrent", O_RDONLY);
+			_exit(fd < 0 ? 1 : 0);
+		}
+	}
+	close(go[0]);
+	close(go[1]); /* every child wakes up at once */
+	for (i = 0; i < CHILDREN; i++) {
+		ASSERT_LT(0, pids[i]);
+		ASSERT_EQ(pids[i], waitpid(pids[i], &status, 0));
+		EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+			TH_LOG("child %d: status %#x", i, status);
+	}
+	read_list();
+	EXPECT_EQ(1, entries_of("/tmp/concurrent", NULL));
+}
+
+/* A malformed security.ima on tmpfs files an appraise rule selects. */
+static const unsigned char bad_ima[] = { 0x04, 0x04, 0xab, 0xcd }; /* digest cut short */
+
+TEST_F(integrity, malformed_ima_exec_eacces)
+{
+	if (copy_file(MNT "/hashed/ok", "/tmp/badima") || chown("/tmp/badima", 1000, 1000) ||
+	    setxattr("/tmp/badima", "security.ima", bad_ima, sizeof(bad_ima), 0))
+		SKIP(return, "setting the malformed security.ima failed: %s", strerror(errno));
+	expect_exec(_metadata, "/tmp/badima", EACCES);
+}
+
+TEST_F(integrity, malformed_ima_open_eacces)
+{
+	if (put_file("/tmp/badima_data", "data\n", 5, 0644) ||
+	    chown("/tmp/badima_data", 1003, 1003) ||
+	    setxattr("/tmp/badima_data", "security.ima", bad_ima, sizeof(bad_ima), 0))
+		SKIP(return, "setting the malformed security.ima failed: %s", strerror(errno));
+	expect_open(_metadata, "/tmp/badima_data", EACCES);
+}
+
+/* ---- The EVM HMAC key and what it requires. ---- */
+
+/* The 32-byte key from ETC "evm.key", in `key` (64 bytes); its length. */
+static ssize_t read_evm_key(char *key)
+{
+	int fd = open(ETC "evm.key", O_RDONLY);
+	ssize_t n = fd < 0 ? -1 : read(fd, key, 64);
+
+	if (fd >= 0)
+		close(fd);
+	return n;
+}
+
+TEST_F(integrity, evm_key_file_present)
+{
+	char key[64];
+
+	EXPECT_EQ(32, read_evm_key(key))
+		TH_LOG(ETC "evm.key: %s", strerror(errno));
+}
+
+/* Before the key, only security.ima counts: the forged label is not seen. */
+TEST_F(integrity, meta_forged_opens_before_evm_key)
+{
+	expect_open(_metadata, MNT "/meta/forged", 0);
+}
+
+TEST_F(integrity, evm_key_short_einval)
+{
+	char key[64];
+
+	ASSERT_EQ(32, read_evm_key(key));
+	EXPECT_ERRNO(EINVAL, write_bytes(SFS "evm_key", key, 31));
+}
+
+TEST_F(integrity, evm_key_long_einval)
+{
+	char key[64] = "";
+
+	ASSERT_EQ(32, read_evm_key(key));
+	EXPECT_ERRNO(EINVAL, write_bytes(SFS "evm_key", key, 33));
+}
+
+TEST_F(integrity, evm_key_loaded)
+{
+	char key[64];
+
+	ASSERT_EQ(32, read_evm_key(key));
+	EXPECT_ERRNO(0, write_bytes(SFS "evm_key", key, 32));
+}
+
+TEST_F(integrity, evm_key_second_load_ebusy)
+{
+	char key[64];
+
+	ASSERT_EQ(32, read_evm_key(key));
+	EXPECT_ERRNO(EBUSY, write_bytes(SFS "evm_key", key, 32));
+}
+
+TEST_F(integrity, meta_intact_opens)
+{
+	expect_open(_metadata, MNT "/meta/intact", 0);
+}
+
+TEST_F(integrity, meta_forged_label_eacces)
+{
+	expect_open(_metadata, MNT "/meta/forged", EACCES);
+}
+
+TEST_F(integrity, meta_noevm_eacces)
+{
+	expect_open(_metadata, MNT "/meta/noevm", EACCES);
+}
+
+TEST_F(integrity, meta_badevm_eacces)
+{
+	expect_open(_metadata, MNT "/meta/badevm", EACCES);
+}
+
+TEST_F(integrity, evm_denials_counted)
+{
+	long denials = status_count("evm_denials");
+
+	read_errno(MNT "/meta/intact");
+	read_errno(MNT "/meta/forged");
+	read_errno(MNT "/meta/noevm");
+	read_errno(MNT "/meta/badevm");
+	EXPECT_LE(denials + 3, status_count("evm_denials"))
+		TH_LOG("evm_denials went from %ld, expected at least 3 more", denials);
+}
+
+TEST_F(integrity, evm_denial_logged)
+{
+	EXPECT_TRUE(klog_has("integrity: appraise: denied FILE_CHECK of " MNT "/meta/forged"))
+		TH_LOG("no 'denied FILE_CHECK of " MNT "/meta/forged' line");
+}
+
+/* The appraised executables carry good HMACs: still allowed, still refused. */
+TEST_F(integrity, hashed_ok_runs_with_evm_key)
+{
+	expect_exec(_metadata, MNT "/hashed/ok", 0);
+}
+
+TEST_F(integrity, signed_good_runs_with_evm_key)
+{
+	expect_exec(_metadata, MNT "/signed/good", 0);
+}
+
+TEST_F(integrity, signed_badsig_eacces_with_evm_key)
+{
+	expect_exec(_metadata, MNT "/signed/badsig", EACCES);
+}
+
+/* ---- Malformed policies: EINVAL, a log line, the old policy decides. ---- */
+
+TEST_F(integrity, policy_unknown_action_einval)
+{
+	EXPECT_ERRNO(EINVAL, write_value(SFS "policy", "measure func=BPRM_CHECK\n"
+						       "frobnicate func=BPRM_CHECK\n"));
+}
+
+TEST_F(integrity, policy_rejection_logged_with_line_and_col)
+{
+	EXPECT_TRUE(klog_has("integrity: policy rejected: line 2 col 1: ") &&
+		    klog_has("previous policy kept"))
+		TH_LOG("no 'integrity: policy rejected: line 2 col 1: ... previous policy kept' line");
+}
+
+TEST_F(integrity, policy_bad_func_einval)
+{
+	EXPECT_ERRNO(EINVAL, write_value(SFS "policy", "measure func=NO_SUCH_CHECK\n"));
+}
+
+TEST_F(integrity, policy_bad_mask_einval)
+{
+	EXPECT_ERRNO(EINVAL, write_value(SFS "policy", "measure mask=MAY_FLY\n"));
+}
+
+TEST_F(integrity, policy_bad_uid_einval)
+{
+	EXPECT_ERRNO(EINVAL, write_value(SFS "policy", "appraise fowner=-1x\n"));
+}
+
+TEST_F(integrity, policy_imasig_on_measure_einval)
+{
+	EXPECT_ERRNO(EINVAL, write_value(SFS "policy",
+					 "measure func=BPRM_CHECK appraise_type=imasig\n"));
+}
+
+/* 65 rules: one more than a policy may have. */
+static long write_too_many_rules(void)
+{
+	static char many[8192];
+	int i;
+
+	many[0] = '\0';
+	for (i = 0; i < 65; i++)
+		strcat(many, "dont_measure func=FIRMWARE_CHECK\n");
+	return write_value(SFS "policy", many);
+}
+
+TEST_F(integrity, policy_too_many_rules_einval)
+{
+	EXPECT_ERRNO(EINVAL, write_too_many_rules());
+}
+
+TEST_F(integrity, refused_policies_not_loaded)
+{
+	long loads = status_count("policy_loads");
+
+	write_value(SFS "policy", "measure func=BPRM_CHECK\nfrobnicate func=BPRM_CHECK\n");
+	write_value(SFS "policy", "measure func=NO_SUCH_CHECK\n");
+	write_value(SFS "policy", "measure mask=MAY_FLY\n");
+	write_value(SFS "policy", "appraise fowner=-1x\n");
+	write_value(SFS "policy", "measure func=BPRM_CHECK appraise_type=imasig\n");
+	write_too_many_rules();
+	EXPECT_EQ(loads, status_count("policy_loads"));
+}
+
+TEST_F(integrity, old_policy_still_refuses_tampered)
+{
+	expect_exec(_metadata, MNT "/hashed/tampered", EACCES);
+}
+
+/* A file never seen before, so that no cached result answers. */
+TEST_F(integrity, old_policy_still_appraises_new_file)
+{
+	ASSERT_EQ(0, copy_file(MNT "/hashed/ok", "/tmp/unhashed") ||
+			     chown("/tmp/unhashed", 1000, 1000))
+		TH_LOG("copy: %s", strerror(errno));
+	expect_exec(_metadata, "/tmp/unhashed", EACCES);
+}
+
+/*
+ * ---- MMAP_CHECK: an executable mapping is appraised, a readable one is
+ * not. MODULE_CHECK: the kernel reads the file; it is measured, then
+ * refused. ----
+ */
+
+/* test.policy with `rules` before its own. */
+static long load_with(const char *rules)
+{
+	char text[4096];
+
+	snprintf(text, sizeof(text), "%s%s", rules, policy_text);
+	return write_value(SFS "policy", text);
+}
+
+#define MMAP_AND_MODULE_RULES "measure func=MODULE_CHECK\nappraise func=MMAP_CHECK fowner=1000\n"
+
+TEST_F(integrity, mmap_and_module_policy_loaded)
+{
+	EXPECT_ERRNO(0, load_with(MMAP_AND_MODULE_RULES));
+}
+
+TEST_F(integrity, mmap_exec_of_hashed_ok_allowed)
+{
+	ASSERT_ERRNO(0, load_with(MMAP_AND_MODULE_RULES));
+	EXPECT_ERR(0, mmap_errno(MNT "/hashed/ok", PROT_READ | PROT_EXEC));
+}
+
+TEST_F(integrity, mmap_exec_of_nohash_eacces)
+{
+	ASSERT_ERRNO(0, load_with(MMAP_AND_MODULE_RULES));
+	EXPECT_ERR(EACCES, mmap_errno(MNT "/hashed/nohash", PROT_READ | PROT_EXEC));
+}
+
+TEST_F(integrity, mmap_read_of_nohash_allowed)
+{
+	ASSERT_ERRNO(0, load_with(MMAP_AND_MODULE_RULES));
+	EXPECT_ERR(0, mmap_errno(MNT "/hashed/nohash", PROT_READ));
+}
+
+/* Made executable later, it was never appraised: refused, as IMA. */
+TEST_F(integrity, mprotect_exec_of_appraised_file_eperm)
+{
+	ASSERT_ERRNO(0, load_with(MMAP_AND_MODULE_RULES));
+	EXPECT_ERR(EPERM, mprotect_errno(MNT "/hashed/ok"));
+}
+
+TEST_F(integrity, mprotect_exec_of_unselected_file_allowed)
+{
+	ASSERT_ERRNO(0, load_with(MMAP_AND_MODULE_RULES));
+	EXPECT_ERR(0, mprotect_errno(MNT "/data/m1"));
+}
+
+/* A file mapped shared and writable could change after the check. */
+TEST_F(integrity, mmap_exec_of_writably_mapped_file_eacces)
+{
+	int fd;
+	void *w;
+
+	ASSERT_ERRNO(0, load_with(MMAP_AND_MODULE_RULES));
+	fd = open(MNT "/hashed/ok", O_RDWR);
+	ASSERT_LE(0, fd)
+		TH_LOG(MNT "/hashed/ok: %s", strerror(errno));
+	w = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	ASSERT_NE(MAP_FAILED, w)
+		TH_LOG("the writable mapping: %s", strerror(errno));
+	EXPECT_ERR(EACCES, mmap_errno(MNT "/hashed/ok", PROT_READ | PROT_EXEC));
+	munmap(w, 4096);
+	close(fd);
+}
+
+TEST_F(integrity, mmap_exec_allowed_again_after_unmap)
+{
+	int fd;
+	void *w;
+
+	ASSERT_ERRNO(0, load_with(MMAP_AND_MODULE_RULES));
+	fd = open(MNT "/hashed/ok", O_RDWR);
+	ASSERT_LE(0, fd)
+		TH_LOG(MNT "/hashed/ok: %s", strerror(errno));
+	w = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	ASSERT_NE(MAP_FAILED, w)
+		TH_LOG("the writable mapping: %s", strerror(errno));
+	munmap(w, 4096);
+	close(fd);
+	EXPECT_ERR(0, mmap_errno(MNT "/hashed/ok", PROT_READ | PROT_EXEC));
+}
+
+/* "not a kernel module" in /tmp/notamodule, and its sha256 (busybox's). */
+static void not_a_module(struct __test_metadata *_metadata, char *hex)
+{
+	static const char text[] = "not a kernel module\n";
+
+	ASSERT_EQ(0, put_file("/tmp/notamodule", text, strlen(text), 0644) ||
+			     file_sha256("/tmp/notamodule", hex))
+		TH_LOG("/tmp/notamodule: %s", strerror(errno));
+}
+
+/* finit_module(2) of /tmp/notamodule: its result; errno as it left it. */
+static long finit_not_a_module(void)
+{
+	int fd = open("/tmp/notamodule", O_RDONLY), e;
+	long rc;
+
+	if (fd < 0)
+		return -1;
+	errno = 0;
+	rc = syscall(SYS_finit_module, fd, "", 0);
+	e = errno;
+	close(fd);
+	errno = e;
+	return rc;
+}
+
+TEST_F(integrity, finit_module_of_non_module_fails)
+{
+	char hex[65];
+	long rc;
+
+	ASSERT_ERRNO(0, load_with(MMAP_AND_MODULE_RULES));
+	not_a_module(_metadata, hex);
+	rc = finit_not_a_module();
+	if (rc == -1 && errno == ENOSYS)
+		SKIP(return, "no finit_module (CONFIG_MODULES=n)");
+	EXPECT_GT(0, rc)
+		TH_LOG("finit_module succeeded");
+}
+
+TEST_F(integrity, module_read_measured)
+{
+	char hex[65] = "", digest[65] = "";
+
+	ASSERT_ERRNO(0, load_with(MMAP_AND_MODULE_RULES));
+	not_a_module(_metadata, hex);
+	if (finit_not_a_module() == -1 && errno == ENOSYS)
+		SKIP(return, "no finit_module (CONFIG_MODULES=n)");
+	read_list();
+	EXPECT_EQ(1, entries_of("/tmp/notamodule", digest));
+	EXPECT_STREQ(hex, digest)
+		TH_LOG("the digest of /tmp/notamodule, busybox's first");
+}
+
+/*
+ * init_module(2) loads from memory: nothing to appraise. Refused when the
+ * policy appraises modules; without such a rule it reaches the module
+ * loader, which finds no module (ENOEXEC or EINVAL).
+ */
+static long init_not_a_module(void)
+{
+	/* Longer than an ELF header: a shorter one is refused before the hook. */
+	char image[256];
+
+	memset(image, '#', sizeof(image));
+	memcpy(image, "not a kernel module", 19);
+	errno = 0;
+	return syscall(SYS_init_module, image, sizeof(image), "");
+}
+
+TEST_F(integrity, init_module_reaches_loader_without_rule)
+{
+	long rc;
+
+	ASSERT_ERRNO(0, load_with(MMAP_AND_MODULE_RULES));
+	rc = init_not_a_module();
+	EXPECT_TRUE(rc < 0 && errno != EACCES)
+		TH_LOG("init_module: %s", rc < 0 ? strerror(errno) : "succeeded");
+}
+
+#define MODULE_APPRAISE_RULE "appraise func=MODULE_CHECK\n"
+
+TEST_F(integrity, module_appraise_policy_loaded)
+{
+	EXPECT_ERRNO(0, load_with(MODULE_APPRAISE_RULE));
+}
+
+TEST_F(integrity, init_module_refused_when_modules_appraised)
+{
+	ASSERT_ERRNO(0, load_with(MODULE_APPRAISE_RULE));
+	EXPECT_ERRNO(EACCES, init_not_a_module());
+}
+
+TEST_F(integrity, module_appraise_policy_removed)
+{
+	ASSERT_ERRNO(0, load_with(MODULE_APPRAISE_RULE));
+	EXPECT_ERRNO(0, write_value(SFS "policy", policy_text));
+}
+
+/*
+ * ---- A refusal for want of a key is not kept: once cert2 is loaded, the
+ * file signed by key 2 runs. ----
+ */
+
+TEST_F(integrity, second_certificate_loaded)
+{
+	char *cert;
+	long len = read_cert(_metadata, "cert2.der", &cert);
+
+	EXPECT_ERRNO(0, write_bytes(SFS "keys", cert, len));
+	free(cert);
+}
+
+TEST_F(integrity, unknown_key_runs_once_its_key_is_loaded)
+{
+	expect_exec(_metadata, MNT "/signed/unknownkey", 0);
+}
+
+TEST_F(integrity, bad_signature_still_refused)
+{
+	expect_exec(_metadata, MNT "/signed/badsig", EACCES);
+}
+
+/*
+ * ---- obj_type=: with mlte in the chain (and its test policy loaded,
+ * which mlte_test loads again), a rule selects files by their mlte type:
+ * /meta/intact is secret_t; the manifest has no label. ----
+ */
+
+static int chain_has_mlte(void)
+{
+	char chain[256];
+
+	return read_value("/sys/kernel/security/stacker/chain", chain, sizeof(chain)) == 0 &&
+	       strstr(chain, "mlte");
+}
+
+/* mlte's test policy, and a rule that measures what is secret_t. */
+static void load_obj_type_policies(struct __test_metadata *_metadata)
+{
+	char *bin = NULL;
+	long len = read_whole("/etc/mlte/test.bin", &bin);
+
+	ASSERT_LT(0, len)
+		TH_LOG("/etc/mlte/test.bin: %s", strerror(errno));
+	ASSERT_EQ(len, write_bytes("/sys/kernel/security/stacker/mlte/policy", bin, len))
+		TH_LOG("loading mlte's policy: %s", strerror(errno));
+	free(bin);
+	ASSERT_ERRNO(0, load_with("measure func=FILE_CHECK mask=MAY_READ obj_type=secret_t\n"));
+}
+
+TEST_F(integrity, obj_type_selects_labelled_file)
+{
+	const char *want = manifest_digest(MNT "/meta/intact");
+	char digest[65] = "";
+
+	if (!chain_has_mlte())
+		SKIP(return, "mlte is not in this boot's chain");
+	load_obj_type_policies(_metadata);
+	read_errno(MNT "/meta/intact");
+	read_list();
+	EXPECT_EQ(1, entries_of(MNT "/meta/intact", digest));
+	EXPECT_STREQ(want ?: "(none)", digest)
+		TH_LOG("the digest of " MNT "/meta/intact, host's first");
+}
+
+TEST_F(integrity, obj_type_skips_other_types)
+{
+	if (!chain_has_mlte())
+		SKIP(return, "mlte is not in this boot's chain");
+	load_obj_type_policies(_metadata);
+	read_errno(MNT "/MANIFEST.sha256");
+	read_list();
+	EXPECT_EQ(0, entries_of(MNT "/MANIFEST.sha256", NULL));
+}
+
+/*
+ * Stacked with mlte, both keep inode state in the one inode blob: the
+ * layout gives each a slot of its own, side by side, with no overlap.
+ */
+TEST_F(integrity, inode_slots_shared_and_disjoint)
+{
+	char layout[2048], name[32], kind[16], *line, *save;
+	long off, size, i_off = -1, i_size = 0, m_off = -1, m_size = 0;
+
+	if (!chain_has_mlte())
+		SKIP(return, "mlte is not in this boot's chain");
+	ASSERT_ERRNO(0, read_value("/sys/kernel/security/stacker/layout", layout, sizeof(layout)));
+	for (line = strtok_r(layout, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (sscanf(line, "%31s %15s %ld %ld", name, kind, &off, &size) != 4 ||
+		    strcmp(kind, "inode"))
+			continue;
+		if (!strcmp(name, "integrity")) {
+			i_off = off;
+			i_size = size;
+		} else if (!strcmp(name, "mlte")) {
+			m_off = off;
+			m_size = size;
+		}
+	}
+	EXPECT_TRUE(i_off >= 0 && m_off >= 0 && i_size >= 16 && m_size > 0 &&
+		    (i_off + i_size <= m_off || m_off + m_size <= i_off))
+		TH_LOG("integrity inode %ld+%ld, mlte inode %ld+%ld", i_off, i_size, m_off, m_size);
+}
+
+/* ---- Every template hash and the aggregate, recomputed with busybox. ---- */
+
+/* busybox runs once per entry: slow on the debug kernel. */
+#define RECOMPUTE_TIMEOUT 300
+
+TEST_F_TIMEOUT(integrity, template_hashes_recomputed, RECOMPUTE_TIMEOUT)
 {
 	static unsigned char data[1024];
-	char *list1 = NULL, *list2 = NULL, agg_text[128] = "", hex[65] = "";
+	char hex[65] = "";
+	int i;
+
+	read_list();
+	EXPECT_LT(5, n_entries);
+	for (i = 0; i < n_entries; i++) {
+		size_t len = template_data(&entries[i], data);
+
+		ASSERT_EQ(0, busybox_digest("sha1sum", data, len, hex))
+			TH_LOG("busybox sha1sum failed");
+		EXPECT_STREQ(entries[i].template_hash, hex)
+			TH_LOG("entry %d (%s): template hash, busybox sha1sum", i,
+			       entries[i].path);
+	}
+}
+
+TEST_F_TIMEOUT(integrity, aggregate_recomputed, RECOMPUTE_TIMEOUT)
+{
+	char *list1 = NULL, *list2 = NULL, agg_text[128] = "", hex[65] = "", want[128];
 	unsigned char agg[40] = { 0 };
-	int i, bad = -1, tries, same = 0;
-	size_t len;
+	int i, tries, same = 0;
 
 	/* A list and an aggregate of the same moment: nothing runs between. */
 	for (tries = 0; tries < 3 && !same; tries++) {
@@ -613,434 +1503,28 @@ static void recompute(void)
 	}
 	free(list1);
 	free(list2);
+	ASSERT_TRUE(same)
+		TH_LOG("the list kept changing");
 	read_list();
-	for (i = 0; i < n_entries && bad < 0; i++) {
-		len = template_data(&entries[i], data);
-		if (busybox_digest("sha1sum", data, len, hex) || strcmp(hex, entries[i].template_hash))
-			bad = i;
-	}
-	ktap_result(n_entries > 5 && bad < 0, "template_hashes_recomputed",
-		    "%d entries; entry %d (%s): template hash %s, busybox sha1sum %s", n_entries, bad,
-		    bad >= 0 ? entries[bad].path : "", bad >= 0 ? entries[bad].template_hash : "", hex);
 	for (i = 0; i < n_entries; i++) {
 		hex_to_bytes(entries[i].template_hash, agg + 20, 20);
-		if (busybox_digest("sha1sum", agg, 40, hex))
-			break;
+		ASSERT_EQ(0, busybox_digest("sha1sum", agg, 40, hex))
+			TH_LOG("busybox sha1sum failed");
 		hex_to_bytes(hex, agg, 20);
 	}
-	snprintf((char *)data, sizeof(data), "sha1:%s\n", hex);
-	ktap_result(same && i == n_entries && !strcmp(agg_text, (char *)data),
-		    "aggregate_recomputed", "aggregate file '%.*s', recomputed '%.*s'%s",
-		    (int)strcspn(agg_text, "\n"), agg_text, (int)strcspn((char *)data, "\n"),
-		    (char *)data, same ? "" : " (the list kept changing)");
+	snprintf(want, sizeof(want), "sha1:%s\n", hex);
+	EXPECT_STREQ(escaped(want), escaped(agg_text))
+		TH_LOG("the aggregate, recomputed first");
 }
 
-/* expect_exec NAME PATH WANT: execve gives `want` (0: runs and exits 0). */
-static void expect_exec(const char *name, const char *path, int want)
+/* Leave no rules behind for the programs that run after this one. */
+static void leave_no_rules(void)
 {
-	char out[256];
-	int code, e = exec_errno(path, &code, out, sizeof(out));
-
-	if (want == 0)
-		ktap_result(e == 0 && code == 0 && strstr(out, "integrity fixture: ran"), name,
-			    "execve: %s, exit %d, output '%.*s'", e ? strerror(e) : "ok", code,
-			    (int)strcspn(out, "\n"), out);
-	else
-		ktap_result(e == want, name, "execve: expected %s, got %s (exit %d)",
-			    strerror(want), e < 0 ? "test failure" : e ? strerror(e) : "success",
-			    code);
-}
-
-/* expect_open NAME PATH WANT: opening and reading gives `want`. */
-static void expect_open(const char *name, const char *path, int want)
-{
-	int e = read_errno(path);
-
-	ktap_result(e == want, name, "open: expected %s, got %s", want ? strerror(want) : "success",
-		    e ? strerror(e) : "success");
-}
-
-/* Appraisal, before the EVM key: what security.ima alone decides. */
-static void appraisal(void)
-{
-	long denials = status_count("appraisal_denials");
-	char digest[65] = "";
-	const char *want;
-	const char *const run[] = { MNT "/hashed/ok", MNT "/hashed/tampered", MNT "/hashed/nohash",
-				    MNT "/signed/good", MNT "/signed/hashonly",
-				    MNT "/signed/badsig" };
-	size_t i;
-	int ok = 1;
-
-	expect_exec("hashed_ok_runs", MNT "/hashed/ok", 0);
-	expect_exec("hashed_tampered_eacces", MNT "/hashed/tampered", EACCES);
-	ktap_result(klog_has("integrity: appraise: denied BPRM_CHECK of " MNT "/hashed/tampered"),
-		    "denial_logged_with_path", "no 'appraise: denied BPRM_CHECK of %s' line",
-		    MNT "/hashed/tampered");
-	expect_exec("hashed_nohash_eacces", MNT "/hashed/nohash", EACCES);
-	expect_exec("signed_good_runs", MNT "/signed/good", 0);
-	expect_exec("signed_hashonly_eacces", MNT "/signed/hashonly", EACCES);
-	expect_exec("signed_badsig_eacces", MNT "/signed/badsig", EACCES);
-	expect_exec("signed_unknown_key_eacces", MNT "/signed/unknownkey", EACCES);
-	expect_exec("refused_file_stays_refused", MNT "/hashed/tampered", EACCES);
-	ktap_result(klog_has("signed/badsig (pid") &&
-		    klog_has("the signature in security.ima does not verify"),
-		    "bad_signature_reason_logged", "no 'signature ... does not verify' line");
-	ktap_result(klog_has("no key is loaded with the key id of the signature"),
-		    "missing_key_reason_logged", "no 'no key is loaded with the key id' line");
-	/* No MMAP_CHECK rule yet: mapping it executable is not appraised. */
-	ktap_result(mmap_errno(MNT "/hashed/nohash", PROT_READ | PROT_EXEC) == 0,
-		    "mmap_exec_not_appraised_without_rule", "mmap PROT_EXEC: %s",
-		    strerror(mmap_errno(MNT "/hashed/nohash", PROT_READ | PROT_EXEC)));
-	ktap_result(status_count("appraisal_denials") >= denials + 6, "appraisal_denials_counted",
-		    "appraisal_denials %ld -> %ld, expected at least 6 more", denials,
-		    status_count("appraisal_denials"));
-	/* Every executed file is measured, refused or not, with the host's digest. */
-	read_list();
-	for (i = 0; i < sizeof(run) / sizeof(run[0]); i++) {
-		want = manifest_digest(run[i]);
-		if (entries_of(run[i], digest) != 1 || !want || strcmp(digest, want)) {
-			ok = 0;
-			break;
-		}
-	}
-	ktap_result(ok, "executed_files_measured_with_host_digests",
-		    "%s: %d entries, sha256:%s, host %s", i < 6 ? run[i] : "",
-		    i < 6 ? entries_of(run[i], NULL) : 0, digest, i < 6 ? manifest_digest(run[i]) : "");
-}
-
-/*
- * A refusal for want of a key is not kept: once cert2 is loaded, the file
- * signed by key 2 runs.
- */
-static void key_added_later(void)
-{
-	char *cert;
-	long len = read_whole(ETC "cert2.der", &cert);
-
-	EXPECT_OK("second_certificate_loaded", len > 0 ? write_bytes(SFS "keys", cert, len) : -1);
-	expect_exec("unknown_key_runs_once_its_key_is_loaded", MNT "/signed/unknownkey", 0);
-	expect_exec("bad_signature_still_refused", MNT "/signed/badsig", EACCES);
-	if (len > 0)
-		free(cert);
-}
-
-/*
- * Concurrent first opens of one file measure it once: CHILDREN processes
- * wait on a pipe, then all read a fresh 4 MiB file (fowner 1002, selected
- * by FILE_CHECK MAY_READ) at once. On one vCPU the race is narrow; the
- * boot that runs this uses several (test.sh).
- */
-#define CHILDREN 4
-static void concurrent_first_opens(void)
-{
-	static char block[1 << 16];
-	int go[2], fd, i, ok = 1, status;
-	pid_t pids[CHILDREN];
-	char byte;
-
-	memset(block, 'c', sizeof(block));
-	fd = open("/tmp/concurrent", O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	for (i = 0; fd >= 0 && i < 64; i++)
-		if (write(fd, block, sizeof(block)) != (ssize_t)sizeof(block))
-			ok = 0;
-	if (fd < 0 || close(fd) || chown("/tmp/concurrent", 1002, 1002) || pipe(go)) {
-		ktap_result(0, "concurrent_opens_measured_once", "setup: %s", strerror(errno));
-		return;
-	}
-	for (i = 0; i < CHILDREN; i++) {
-		pids[i] = fork();
-		if (pids[i] == 0) {
-			close(go[1]);
-			if (read(go[0], &byte, 1) != 0)
-				_exit(2);
-			fd = open("/tmp/concurrent", O_RDONLY);
-			_exit(fd < 0 ? 1 : 0);
-		}
-	}
-	close(go[0]);
-	close(go[1]); /* every child wakes up at once */
-	for (i = 0; i < CHILDREN; i++)
-		if (pids[i] < 0 || waitpid(pids[i], &status, 0) != pids[i] ||
-		    !WIFEXITED(status) || WEXITSTATUS(status) != 0)
-			ok = 0;
-	read_list();
-	ktap_result(ok && entries_of("/tmp/concurrent", NULL) == 1,
-		    "concurrent_opens_measured_once", "children ok %d, %d entries for /tmp/concurrent",
-		    ok, entries_of("/tmp/concurrent", NULL));
-}
-
-/* A malformed security.ima on tmpfs files an appraise rule selects. */
-static void malformed_ima(void)
-{
-	static const unsigned char bad[] = { 0x04, 0x04, 0xab, 0xcd }; /* digest cut short */
-	int rc1, rc2;
-
-	rc1 = copy_file(MNT "/hashed/ok", "/tmp/badima") || chown("/tmp/badima", 1000, 1000) ||
-	      setxattr("/tmp/badima", "security.ima", bad, sizeof(bad), 0);
-	rc2 = put_file("/tmp/badima_data", "data\n", 5, 0644) ||
-	      chown("/tmp/badima_data", 1003, 1003) ||
-	      setxattr("/tmp/badima_data", "security.ima", bad, sizeof(bad), 0);
-	if (rc1 || rc2) {
-		ktap_skip("malformed_ima_exec_eacces", "setting the malformed security.ima failed");
-		ktap_skip("malformed_ima_open_eacces", "setting the malformed security.ima failed");
-		return;
-	}
-	expect_exec("malformed_ima_exec_eacces", "/tmp/badima", EACCES);
-	expect_open("malformed_ima_open_eacces", "/tmp/badima_data", EACCES);
-}
-
-/* The EVM HMAC key and what it requires. */
-static void evm(void)
-{
-	char key[64];
-	int fd = open(ETC "evm.key", O_RDONLY);
-	ssize_t n = fd < 0 ? -1 : read(fd, key, sizeof(key));
-	long denials;
-
-	if (fd >= 0)
-		close(fd);
-	ktap_result(n == 32, "evm_key_file_present", ETC "evm.key: %zd bytes", n);
-	/* Before the key, only security.ima counts: the forged label is not seen. */
-	expect_open("meta_forged_opens_before_evm_key", MNT "/meta/forged", 0);
-	EXPECT_ERRNO("evm_key_short_einval", write_bytes(SFS "evm_key", key, 31), EINVAL);
-	EXPECT_ERRNO("evm_key_long_einval", write_bytes(SFS "evm_key", key, n > 32 ? n : 33),
-		     EINVAL);
-	EXPECT_OK("evm_key_loaded", write_bytes(SFS "evm_key", key, 32));
-	EXPECT_ERRNO("evm_key_second_load_ebusy", write_bytes(SFS "evm_key", key, 32), EBUSY);
-
-	denials = status_count("evm_denials");
-	expect_open("meta_intact_opens", MNT "/meta/intact", 0);
-	expect_open("meta_forged_label_eacces", MNT "/meta/forged", EACCES);
-	expect_open("meta_noevm_eacces", MNT "/meta/noevm", EACCES);
-	expect_open("meta_badevm_eacces", MNT "/meta/badevm", EACCES);
-	ktap_result(status_count("evm_denials") >= denials + 3, "evm_denials_counted",
-		    "evm_denials %ld -> %ld", denials, status_count("evm_denials"));
-	ktap_result(klog_has("integrity: appraise: denied FILE_CHECK of " MNT "/meta/forged"),
-		    "evm_denial_logged", "no 'denied FILE_CHECK of " MNT "/meta/forged' line");
-	/* The appraised executables carry good HMACs: still allowed, still refused. */
-	expect_exec("hashed_ok_runs_with_evm_key", MNT "/hashed/ok", 0);
-	expect_exec("signed_good_runs_with_evm_key", MNT "/signed/good", 0);
-	expect_exec("signed_badsig_eacces_with_evm_key", MNT "/signed/badsig", EACCES);
-}
-
-/* Malformed policies: EINVAL, a log line, the old policy still decides. */
-static void bad_policies(void)
-{
-	static char many[8192];
-	long loads = status_count("policy_loads");
-	int i;
-
-	EXPECT_ERRNO("policy_unknown_action_einval",
-		     write_value(SFS "policy", "measure func=BPRM_CHECK\nfrobnicate func=BPRM_CHECK\n"),
-		     EINVAL);
-	ktap_result(klog_has("integrity: policy rejected: line 2 col 1: ") &&
-			    klog_has("previous policy kept"),
-		    "policy_rejection_logged_with_line_and_col",
-		    "no 'integrity: policy rejected: line 2 col 1: ... previous policy kept' line");
-	EXPECT_ERRNO("policy_bad_func_einval", write_value(SFS "policy", "measure func=NO_SUCH_CHECK\n"),
-		     EINVAL);
-	EXPECT_ERRNO("policy_bad_mask_einval", write_value(SFS "policy", "measure mask=MAY_FLY\n"),
-		     EINVAL);
-	EXPECT_ERRNO("policy_bad_uid_einval", write_value(SFS "policy", "appraise fowner=-1x\n"),
-		     EINVAL);
-	EXPECT_ERRNO("policy_imasig_on_measure_einval",
-		     write_value(SFS "policy", "measure func=BPRM_CHECK appraise_type=imasig\n"),
-		     EINVAL);
-	many[0] = '\0';
-	for (i = 0; i < 65; i++)
-		strcat(many, "dont_measure func=FIRMWARE_CHECK\n");
-	EXPECT_ERRNO("policy_too_many_rules_einval", write_value(SFS "policy", many), EINVAL);
-	ktap_result(status_count("policy_loads") == loads, "refused_policies_not_loaded",
-		    "policy_loads %ld -> %ld", loads, status_count("policy_loads"));
-	expect_exec("old_policy_still_refuses_tampered", MNT "/hashed/tampered", EACCES);
-	/* A file never seen before, so that no cached result answers. */
-	if (copy_file(MNT "/hashed/ok", "/tmp/unhashed") || chown("/tmp/unhashed", 1000, 1000))
-		ktap_result(0, "old_policy_still_appraises_new_file", "copy: %s", strerror(errno));
-	else
-		expect_exec("old_policy_still_appraises_new_file", "/tmp/unhashed", EACCES);
-}
-
-/*
- * MMAP_CHECK: an executable mapping is appraised, a readable one is not.
- * MODULE_CHECK: the kernel reads the file; it is measured, then refused.
- */
-static void mmap_and_module_check(void)
-{
-	char text[4096], digest[65] = "", hex[65] = "";
-	int fd;
-	long rc;
-
-	snprintf(text, sizeof(text),
-		 "measure func=MODULE_CHECK\nappraise func=MMAP_CHECK fowner=1000\n%s",
-		 policy_text ?: "");
-	EXPECT_OK("mmap_and_module_policy_loaded", write_value(SFS "policy", text));
-	ktap_result(mmap_errno(MNT "/hashed/ok", PROT_READ | PROT_EXEC) == 0,
-		    "mmap_exec_of_hashed_ok_allowed", "mmap PROT_EXEC: %s",
-		    strerror(mmap_errno(MNT "/hashed/ok", PROT_READ | PROT_EXEC)));
-	ktap_result(mmap_errno(MNT "/hashed/nohash", PROT_READ | PROT_EXEC) == EACCES,
-		    "mmap_exec_of_nohash_eacces", "mmap PROT_EXEC: expected EACCES, got %s",
-		    strerror(mmap_errno(MNT "/hashed/nohash", PROT_READ | PROT_EXEC)));
-	ktap_result(mmap_errno(MNT "/hashed/nohash", PROT_READ) == 0,
-		    "mmap_read_of_nohash_allowed", "mmap PROT_READ: %s",
-		    strerror(mmap_errno(MNT "/hashed/nohash", PROT_READ)));
-	/* Made executable later, it was never appraised: refused, as IMA. */
-	ktap_result(mprotect_errno(MNT "/hashed/ok") == EPERM,
-		    "mprotect_exec_of_appraised_file_eperm", "mprotect: expected EPERM, got %s",
-		    strerror(mprotect_errno(MNT "/hashed/ok")));
-	ktap_result(mprotect_errno(MNT "/data/m1") == 0, "mprotect_exec_of_unselected_file_allowed",
-		    "mprotect: %s", strerror(mprotect_errno(MNT "/data/m1")));
-	/* A file mapped shared and writable could change after the check. */
-	{
-		int wfd = open(MNT "/hashed/ok", O_RDWR);
-		void *w = wfd < 0 ? MAP_FAILED :
-			  mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, wfd, 0);
-
-		ktap_result(w != MAP_FAILED &&
-			    mmap_errno(MNT "/hashed/ok", PROT_READ | PROT_EXEC) == EACCES,
-			    "mmap_exec_of_writably_mapped_file_eacces",
-			    "writable mapping %s; mmap PROT_EXEC: %s",
-			    w == MAP_FAILED ? strerror(errno) : "made",
-			    strerror(mmap_errno(MNT "/hashed/ok", PROT_READ | PROT_EXEC)));
-		if (w != MAP_FAILED)
-			munmap(w, 4096);
-		if (wfd >= 0)
-			close(wfd);
-		ktap_result(mmap_errno(MNT "/hashed/ok", PROT_READ | PROT_EXEC) == 0,
-			    "mmap_exec_allowed_again_after_unmap", "mmap PROT_EXEC: %s",
-			    strerror(mmap_errno(MNT "/hashed/ok", PROT_READ | PROT_EXEC)));
-	}
-	snprintf(text, sizeof(text), "not a kernel module, pid %d\n", getpid());
-	if (put_file("/tmp/notamodule", text, strlen(text), 0644) ||
-	    file_sha256("/tmp/notamodule", hex) || (fd = open("/tmp/notamodule", O_RDONLY)) < 0) {
-		ktap_result(0, "finit_module_of_non_module_fails", "/tmp/notamodule: %s",
-			    strerror(errno));
-		ktap_result(0, "module_read_measured", "no file");
-		return;
-	}
-	errno = 0;
-	rc = syscall(SYS_finit_module, fd, "", 0);
-	close(fd);
-	if (rc == -1 && errno == ENOSYS) {
-		ktap_skip("finit_module_of_non_module_fails", "no finit_module (CONFIG_MODULES=n)");
-		ktap_skip("module_read_measured", "no finit_module (CONFIG_MODULES=n)");
-		return;
-	}
-	ktap_result(rc < 0, "finit_module_of_non_module_fails", "finit_module succeeded");
-	read_list();
-	ktap_result(entries_of("/tmp/notamodule", digest) == 1 && !strcmp(digest, hex),
-		    "module_read_measured", "%d entries, sha256:%s, busybox %s",
-		    entries_of("/tmp/notamodule", NULL), digest, hex);
-	/*
-	 * init_module(2) loads from memory: nothing to appraise. Refused when
-	 * the policy appraises modules; without such a rule it reaches the
-	 * module loader, which finds no module (ENOEXEC or EINVAL).
-	 */
-	errno = 0;
-	rc = syscall(SYS_init_module, text, strlen(text), "");
-	ktap_result(rc < 0 && errno != EACCES, "init_module_reaches_loader_without_rule",
-		    "init_module: %s", rc < 0 ? strerror(errno) : "succeeded");
-	snprintf(text, sizeof(text), "appraise func=MODULE_CHECK\n%s", policy_text ?: "");
-	EXPECT_OK("module_appraise_policy_loaded", write_value(SFS "policy", text));
-	errno = 0;
-	rc = syscall(SYS_init_module, text, strlen(text), "");
-	ktap_result(rc < 0 && errno == EACCES, "init_module_refused_when_modules_appraised",
-		    "init_module: expected EACCES, got %s", rc < 0 ? strerror(errno) : "success");
-	EXPECT_OK("module_appraise_policy_removed", write_value(SFS "policy", policy_text ?: ""));
-}
-
-/*
- * obj_type=: with mlte in the chain (and its test policy loaded, which
- * mlte_test loads again), a rule selects files by their mlte type:
- * /meta/intact is secret_t; the manifest has no label.
- */
-/*
- * Stacked with mlte, both keep inode state in the one inode blob: the
- * layout gives each a slot of its own, side by side, with no overlap.
- */
-static void inode_slots(void)
-{
-	char layout[2048], name[32], kind[16], *line;
-	long off, size, i_off = -1, i_size = 0, m_off = -1, m_size = 0;
-
-	if (read_value("/sys/kernel/security/stacker/layout", layout, sizeof(layout))) {
-		ktap_result(0, "inode_slots_shared_and_disjoint", "layout: %s", strerror(errno));
-		return;
-	}
-	for (line = strtok(layout, "\n"); line; line = strtok(NULL, "\n")) {
-		if (sscanf(line, "%31s %15s %ld %ld", name, kind, &off, &size) != 4 ||
-		    strcmp(kind, "inode"))
-			continue;
-		if (!strcmp(name, "integrity")) {
-			i_off = off;
-			i_size = size;
-		} else if (!strcmp(name, "mlte")) {
-			m_off = off;
-			m_size = size;
-		}
-	}
-	ktap_result(i_off >= 0 && m_off >= 0 && i_size >= 16 && m_size > 0 &&
-		    (i_off + i_size <= m_off || m_off + m_size <= i_off),
-		    "inode_slots_shared_and_disjoint",
-		    "integrity inode %ld+%ld, mlte inode %ld+%ld", i_off, i_size, m_off, m_size);
-}
-
-static void obj_type(void)
-{
-	char chain[256], text[4096], digest[65] = "", *bin = NULL;
-	const char *want = manifest_digest(MNT "/meta/intact");
-	long len;
-
-	read_value("/sys/kernel/security/stacker/chain", chain, sizeof(chain));
-	if (!strstr(chain, "mlte")) {
-		ktap_skip("obj_type_selects_labelled_file", "mlte is not in this boot's chain");
-		ktap_skip("obj_type_skips_other_types", "mlte is not in this boot's chain");
-		ktap_skip("inode_slots_shared_and_disjoint", "mlte is not in this boot's chain");
-		return;
-	}
-	inode_slots();
-	len = read_whole("/etc/mlte/test.bin", &bin);
-	snprintf(text, sizeof(text), "measure func=FILE_CHECK mask=MAY_READ obj_type=secret_t\n%s",
-		 policy_text ?: "");
-	if (len <= 0 || write_bytes("/sys/kernel/security/stacker/mlte/policy", bin, len) != len ||
-	    write_value(SFS "policy", text) < 0) {
-		ktap_result(0, "obj_type_selects_labelled_file", "loading the policies: %s",
-			    strerror(errno));
-		ktap_result(0, "obj_type_skips_other_types", "loading the policies: %s",
-			    strerror(errno));
-		free(bin);
-		return;
-	}
-	free(bin);
-	read_errno(MNT "/meta/intact");
-	read_errno(MNT "/MANIFEST.sha256");
-	read_list();
-	ktap_result(entries_of(MNT "/meta/intact", digest) == 1 && want && !strcmp(digest, want),
-		    "obj_type_selects_labelled_file", "%d entries, sha256:%s, host %s",
-		    entries_of(MNT "/meta/intact", NULL), digest, want ?: "(none)");
-	ktap_result(entries_of(MNT "/MANIFEST.sha256", NULL) == 0, "obj_type_skips_other_types",
-		    "%d entries", entries_of(MNT "/MANIFEST.sha256", NULL));
-}
-
-int main(void)
-{
-	ktap_plan("integrity", 93);
-	check_init_succeeded();
-	setup();
-	caps_and_policy();
-	bad_keys();
-	measurements();
-	appraisal();
-	concurrent_first_opens();
-	malformed_ima();
-	evm();
-	bad_policies();
-	mmap_and_module_check();
-	key_added_later();
-	obj_type();
-	recompute();
-	/* Leave no rules behind for the programs that run after this one. */
 	write_value(SFS "policy", "# integrity_test is done\n");
-	free(policy_text);
-	return ktap_exit();
+}
+
+int main(int argc, char **argv)
+{
+	atexit(leave_no_rules);
+	return test_harness_run(argc, argv);
 }

@@ -5,6 +5,8 @@
  * on any unreferenced object whose allocation backtrace is in stacker
  * (stacker_*, its Rust crate, the integrity glue). Leaks elsewhere in the
  * kernel are listed, as comments, not counted. Skipped without kmemleak.
+ * The scans of the debug kernel under TCG are slow: the test may take up
+ * to SCAN_TIMEOUT seconds.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -14,32 +16,35 @@
 #include <sys/mount.h>
 #include <unistd.h>
 
-#include "ktap.h"
 #include "guest_util.h"
 
 #define KMEMLEAK "/sys/kernel/debug/kmemleak"
+#define SCAN_TIMEOUT 600
 
-int main(void)
+FIXTURE(kmemleak) {};
+
+FIXTURE_SETUP(kmemleak)
+{
+	mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
+	if (access(KMEMLEAK, R_OK))
+		SKIP(return, "no " KMEMLEAK " (not the debug kernel)");
+}
+
+FIXTURE_TEARDOWN(kmemleak)
+{
+}
+
+TEST_F_TIMEOUT(kmemleak, no_stacker_leaks, SCAN_TIMEOUT)
 {
 	char *report = NULL, *obj, *next;
-	long len;
 	int ours = 0, others = 0;
 
-	ktap_plan("kmemleak_check", 1);
-	mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
-	if (access(KMEMLEAK, R_OK)) {
-		ktap_skip("no_stacker_leaks", "no " KMEMLEAK " (not the debug kernel)");
-		return ktap_exit();
-	}
 	/* Two scans: an object is reported once it stayed unreferenced. */
 	write_value(KMEMLEAK, "scan");
 	sleep(1);
 	write_value(KMEMLEAK, "scan");
-	len = read_whole(KMEMLEAK, &report);
-	if (len < 0) {
-		ktap_result(0, "no_stacker_leaks", KMEMLEAK ": %s", strerror(errno));
-		return ktap_exit();
-	}
+	ASSERT_LE(0, read_whole(KMEMLEAK, &report))
+		TH_LOG(KMEMLEAK ": %s", strerror(errno));
 	for (obj = strstr(report, "unreferenced object"); obj; obj = next) {
 		next = strstr(obj + 1, "unreferenced object");
 		if (next)
@@ -54,7 +59,9 @@ int main(void)
 	}
 	if (others)
 		printf("# %d leak reports outside stacker (not counted)\n", others);
-	ktap_result(ours == 0, "no_stacker_leaks", "%d leak reports in stacker (above)", ours);
+	EXPECT_EQ(0, ours)
+		TH_LOG("%d leak reports in stacker (above)", ours);
 	free(report);
-	return ktap_exit();
 }
+
+TEST_HARNESS_MAIN

@@ -21,6 +21,9 @@
  * - malformed, truncated and random compiled policies are refused with
  *   EINVAL and the old policy keeps deciding;
  * - with capstack in the chain (either order), its denial happens too.
+ * If stacker did not initialize, or mlte is not in the chain, every test
+ * fails. The tests after "policy_loaded" load the policy and label the
+ * files each time, in their fixture.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -40,7 +43,6 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
-#include "ktap.h"
 #include "guest_util.h"
 
 #define MLTE "/sys/kernel/security/stacker/mlte/"
@@ -176,14 +178,6 @@ static int as(const char *level, const char *exec, const char *op, const char *a
 #define USER DIR "/user_exec"
 #define NONET DIR "/nonet_exec"
 
-/* A result: the child's errno `got` is `want` (0: success). */
-static void expect(const char *name, int got, int want)
-{
-	ktap_result(got == want, name, "expected %s, got %s (%d)",
-		    want ? strerror(want) : "success",
-		    got < 0 ? "test failure" : got ? strerror(got) : "success", got);
-}
-
 /* Copies this program to `path` and labels it `ctx`. */
 static int copy_self(const char *path, const char *ctx)
 {
@@ -197,6 +191,123 @@ static int copy_self(const char *path, const char *ctx)
 	return set_label(path, ctx);
 }
 
+TEST(init_succeeded)
+{
+	ASSERT_INIT_SUCCEEDED(STACKER_STATUS);
+}
+
+/* Whether mlte is in the chain; `chain` gets the chain, for messages. */
+static int chain_has_mlte(char *chain, size_t size)
+{
+	if (read_value("/sys/kernel/security/stacker/chain", chain, size))
+		return 0;
+	return strstr(chain, "mlte") != NULL;
+}
+
+TEST(mlte_in_chain)
+{
+	char chain[256];
+
+	ASSERT_INIT_SUCCEEDED(STACKER_STATUS);
+	EXPECT_TRUE(chain_has_mlte(chain, sizeof(chain)))
+		TH_LOG("chain is '%s'", escaped(chain));
+}
+
+/* Before the policy: mlte in the chain, nothing else. */
+FIXTURE(mlte) {};
+
+FIXTURE_SETUP(mlte)
+{
+	char chain[256];
+
+	ASSERT_INIT_SUCCEEDED(STACKER_STATUS);
+	ASSERT_TRUE(chain_has_mlte(chain, sizeof(chain)))
+		TH_LOG("mlte is not in this boot's chain '%s'", escaped(chain));
+}
+
+FIXTURE_TEARDOWN(mlte)
+{
+}
+
+/*
+ * The blob layout of this chain (printed for the docs), and mlte's slots:
+ * a label (3 x 4 bytes, padded to 16, + 16 x 8 = 144 bytes) in the inode,
+ * cred, sock and IPC blobs, and, with capstack, capstack's cred slot apart
+ * from mlte's. The cred offsets of mlte and capstack (-1 if absent).
+ */
+static long label_slots(long *mlte_cred, long *cap_cred, int print)
+{
+	char buf[2048], *line, *save;
+	long off, size, slots = 0;
+	char name[32], kind[32];
+
+	*mlte_cred = *cap_cred = -1;
+	read_value("/sys/kernel/security/stacker/layout", buf, sizeof(buf));
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (print)
+			printf("# layout: %s\n", line);
+		if (sscanf(line, "%31s %31s %ld %ld", name, kind, &off, &size) != 4)
+			continue;
+		if (!strcmp(name, "mlte") && size == 144 &&
+		    (!strcmp(kind, "inode") || !strcmp(kind, "cred") || !strcmp(kind, "sock") ||
+		     !strcmp(kind, "ipc")))
+			slots++;
+		if (!strcmp(name, "mlte") && !strcmp(kind, "cred"))
+			*mlte_cred = off;
+		if (!strcmp(name, "capstack") && !strcmp(kind, "cred"))
+			*cap_cred = off;
+	}
+	return slots;
+}
+
+TEST_F(mlte, mlte_has_a_label_slot_in_four_blobs)
+{
+	long mlte_cred, cap_cred;
+
+	EXPECT_EQ(4, label_slots(&mlte_cred, &cap_cred, 1))
+		TH_LOG("expected a 144-byte mlte slot in each of inode, cred, sock and ipc");
+}
+
+TEST_F(mlte, capstack_and_mlte_cred_slots_apart)
+{
+	long mlte_cred, cap_cred;
+
+	label_slots(&mlte_cred, &cap_cred, 0);
+	if (cap_cred < 0)
+		SKIP(return, "capstack is not in this chain");
+	EXPECT_TRUE(cap_cred + 16 <= mlte_cred || mlte_cred + 144 <= cap_cred)
+		TH_LOG("capstack at %ld, mlte at %ld", cap_cred, mlte_cred);
+}
+
+TEST_F(mlte, policy_file_present)
+{
+	char *policy = NULL;
+
+	EXPECT_LT(0, read_whole(POLICY_BIN, &policy))
+		TH_LOG(POLICY_BIN ": %s", strerror(errno));
+	free(policy);
+}
+
+TEST_F(mlte, policy_write_needs_cap_mac_admin)
+{
+	int rc = write_as_uid1000_errno(MLTE "policy", "x");
+
+	EXPECT_EQ(EPERM, rc)
+		TH_LOG("a write without CAP_MAC_ADMIN: %s",
+		       rc < 0 ? "setup failure" : errno_text(rc));
+}
+
+TEST_F(mlte, policy_loaded)
+{
+	char *policy = NULL;
+	long len = read_whole(POLICY_BIN, &policy);
+
+	ASSERT_LT(0, len)
+		TH_LOG(POLICY_BIN ": %s", strerror(errno));
+	EXPECT_ERRNO(0, write_bytes(MLTE "policy", policy, len));
+	free(policy);
+}
+
 static const char *const files[][2] = {
 	{ DIR "/public", "public_t:s0" },
 	{ DIR "/secret", "secret_t:s0" },
@@ -206,189 +317,390 @@ static const char *const files[][2] = {
 	{ DIR "/tmpdir", "tmp_t:s0" },
 };
 
-static void setup(void)
+/*
+ * With the policy loaded: the test files, labelled, and the two labelled
+ * copies of this program that enter the test domains.
+ */
+FIXTURE(loaded)
 {
-	int ok = 1;
+	char *policy;
+	long len;
+	int capstack_policy;	/* a test loaded capstack's: clear it */
+};
+
+FIXTURE_SETUP(loaded)
+{
+	char chain[256];
 	size_t i;
+
+	ASSERT_INIT_SUCCEEDED(STACKER_STATUS);
+	ASSERT_TRUE(chain_has_mlte(chain, sizeof(chain)))
+		TH_LOG("mlte is not in this boot's chain '%s'", escaped(chain));
+	self->len = read_whole(POLICY_BIN, &self->policy);
+	ASSERT_LT(0, self->len)
+		TH_LOG(POLICY_BIN ": %s", strerror(errno));
+	ASSERT_ERRNO(0, write_bytes(MLTE "policy", self->policy, self->len));
 
 	mkdir(DIR, 0755);
 	mkdir(DIR "/tmpdir", 0777);
-	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(files); i++) {
 		if (strcmp(files[i][0], DIR "/tmpdir"))
-			ok &= make_file(files[i][0]) == 0 && chmod(files[i][0], 0666) == 0;
-		ok &= set_label(files[i][0], files[i][1]) == 0;
-		ok &= !strcmp(label_of(files[i][0]), files[i][1]);
+			ASSERT_EQ(0, make_file(files[i][0]) || chmod(files[i][0], 0666))
+				TH_LOG("%s: %s", files[i][0], strerror(errno));
+		ASSERT_ERRNO(0, set_label(files[i][0], files[i][1]))
+			TH_LOG("%s: %s", files[i][0], files[i][1]);
 	}
-	ok &= copy_self(USER, "user_exec_t:s0") == 0;
-	ok &= copy_self(NONET, "nonet_exec_t:s0") == 0;
-	ktap_result(ok, "labels_set_and_read_back", "setxattr/getxattr of the test files: %s",
-		    strerror(errno));
+	if (strcmp(label_of(USER), "user_exec_t:s0"))
+		ASSERT_EQ(0, copy_self(USER, "user_exec_t:s0"))
+			TH_LOG(USER ": %s", strerror(errno));
+	if (strcmp(label_of(NONET), "nonet_exec_t:s0"))
+		ASSERT_EQ(0, copy_self(NONET, "nonet_exec_t:s0"))
+			TH_LOG(NONET ": %s", strerror(errno));
 }
 
-static void bad_policies(const char *good, long len)
+FIXTURE_TEARDOWN(loaded)
 {
-	long loads = status_count("loads ");
-	char *bad = malloc(len);
-	long i;
-	uint64_t seed = 0x9e3779b97f4a7c15ull;
+	write_value(MLTE "enforce", "1");
+	if (self->capstack_policy)
+		write_value("/sys/kernel/security/stacker/capstack/policy", "\n");
+	free(self->policy);
+}
 
-	memcpy(bad, good, len);
+TEST_F(loaded, init_runs_in_sid_kernel)
+{
+	char buf[256] = "";
+
+	EXPECT_ERRNO(0, read_value(ATTR, buf, sizeof(buf)));
+	EXPECT_STREQ("init_t:s0", buf);
+}
+
+TEST_F(loaded, labels_set_and_read_back)
+{
+	size_t i;
+
+	/* Each file has a label of its own, which the message shows. */
+	for (i = 0; i < ARRAY_SIZE(files); i++)
+		EXPECT_STREQ(files[i][1], label_of(files[i][0]));
+	EXPECT_STREQ("user_exec_t:s0", label_of(USER));
+	EXPECT_STREQ("nonet_exec_t:s0", label_of(NONET));
+}
+
+/* Type enforcement and MLS, from the test domains. */
+TEST_F(loaded, user_reads_public)
+{
+	EXPECT_EQ(0, as("s0", USER, "read", DIR "/public"));
+}
+
+TEST_F(loaded, user_cannot_read_secret)
+{
+	EXPECT_EQ(EACCES, as("s0", USER, "read", DIR "/secret"));
+}
+
+TEST_F(loaded, s1_cannot_read_s2)
+{
+	EXPECT_EQ(EACCES, as("s1", USER, "read", DIR "/public_s2"));
+}
+
+TEST_F(loaded, s1_cannot_write_s0)
+{
+	EXPECT_EQ(EACCES, as("s1", USER, "write", DIR "/public"));
+}
+
+TEST_F(loaded, s1_reads_s0)
+{
+	EXPECT_EQ(0, as("s1", USER, "read", DIR "/public"));
+}
+
+TEST_F(loaded, truncating_is_writing)
+{
+	EXPECT_EQ(0, as("s0", USER, "trunc", DIR "/public"));
+}
+
+TEST_F(loaded, s1_writes_s2)
+{
+	EXPECT_EQ(0, as("s1", USER, "write", DIR "/public_s2"));
+}
+
+TEST_F(loaded, s1_c0c1_reads_s1_c0)
+{
+	EXPECT_EQ(0, as("s1:c0,c1", USER, "read", DIR "/public_s1c0"));
+}
+
+TEST_F(loaded, s1_c0c1_cannot_read_s1_c2)
+{
+	EXPECT_EQ(EACCES, as("s1:c0,c1", USER, "read", DIR "/public_s1c2"));
+}
+
+/* exec moves the task into its domain (exit 1: attr/current, 2: lsm_get_self_attr). */
+TEST_F(loaded, exec_enters_user_t)
+{
+	EXPECT_EQ(0, as("s1:c0,c1", USER, "attr", "user_t:s1:c0,c1"));
+}
+
+TEST_F(loaded, exec_enters_nonet_t)
+{
+	EXPECT_EQ(0, as("s0", NONET, "attr", "nonet_t:s0"));
+}
+
+TEST_F(loaded, domain_change_is_a_secure_exec)
+{
+	EXPECT_EQ(0, as("s0", USER, "atsecure", "-"));
+}
+
+TEST_F(loaded, no_new_privs_blocks_domain_change)
+{
+	EXPECT_EQ(EPERM, as_flags("s0", 1, USER, "attr", "user_t:s0"));
+}
+
+/* New files: the type_transition in tmp_t, the parent's type elsewhere. */
+TEST_F(loaded, user_creates_in_tmp_dir)
+{
+	unlink(DIR "/tmpdir/new");
+	EXPECT_EQ(0, as("s0", USER, "create", DIR "/tmpdir/new"));
+}
+
+TEST_F(loaded, new_file_gets_transition_label)
+{
+	unlink(DIR "/tmpdir/new");
+	ASSERT_EQ(0, as("s0", USER, "create", DIR "/tmpdir/new"));
+	EXPECT_STREQ("user_tmp_t:s0", label_of(DIR "/tmpdir/new"));
+}
+
+/* A new file, made by init_t, with the label of the parent's type. */
+static void new_plain_file(struct __test_metadata *_metadata)
+{
+	unlink(DIR "/plain");
+	ASSERT_EQ(0, make_file(DIR "/plain"))
+		TH_LOG(DIR "/plain: %s", strerror(errno));
+}
+
+TEST_F(loaded, new_file_gets_parent_type)
+{
+	new_plain_file(_metadata);
+	EXPECT_STREQ("file_t:s0", label_of(DIR "/plain"));
+}
+
+TEST_F(loaded, user_cannot_create_outside_tmp)
+{
+	unlink(DIR "/other");
+	EXPECT_EQ(EACCES, as("s0", USER, "create", DIR "/other"));
+}
+
+/* Labels: only what the policy allows, only labels it knows. */
+TEST_F(loaded, user_cannot_relabel)
+{
+	EXPECT_EQ(EACCES, as("s0", USER, "relabel", DIR "/secret"));
+}
+
+TEST_F(loaded, invalid_label_einval)
+{
+	new_plain_file(_metadata);
+	EXPECT_ERRNO(EINVAL, set_label(DIR "/plain", "bogus_t:s0"));
+}
+
+TEST_F(loaded, label_with_undeclared_level_einval)
+{
+	new_plain_file(_metadata);
+	EXPECT_ERRNO(EINVAL, set_label(DIR "/plain", "public_t:s3"));
+}
+
+TEST_F(loaded, refused_label_keeps_the_old)
+{
+	new_plain_file(_metadata);
+	set_label(DIR "/plain", "bogus_t:s0");
+	set_label(DIR "/plain", "public_t:s3");
+	EXPECT_STREQ("file_t:s0", label_of(DIR "/plain"));
+}
+
+/* Sockets and IPC. */
+TEST_F(loaded, nonet_cannot_create_socket)
+{
+	EXPECT_EQ(EACCES, as("s0", NONET, "socket", "-"));
+}
+
+TEST_F(loaded, user_creates_socket)
+{
+	EXPECT_EQ(0, as("s0", USER, "socket", "-"));
+}
+
+TEST_F(loaded, user_cannot_connect)
+{
+	EXPECT_EQ(EACCES, as("s0", USER, "connect", "-"));
+}
+
+TEST_F(loaded, init_connects)
+{
+	EXPECT_EQ(ENOENT, child_op("connect", "-"));
+}
+
+TEST_F(loaded, nonet_cannot_create_ipc)
+{
+	EXPECT_EQ(EACCES, as("s0", NONET, "msgget", "-"));
+}
+
+TEST_F(loaded, user_creates_ipc)
+{
+	EXPECT_EQ(0, as("s0", USER, "msgget", "-"));
+}
+
+/* Permissive mode (the fixture sets enforcing mode again). */
+TEST_F(loaded, permissive_mode_set)
+{
+	EXPECT_ERRNO(0, write_value(MLTE "enforce", "0"));
+}
+
+TEST_F(loaded, permissive_allows_secret)
+{
+	ASSERT_ERRNO(0, write_value(MLTE "enforce", "0"));
+	EXPECT_EQ(0, as("s0", USER, "read", DIR "/secret"));
+}
+
+TEST_F(loaded, permissive_counts_the_denial)
+{
+	long before = status_count("denials ");
+
+	ASSERT_ERRNO(0, write_value(MLTE "enforce", "0"));
+	as("s0", USER, "read", DIR "/secret");
+	EXPECT_LT(before, status_count("denials "));
+}
+
+TEST_F(loaded, permissive_logs_avc_line)
+{
+	ASSERT_ERRNO(0, write_value(MLTE "enforce", "0"));
+	as("s0", USER, "read", DIR "/secret");
+	EXPECT_TRUE(klog_has("permissive=1") && klog_has("tcontext=secret_t:s0 tclass=file"))
+		TH_LOG("no avc line with permissive=1 for secret_t");
+}
+
+TEST_F(loaded, enforcing_mode_set)
+{
+	ASSERT_ERRNO(0, write_value(MLTE "enforce", "0"));
+	EXPECT_ERRNO(0, write_value(MLTE "enforce", "1"));
+}
+
+/* Malformed, truncated and random compiled policies: EINVAL. */
+static long write_malformed(FIXTURE_DATA(loaded) *self)
+{
+	char bad[self->len];
+
+	memcpy(bad, self->policy, self->len);
 	bad[4] = 9; /* the version */
-	EXPECT_ERRNO("malformed_policy_einval", write_bytes(MLTE "policy", bad, len), EINVAL);
-	ktap_result(klog_has("mlte: policy rejected: byte 4: unknown version"),
-		    "malformed_policy_logged_with_byte", "no 'policy rejected: byte 4' line");
-	EXPECT_ERRNO("truncated_policy_einval", write_bytes(MLTE "policy", good, len / 2),
-		     EINVAL);
-	for (i = 0; i < len; i++) {
+	return write_bytes(MLTE "policy", bad, self->len);
+}
+
+static long write_truncated(FIXTURE_DATA(loaded) *self)
+{
+	return write_bytes(MLTE "policy", self->policy, self->len / 2);
+}
+
+static long write_random(FIXTURE_DATA(loaded) *self)
+{
+	uint64_t seed = 0x9e3779b97f4a7c15ull;
+	char bad[self->len];
+	long i;
+
+	for (i = 0; i < self->len; i++) {
 		seed ^= seed << 13;
 		seed ^= seed >> 7;
 		seed ^= seed << 17;
 		bad[i] = (char)seed;
 	}
-	EXPECT_ERRNO("random_policy_einval", write_bytes(MLTE "policy", bad, len), EINVAL);
-	ktap_result(status_count("loads ") == loads, "refused_policies_not_loaded",
-		    "loads went from %ld to %ld", loads, status_count("loads "));
-	expect("old_policy_still_denies_secret", as("s0", USER, "read", DIR "/secret"), EACCES);
-	expect("old_policy_still_allows_public", as("s0", USER, "read", DIR "/public"), 0);
-	free(bad);
+	return write_bytes(MLTE "policy", bad, self->len);
 }
 
-/*
- * The blob layout of this chain (printed for the docs), and mlte's slots:
- * a label (3 x 4 bytes, padded to 16, + 16 x 8 = 144 bytes) in the inode, cred, sock and
- * IPC blobs, and, with capstack, capstack's cred slot apart from mlte's.
- */
-static void layout(void)
+static void write_bad_policies(FIXTURE_DATA(loaded) *self)
 {
-	char buf[2048], *line, *save;
-	long mlte_cred = -1, cap_cred = -1, off, size, slots = 0;
-	char name[32], kind[32];
-
-	read_value("/sys/kernel/security/stacker/layout", buf, sizeof(buf));
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		printf("# layout: %s\n", line);
-		if (sscanf(line, "%31s %31s %ld %ld", name, kind, &off, &size) != 4)
-			continue;
-		if (!strcmp(name, "mlte") && size == 144 &&
-		    (!strcmp(kind, "inode") || !strcmp(kind, "cred") || !strcmp(kind, "sock") ||
-		     !strcmp(kind, "ipc")))
-			slots++;
-		if (!strcmp(name, "mlte") && !strcmp(kind, "cred"))
-			mlte_cred = off;
-		if (!strcmp(name, "capstack") && !strcmp(kind, "cred"))
-			cap_cred = off;
-	}
-	ktap_result(slots == 4, "mlte_has_a_label_slot_in_four_blobs",
-		    "%ld of inode, cred, sock and ipc with a 144-byte mlte slot", slots);
-	if (cap_cred < 0) {
-		ktap_skip("capstack_and_mlte_cred_slots_apart", "capstack is not in this chain");
-		return;
-	}
-	ktap_result(cap_cred + 16 <= mlte_cred || mlte_cred + 144 <= cap_cred,
-		    "capstack_and_mlte_cred_slots_apart", "capstack at %ld, mlte at %ld",
-		    cap_cred, mlte_cred);
+	write_malformed(self);
+	write_truncated(self);
+	write_random(self);
 }
 
-static void capstack_too(void)
+TEST_F(loaded, malformed_policy_einval)
+{
+	EXPECT_ERRNO(EINVAL, write_malformed(self));
+}
+
+TEST_F(loaded, malformed_policy_logged_with_byte)
+{
+	write_malformed(self);
+	EXPECT_TRUE(klog_has("mlte: policy rejected: byte 4: unknown version"))
+		TH_LOG("no 'policy rejected: byte 4' line");
+}
+
+TEST_F(loaded, truncated_policy_einval)
+{
+	EXPECT_ERRNO(EINVAL, write_truncated(self));
+}
+
+TEST_F(loaded, random_policy_einval)
+{
+	EXPECT_ERRNO(EINVAL, write_random(self));
+}
+
+TEST_F(loaded, refused_policies_not_loaded)
+{
+	long loads = status_count("loads ");
+
+	write_bad_policies(self);
+	EXPECT_EQ(loads, status_count("loads "));
+}
+
+TEST_F(loaded, old_policy_still_denies_secret)
+{
+	write_bad_policies(self);
+	EXPECT_EQ(EACCES, as("s0", USER, "read", DIR "/secret"));
+}
+
+TEST_F(loaded, old_policy_still_allows_public)
+{
+	write_bad_policies(self);
+	EXPECT_EQ(0, as("s0", USER, "read", DIR "/public"));
+}
+
+/* With capstack in the chain (either order), its denial happens too. */
+static int chain_has_capstack(void)
 {
 	char chain[256];
 
-	read_value("/sys/kernel/security/stacker/chain", chain, sizeof(chain));
-	if (!strstr(chain, "capstack")) {
-		ktap_skip("capstack_policy_loaded", "capstack is not in this boot's chain");
-		ktap_skip("capstack_denies_mknod_with_mlte", "capstack is not in this boot's chain");
-		ktap_skip("mlte_denies_secret_with_capstack", "capstack is not in this boot's chain");
-		return;
-	}
-	EXPECT_OK("capstack_policy_loaded",
-		  write_value("/sys/kernel/security/stacker/capstack/policy",
-			      "deny CAP_MKNOD all\n"));
+	return read_value("/sys/kernel/security/stacker/chain", chain, sizeof(chain)) == 0 &&
+	       strstr(chain, "capstack");
+}
+
+/* Loads capstack's policy: no CAP_MKNOD for anyone. */
+static long load_capstack_policy(FIXTURE_DATA(loaded) *self)
+{
+	self->capstack_policy = 1;
+	return write_value("/sys/kernel/security/stacker/capstack/policy", "deny CAP_MKNOD all\n");
+}
+
+TEST_F(loaded, capstack_policy_loaded)
+{
+	if (!chain_has_capstack())
+		SKIP(return, "capstack is not in this boot's chain");
+	EXPECT_ERRNO(0, load_capstack_policy(self));
+}
+
+TEST_F(loaded, capstack_denies_mknod_with_mlte)
+{
+	if (!chain_has_capstack())
+		SKIP(return, "capstack is not in this boot's chain");
+	ASSERT_ERRNO(0, load_capstack_policy(self));
 	unlink(DIR "/null");
-	EXPECT_ERRNO("capstack_denies_mknod_with_mlte",
-		     mknod(DIR "/null", S_IFCHR | 0600, makedev(1, 3)), EPERM);
-	expect("mlte_denies_secret_with_capstack", as("s0", USER, "read", DIR "/secret"),
-	       EACCES);
-	write_value("/sys/kernel/security/stacker/capstack/policy", "\n");
+	EXPECT_ERRNO(EPERM, mknod(DIR "/null", S_IFCHR | 0600, makedev(1, 3)));
+}
+
+TEST_F(loaded, mlte_denies_secret_with_capstack)
+{
+	if (!chain_has_capstack())
+		SKIP(return, "capstack is not in this boot's chain");
+	ASSERT_ERRNO(0, load_capstack_policy(self));
+	EXPECT_EQ(EACCES, as("s0", USER, "read", DIR "/secret"));
 }
 
 int main(int argc, char **argv)
 {
-	char buf[256], *policy;
-	long len, before;
-	int rc;
-
+	/* A labelled copy of this program, run by as(): one operation. */
 	if (argc == 4 && !strcmp(argv[1], "--child"))
 		return child_op(argv[2], argv[3]);
-
-	ktap_plan("mlte", 51);
-	check_init_succeeded();
-	read_value("/sys/kernel/security/stacker/chain", buf, sizeof(buf));
-	ktap_result(strstr(buf, "mlte") != NULL, "mlte_in_chain", "chain is '%s'", buf);
-	if (!strstr(buf, "mlte"))
-		ktap_block("mlte is not in this boot's chain");
-	layout();
-
-	len = read_whole(POLICY_BIN, &policy);
-	ktap_result(len > 0, "policy_file_present", POLICY_BIN ": %s", strerror(errno));
-	rc = write_as_uid1000_errno(MLTE "policy", "x");
-	ktap_result(rc == EPERM, "policy_write_needs_cap_mac_admin",
-		    "a write without CAP_MAC_ADMIN gave %d, expected EPERM", rc);
-	EXPECT_OK("policy_loaded", write_bytes(MLTE "policy", policy, len));
-	ktap_result(read_value(ATTR, buf, sizeof(buf)) == 0 && !strcmp(buf, "init_t:s0"),
-		    "init_runs_in_sid_kernel", ATTR " reads '%s'", buf);
-
-	setup();
-	expect("user_reads_public", as("s0", USER, "read", DIR "/public"), 0);
-	expect("user_cannot_read_secret", as("s0", USER, "read", DIR "/secret"), EACCES);
-	expect("s1_cannot_read_s2", as("s1", USER, "read", DIR "/public_s2"), EACCES);
-	expect("s1_cannot_write_s0", as("s1", USER, "write", DIR "/public"), EACCES);
-	expect("s1_reads_s0", as("s1", USER, "read", DIR "/public"), 0);
-	expect("truncating_is_writing", as("s0", USER, "trunc", DIR "/public"), 0);
-	expect("s1_writes_s2", as("s1", USER, "write", DIR "/public_s2"), 0);
-	expect("s1_c0c1_reads_s1_c0", as("s1:c0,c1", USER, "read", DIR "/public_s1c0"), 0);
-	expect("s1_c0c1_cannot_read_s1_c2", as("s1:c0,c1", USER, "read", DIR "/public_s1c2"),
-	       EACCES);
-	expect("exec_enters_user_t", as("s1:c0,c1", USER, "attr", "user_t:s1:c0,c1"), 0);
-	expect("exec_enters_nonet_t", as("s0", NONET, "attr", "nonet_t:s0"), 0);
-	expect("domain_change_is_a_secure_exec", as("s0", USER, "atsecure", "-"), 0);
-	expect("no_new_privs_blocks_domain_change", as_flags("s0", 1, USER, "attr", "user_t:s0"),
-	       EPERM);
-
-	expect("user_creates_in_tmp_dir", as("s0", USER, "create", DIR "/tmpdir/new"), 0);
-	ktap_result(!strcmp(label_of(DIR "/tmpdir/new"), "user_tmp_t:s0"),
-		    "new_file_gets_transition_label", "label is '%s'",
-		    label_of(DIR "/tmpdir/new"));
-	make_file(DIR "/plain");
-	ktap_result(!strcmp(label_of(DIR "/plain"), "file_t:s0"),
-		    "new_file_gets_parent_type", "label is '%s'", label_of(DIR "/plain"));
-	expect("user_cannot_create_outside_tmp", as("s0", USER, "create", DIR "/other"),
-	       EACCES);
-
-	expect("user_cannot_relabel", as("s0", USER, "relabel", DIR "/secret"), EACCES);
-	EXPECT_ERRNO("invalid_label_einval", set_label(DIR "/plain", "bogus_t:s0"), EINVAL);
-	EXPECT_ERRNO("label_with_undeclared_level_einval",
-		     set_label(DIR "/plain", "public_t:s3"), EINVAL);
-	ktap_result(!strcmp(label_of(DIR "/plain"), "file_t:s0"),
-		    "refused_label_keeps_the_old", "label is '%s'", label_of(DIR "/plain"));
-
-	expect("nonet_cannot_create_socket", as("s0", NONET, "socket", "-"), EACCES);
-	expect("user_creates_socket", as("s0", USER, "socket", "-"), 0);
-	expect("user_cannot_connect", as("s0", USER, "connect", "-"), EACCES);
-	expect("init_connects", child_op("connect", "-"), ENOENT);
-	expect("nonet_cannot_create_ipc", as("s0", NONET, "msgget", "-"), EACCES);
-	expect("user_creates_ipc", as("s0", USER, "msgget", "-"), 0);
-
-	before = status_count("denials ");
-	EXPECT_OK("permissive_mode_set", write_value(MLTE "enforce", "0"));
-	expect("permissive_allows_secret", as("s0", USER, "read", DIR "/secret"), 0);
-	ktap_result(status_count("denials ") > before, "permissive_counts_the_denial",
-		    "denials %ld -> %ld", before, status_count("denials "));
-	ktap_result(klog_has("permissive=1") && klog_has("tcontext=secret_t:s0 tclass=file"),
-		    "permissive_logs_avc_line", "no avc line with permissive=1 for secret_t");
-	EXPECT_OK("enforcing_mode_set", write_value(MLTE "enforce", "1"));
-
-	bad_policies(policy, len);
-	capstack_too();
-	free(policy);
-	return ktap_exit();
+	return test_harness_run(argc, argv);
 }

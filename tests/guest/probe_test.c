@@ -22,6 +22,13 @@
  *     a bad value fails and the old value stays;
  *   - getselfattr/setselfattr: lsm_get_self_attr(2) answers "probe:N" under
  *     stacker's LSM id, and lsm_set_self_attr(2) routes "probe:N".
+ * If stacker did not initialize, every test fails.
+ *
+ * With probe, probe_b and probe_c as LSMs of their own instead
+ * (lsm=probe,probe_b,probe_c), it checks that they are active, and the
+ * special rules but the LSM syscalls: main() runs the tests that apply
+ * to the boot (the "own_lsm" and "special_rules" fixtures there, every
+ * other one behind stacker).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -49,7 +56,6 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
-#include "ktap.h"
 #include "guest_util.h"
 #include "hook_names.h"
 
@@ -309,181 +315,409 @@ static void ipc_ops(void)
 }
 
 /*
- * The special rules; the LSM syscalls too if `selfattr` (11 results, or 18
- * with them).
+ * Whether probe runs as LSMs of its own (lsm=probe,probe_b,probe_c;
+ * own_lsm.c), not behind stacker.
  */
-static void special_rules(int selfattr)
+static int own_lsm(void)
+{
+	return access(STACKER_STATUS, F_OK) && !access("/sys/kernel/security/probe/status", F_OK);
+}
+
+TEST(init_succeeded)
+{
+	ASSERT_INIT_SUCCEEDED(STACKER_STATUS);
+}
+
+TEST(hooks_file_lists_every_hook)
+{
+	static char hooks[1 << 16];
+	int n_hooks = 0, listed = 0;
+
+	ASSERT_INIT_SUCCEEDED(STACKER_STATUS);
+	while (all_hooks[n_hooks])
+		n_hooks++;
+	ASSERT_EQ(0, read_value(HOOKS, hooks, sizeof(hooks)));
+	for (char *p = hooks; (p = strchr(p, '\n')); p++)
+		listed++;
+	EXPECT_LE(90, listed);
+	EXPECT_EQ(n_hooks, listed)
+		TH_LOG("%d hooks listed, the table has %d", listed, n_hooks);
+}
+
+/*
+ * probe, probe_b and probe_c as LSMs of their own: the same entry points
+ * answer the special rules, except the LSM syscalls, which answer under
+ * stacker's id and so are not registered. probe must come first: the LSM
+ * core asks only the first LSM for /proc/self/attr/current.
+ */
+FIXTURE(own_lsm) {};
+
+FIXTURE_SETUP(own_lsm)
+{
+}
+
+FIXTURE_TEARDOWN(own_lsm)
+{
+}
+
+/* Whether /sys/kernel/security/lsm names `name` (a whole name: not "probe_b" for "probe"). */
+static void expect_listed(struct __test_metadata *_metadata, const char *name)
+{
+	char buf[256], list[258], want[32];
+
+	ASSERT_EQ(0, read_value("/sys/kernel/security/lsm", buf, sizeof(buf)));
+	snprintf(list, sizeof(list), ",%s,", buf);
+	snprintf(want, sizeof(want), ",%s,", name);
+	EXPECT_NE(NULL, strstr(list, want))
+		TH_LOG("/sys/kernel/security/lsm is '%s'", buf);
+}
+
+/* Whether the status file of `name`, an LSM of its own, reads "ok". */
+static void expect_status_ok(struct __test_metadata *_metadata, const char *name)
+{
+	char path[128], shown[300];
+
+	snprintf(path, sizeof(path), "/sys/kernel/security/%s/status", name);
+	EXPECT_TRUE(status_is_ok(path, shown, sizeof(shown)))
+		TH_LOG("%s is %s", path, shown);
+}
+
+TEST_F(own_lsm, lsm_list_has_probe)
+{
+	expect_listed(_metadata, "probe");
+}
+
+TEST_F(own_lsm, lsm_list_has_probe_b)
+{
+	expect_listed(_metadata, "probe_b");
+}
+
+TEST_F(own_lsm, lsm_list_has_probe_c)
+{
+	expect_listed(_metadata, "probe_c");
+}
+
+TEST_F(own_lsm, stacker_not_active)
 {
 	char buf[256];
-	ssize_t n;
-	long rc;
+
+	ASSERT_EQ(0, read_value("/sys/kernel/security/lsm", buf, sizeof(buf)));
+	EXPECT_EQ(NULL, strstr(buf, "stacker"))
+		TH_LOG("lsm is '%s'", buf);
+}
+
+TEST_F(own_lsm, probe_status_ok)
+{
+	expect_status_ok(_metadata, "probe");
+}
+
+TEST_F(own_lsm, probe_b_status_ok)
+{
+	expect_status_ok(_metadata, "probe_b");
+}
+
+TEST_F(own_lsm, probe_c_status_ok)
+{
+	expect_status_ok(_metadata, "probe_c");
+}
+
+/*
+ * The special rules, answered by "probe" only, behind stacker or as an
+ * LSM of its own; the file they look at is new in each test.
+ */
+FIXTURE(special_rules)
+{
+	char file[64];
+};
+
+FIXTURE_SETUP(special_rules)
+{
+	if (!own_lsm())
+		ASSERT_INIT_SUCCEEDED(STACKER_STATUS);
+	mkdir("/tmp/p", 0755);
+	snprintf(self->file, sizeof(self->file), "/tmp/p/special.XXXXXX");
+	ASSERT_LE(0, mkstemp(self->file))
+		TH_LOG("mkstemp: %s", strerror(errno));
+}
+
+FIXTURE_TEARDOWN(special_rules)
+{
+	unlink(self->file);
+}
+
+/* getxattr(2) of the fixture's file as a string: its length, or -1. */
+static ssize_t get_string(const char *file, const char *name, char *buf, size_t size)
+{
+	ssize_t n = getxattr(file, name, buf, size - 1);
+
+	buf[n > 0 ? n : 0] = '\0';
+	return n;
+}
+
+TEST_F(special_rules, init_security_xattr_stored)
+{
+	char buf[256];
+	ssize_t n = get_string(self->file, "security.probe_init", buf, sizeof(buf));
+
+	EXPECT_EQ(1, n)
+		TH_LOG("getxattr(security.probe_init) of a new file: %s", errno_text(errno_of(n)));
+	EXPECT_STREQ("1", buf);
+}
+
+TEST_F(special_rules, getsecurity_answers_security_probe)
+{
+	char buf[256];
+	ssize_t n = get_string(self->file, "security.probe", buf, sizeof(buf));
+
+	EXPECT_EQ(5, n)
+		TH_LOG("getxattr(security.probe): %s", errno_text(errno_of(n)));
+	EXPECT_STREQ("probe", buf);
+}
+
+TEST_F(special_rules, getsecurity_other_names_reach_the_file_system)
+{
+	char buf[256];
+
+	EXPECT_ERRNO(ENODATA, getxattr(self->file, "security.other", buf, sizeof(buf)));
+}
+
+TEST_F(special_rules, listsecurity_lists_security_probe)
+{
+	char buf[256];
+	ssize_t n = listxattr(self->file, buf, sizeof(buf));
+
+	ASSERT_LT(0, n)
+		TH_LOG("listxattr: %s", errno_text(errno_of(n)));
+	EXPECT_NE(NULL, memmem(buf, n, "security.probe", 15))
+		TH_LOG("listxattr gave %zd bytes without security.probe", n);
+}
+
+TEST_F(special_rules, prctl_answered_by_probe)
+{
+	long rc = prctl(PR_PROBE, 41, 0, 0, 0);
+
+	EXPECT_EQ(42, rc)
+		TH_LOG("prctl(PR_PROBE, 41): %s", errno_text(errno_of(rc)));
+}
+
+TEST_F(special_rules, prctl_other_options_reach_the_kernel)
+{
+	ASSERT_ERRNO(0, prctl(PR_SET_DUMPABLE, 1, 0, 0, 0));
+	EXPECT_EQ(1, prctl(PR_GET_DUMPABLE, 0, 0, 0, 0));
+}
+
+/* The attribute as /proc/self/attr/current reads it. */
+static const char *attr_now(void)
+{
+	static char buf[256];
+
+	if (read_value(ATTR, buf, sizeof(buf)))
+		snprintf(buf, sizeof(buf), "(unreadable: %s)", strerror(errno));
+	return buf;
+}
+
+TEST_F(special_rules, setprocattr_routed_to_probe)
+{
+	EXPECT_ERRNO(0, write_value(ATTR, "probe:7"));
+}
+
+TEST_F(special_rules, getprocattr_answered_by_probe)
+{
+	ASSERT_ERRNO(0, write_value(ATTR, "probe:7"));
+	EXPECT_STREQ("7", attr_now());
+}
+
+TEST_F(special_rules, setprocattr_bad_value_einval)
+{
+	EXPECT_ERRNO(EINVAL, write_value(ATTR, "probe:x7"));
+}
+
+TEST_F(special_rules, setprocattr_bad_value_keeps_the_old)
+{
+	ASSERT_ERRNO(0, write_value(ATTR, "probe:7"));
+	write_value(ATTR, "probe:x7");
+	EXPECT_STREQ("7", attr_now());
+}
+
+/*
+ * An attribute no submodule answers is forwarded to the LSMs after
+ * stacker, never to a submodule running as an LSM of its own (the
+ * probe-with-own-lsm boot has probe_b after stacker): EINVAL, and the
+ * kernel still runs.
+ */
+TEST_F(special_rules, getprocattr_unclaimed_einval)
+{
+	char buf[256];
+
+	EXPECT_ERRNO(EINVAL, read_value("/proc/self/attr/exec", buf, sizeof(buf)));
+}
+
+/* The LSM syscalls, behind stacker only. */
+FIXTURE(selfattr)
+{
 	union {
 		struct lsm_ctx ctx;
 		char bytes[512];
 	} u;
-	uint32_t size;
+};
+
+FIXTURE_SETUP(selfattr)
+{
+	ASSERT_INIT_SUCCEEDED(STACKER_STATUS);
+	ASSERT_ERRNO(0, write_value(ATTR, "probe:7"));
+}
+
+FIXTURE_TEARDOWN(selfattr)
+{
+}
+
+TEST_F(selfattr, getselfattr_names_probe_under_stackers_id)
+{
+	uint32_t size = sizeof(self->u);
+	long rc = syscall(SYS_lsm_get_self_attr, LSM_ATTR_CURRENT, &self->u.ctx, &size, 0);
+
+	ASSERT_LE(1, rc)
+		TH_LOG("lsm_get_self_attr: %s", errno_text(errno_of(rc)));
+	EXPECT_EQ((uint64_t)LSM_ID_STACKER, self->u.ctx.id);
+	ASSERT_EQ(8ULL, (unsigned long long)self->u.ctx.ctx_len);
+	EXPECT_EQ(0, memcmp(self->u.ctx.ctx, "probe:7", 8))
+		TH_LOG("the context is '%.8s'", self->u.ctx.ctx);
+}
+
+TEST_F(selfattr, getselfattr_too_small_e2big_with_size)
+{
+	uint32_t size = sizeof(struct lsm_ctx) + 2;
+
+	EXPECT_ERRNO(E2BIG, syscall(SYS_lsm_get_self_attr, LSM_ATTR_CURRENT, &self->u.ctx,
+				    &size, 0));
+	EXPECT_EQ(sizeof(struct lsm_ctx) + 8, size);
+}
+
+/* lsm_set_self_attr(2) with the 8-byte context `ctx` under stacker's id. */
+static long set_self_attr(FIXTURE_DATA(selfattr) *self, const char ctx[8])
+{
+	self->u.ctx.id = LSM_ID_STACKER;
+	self->u.ctx.ctx_len = 8;
+	self->u.ctx.len = sizeof(struct lsm_ctx) + 8;
+	memcpy(self->u.ctx.ctx, ctx, 8);
+	return syscall(SYS_lsm_set_self_attr, LSM_ATTR_CURRENT, &self->u.ctx, self->u.ctx.len, 0);
+}
+
+TEST_F(selfattr, setselfattr_routed_to_probe)
+{
+	EXPECT_ERRNO(0, set_self_attr(self, "probe:9"));
+}
+
+TEST_F(selfattr, setselfattr_took_effect)
+{
+	ASSERT_ERRNO(0, set_self_attr(self, "probe:9"));
+	EXPECT_STREQ("9", attr_now());
+}
+
+TEST_F(selfattr, setselfattr_without_a_submodule_einval)
+{
+	EXPECT_ERRNO(EINVAL, set_self_attr(self, "nosuch1"));
+}
+
+TEST_F(selfattr, setselfattr_bad_value_einval)
+{
+	EXPECT_ERRNO(EINVAL, set_self_attr(self, "probe:q"));
+}
+
+TEST_F(selfattr, setselfattr_bad_value_keeps_the_old)
+{
+	ASSERT_ERRNO(0, set_self_attr(self, "probe:9"));
+	set_self_attr(self, "nosuch1");
+	set_self_attr(self, "probe:q");
+	EXPECT_STREQ("9", attr_now());
+}
+
+/*
+ * System calls that reach the special rules' hooks, without checking
+ * what they answer (the tests above do).
+ */
+static void special_ops(void)
+{
+	union {
+		struct lsm_ctx ctx;
+		char bytes[512];
+	} u;
+	uint32_t size = sizeof(u);
+	char buf[256];
 
 	unlink("/tmp/p/x");
 	make_file("/tmp/p/x");
-	n = getxattr("/tmp/p/x", "security.probe_init", buf, sizeof(buf) - 1);
-	buf[n > 0 ? n : 0] = '\0';
-	ktap_result(n == 1 && buf[0] == '1', "init_security_xattr_stored",
-		    "getxattr(security.probe_init) of a new file gave %zd '%s' (%s)", n, buf,
-		    n < 0 ? strerror(errno) : "");
-	n = getxattr("/tmp/p/x", "security.probe", buf, sizeof(buf) - 1);
-	buf[n > 0 ? n : 0] = '\0';
-	ktap_result(n == 5 && !memcmp(buf, "probe", 5), "getsecurity_answers_security_probe",
-		    "getxattr(security.probe) gave %zd '%s' (%s)", n, buf,
-		    n < 0 ? strerror(errno) : "");
-	n = getxattr("/tmp/p/x", "security.other", buf, sizeof(buf));
-	EXPECT_ERRNO("getsecurity_other_names_reach_the_file_system", n, ENODATA);
-	n = listxattr("/tmp/p/x", buf, sizeof(buf));
-	ktap_result(n > 0 && memmem(buf, n, "security.probe", 15) != NULL,
-		    "listsecurity_lists_security_probe", "listxattr gave %zd bytes", n);
-
-	rc = prctl(PR_PROBE, 41, 0, 0, 0);
-	ktap_result(rc == 42, "prctl_answered_by_probe", "prctl(PR_PROBE, 41) = %ld (%s)", rc,
-		    rc < 0 ? strerror(errno) : "");
-	rc = prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
-	rc = rc == 0 ? prctl(PR_GET_DUMPABLE, 0, 0, 0, 0) : rc;
-	ktap_result(rc == 1, "prctl_other_options_reach_the_kernel",
-		    "PR_GET_DUMPABLE gave %ld", rc);
-
-	EXPECT_OK("setprocattr_routed_to_probe", write_value(ATTR, "probe:7"));
-	ktap_result(read_value(ATTR, buf, sizeof(buf)) == 0 && !strcmp(buf, "7"),
-		    "getprocattr_answered_by_probe", "%s reads '%s'", ATTR, buf);
-	EXPECT_ERRNO("setprocattr_bad_value_einval", write_value(ATTR, "probe:x7"), EINVAL);
-	ktap_result(read_value(ATTR, buf, sizeof(buf)) == 0 && !strcmp(buf, "7"),
-		    "setprocattr_bad_value_keeps_the_old", "%s reads '%s'", ATTR, buf);
-	/*
-	 * An attribute no submodule answers is forwarded to the LSMs after
-	 * stacker, never to a submodule running as an LSM of its own (the
-	 * probe-with-own-lsm boot has probe_b after stacker): EINVAL, and the
-	 * kernel still runs.
-	 */
-	EXPECT_ERRNO("getprocattr_unclaimed_einval",
-		     read_value("/proc/self/attr/exec", buf, sizeof(buf)), EINVAL);
-	if (!selfattr)
-		return;
-
-	memset(&u, 0, sizeof(u));
-	size = sizeof(u);
-	rc = syscall(SYS_lsm_get_self_attr, LSM_ATTR_CURRENT, &u.ctx, &size, 0);
-	ktap_result(rc >= 1 && u.ctx.id == LSM_ID_STACKER && u.ctx.ctx_len == 8 &&
-			    !memcmp(u.ctx.ctx, "probe:7", 8),
-		    "getselfattr_names_probe_under_stackers_id",
-		    "rc %ld (%s), id %llu, ctx_len %llu, '%.*s'", rc, rc < 0 ? strerror(errno) : "",
-		    (unsigned long long)u.ctx.id, (unsigned long long)u.ctx.ctx_len,
-		    (int)(u.ctx.ctx_len < 64 ? u.ctx.ctx_len : 64), u.ctx.ctx);
-	size = sizeof(struct lsm_ctx) + 2;
-	rc = syscall(SYS_lsm_get_self_attr, LSM_ATTR_CURRENT, &u.ctx, &size, 0);
-	ktap_result(rc < 0 && errno == E2BIG && size == sizeof(struct lsm_ctx) + 8,
-		    "getselfattr_too_small_e2big_with_size", "rc %ld (%s), size %u", rc,
-		    rc < 0 ? strerror(errno) : "", size);
-
+	getxattr("/tmp/p/x", "security.probe", buf, sizeof(buf));
+	listxattr("/tmp/p/x", buf, sizeof(buf));
+	prctl(PR_PROBE, 41, 0, 0, 0);
+	write_value(ATTR, "probe:7");
+	read_value(ATTR, buf, sizeof(buf));
+	syscall(SYS_lsm_get_self_attr, LSM_ATTR_CURRENT, &u.ctx, &size, 0);
 	memset(&u, 0, sizeof(u));
 	u.ctx.id = LSM_ID_STACKER;
 	u.ctx.ctx_len = 8;
 	u.ctx.len = sizeof(struct lsm_ctx) + 8;
 	memcpy(u.ctx.ctx, "probe:9", 8);
-	rc = syscall(SYS_lsm_set_self_attr, LSM_ATTR_CURRENT, &u.ctx, u.ctx.len, 0);
-	EXPECT_OK("setselfattr_routed_to_probe", rc);
-	ktap_result(read_value(ATTR, buf, sizeof(buf)) == 0 && !strcmp(buf, "9"),
-		    "setselfattr_took_effect", "%s reads '%s'", ATTR, buf);
-	memcpy(u.ctx.ctx, "nosuch1", 8);
-	rc = syscall(SYS_lsm_set_self_attr, LSM_ATTR_CURRENT, &u.ctx, u.ctx.len, 0);
-	EXPECT_ERRNO("setselfattr_without_a_submodule_einval", rc, EINVAL);
-	memcpy(u.ctx.ctx, "probe:q", 8);
-	rc = syscall(SYS_lsm_set_self_attr, LSM_ATTR_CURRENT, &u.ctx, u.ctx.len, 0);
-	EXPECT_ERRNO("setselfattr_bad_value_einval", rc, EINVAL);
-	ktap_result(read_value(ATTR, buf, sizeof(buf)) == 0 && !strcmp(buf, "9"),
-		    "setselfattr_bad_value_keeps_the_old", "%s reads '%s'", ATTR, buf);
+	syscall(SYS_lsm_set_self_attr, LSM_ATTR_CURRENT, &u.ctx, u.ctx.len, 0);
 }
 
-/*
- * probe, probe_b and probe_c as LSMs of their own (lsm=probe,probe_b,probe_c;
- * own_lsm.c): the same entry points answer the special rules, except the LSM
- * syscalls, which answer under stacker's id and so are not registered.
- * probe must come first: the LSM core asks only the first LSM for
- * /proc/self/attr/current.
- */
-static int own_lsm_main(void)
+/* Made once the system calls of every hook have been made. */
+#define REACHED "/tmp/probe_test.reached"
+
+/* One test per hook of the table: was "probe" called for it? */
+FIXTURE(hook) {};
+
+FIXTURE_VARIANT(hook)
 {
-	static const char *const names[] = { "probe", "probe_b", "probe_c" };
-	char buf[256], path[128];
+	const char *name;
+};
 
-	ktap_plan("probe-own-lsm", 4 + 3 + 11);
-	read_value("/sys/kernel/security/lsm", buf, sizeof(buf));
-	for (int i = 0; i < 3; i++) {
-		char list[258], want[32], shown[64];
+#define HOOK_VARIANT(hook_name) \
+	FIXTURE_VARIANT_ADD(hook, hook_name) { .name = #hook_name };
+STACKER_FOR_EACH_HOOK(HOOK_VARIANT)
 
-		/* Whole names only: ",probe," is not ",probe_b,". */
-		snprintf(list, sizeof(list), ",%s,", buf);
-		snprintf(want, sizeof(want), ",%s,", names[i]);
-		snprintf(shown, sizeof(shown), "lsm_list_has_%s", names[i]);
-		ktap_result(strstr(list, want) != NULL, shown, "/sys/kernel/security/lsm is '%s'", buf);
-	}
-	ktap_result(strstr(buf, "stacker") == NULL, "stacker_not_active", "lsm is '%s'", buf);
-	for (int i = 0; i < 3; i++) {
-		char shown[64];
-
-		snprintf(path, sizeof(path), "/sys/kernel/security/%s/status", names[i]);
-		snprintf(shown, sizeof(shown), "%s_status_ok", names[i]);
-		read_value(path, buf, sizeof(buf));
-		ktap_result(!strcmp(buf, "ok\n"), shown, "%s is '%s'", path, buf);
-	}
-	mkdir("/tmp/p", 0755);
-	special_rules(0);
-	return ktap_exit();
-}
-
-int main(void)
+/* The first one makes the system calls that reach every hook. */
+FIXTURE_SETUP(hook)
 {
-	static char hooks[1 << 16];
-	int n_hooks = 0, listed = 0, fd;
-	ssize_t n;
-
-	if (access("/sys/kernel/security/stacker/status", F_OK) &&
-	    !access("/sys/kernel/security/probe/status", F_OK))
-		return own_lsm_main();
-
-	while (all_hooks[n_hooks])
-		n_hooks++;
-	ktap_plan("probe", 1 + 1 + n_hooks + 18);
-
-	check_init_succeeded();
-
-	fd = open(HOOKS, O_RDONLY);
-	n = fd < 0 ? -1 : read(fd, hooks, sizeof(hooks) - 1);
-	if (fd >= 0)
-		close(fd);
-	hooks[n > 0 ? n : 0] = '\0';
-	for (char *p = hooks; (p = strchr(p, '\n')); p++)
-		listed++;
-	ktap_result(listed >= 90 && listed == n_hooks, "hooks_file_lists_every_hook",
-		    "%d hooks listed, the table has %d", listed, n_hooks);
-
-	file_ops();
-	mount_ops();
-	task_ops();
-	socket_ops();
-	ipc_ops();
-	special_rules(1);
-	/* RCU callbacks and deferred frees (task, cred, inode, superblock). */
-	sync();
-	sleep(1);
-
+	ASSERT_INIT_SUCCEEDED(STACKER_STATUS);
+	if (access(REACHED, F_OK)) {
+		file_ops();
+		mount_ops();
+		task_ops();
+		socket_ops();
+		ipc_ops();
+		special_ops();
+		/* RCU callbacks and deferred frees (task, cred, inode, superblock). */
+		sync();
+		sleep(1);
+		ASSERT_EQ(0, make_file(REACHED));
+	}
 	read_stats();
-	for (int i = 0; all_hooks[i]; i++) {
-		char name[96];
-		long c = calls(all_hooks[i]);
+}
 
-		snprintf(name, sizeof(name), "reached_%s", all_hooks[i]);
-		if (is_unreachable(all_hooks[i]) && c == 0) {
-			ktap_skip(name, "no caller in the test kernel");
-			continue;
-		}
-		ktap_result(c > 0, name, "probe was never called for %s", all_hooks[i]);
-	}
-	return ktap_exit();
+FIXTURE_TEARDOWN(hook)
+{
+}
+
+TEST_F(hook, reached)
+{
+	long c = calls(variant->name);
+
+	if (is_unreachable(variant->name) && c == 0)
+		SKIP(return, "no caller in the test kernel");
+	EXPECT_LT(0, c)
+		TH_LOG("probe was never called for %s", variant->name);
+}
+
+/* The tests that apply to this boot, unless the command line names some. */
+int main(int argc, char **argv)
+{
+	char *own_lsm_tests[] = { argv[0], "-f", "own_lsm", "-f", "special_rules", NULL };
+	char *stacker_tests[] = { argv[0], "-F", "own_lsm", NULL };
+
+	if (argc > 1)
+		return test_harness_run(argc, argv);
+	if (own_lsm())
+		return test_harness_run(5, own_lsm_tests);
+	return test_harness_run(3, stacker_tests);
 }

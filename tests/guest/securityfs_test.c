@@ -14,6 +14,8 @@
  * - Both the process that opened the file and the one that writes need
  *   CAP_MAC_ADMIN (EPERM otherwise), so a privileged process handed a
  *   descriptor cannot be used as a deputy.
+ * If the LSM did not initialize, every test fails. Each test leaves the
+ * file as the boot had it.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -22,16 +24,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "ktap.h"
 #include "guest_util.h"
 
 #define SECFS "/sys/kernel/security/"
-
-static const char *path, *status_path;
-static int is_policy;
-
-/* A first and a second value, and what a read shows after the first. */
-static const char *first, *second, *first_shown;
 
 static int set_mac_admin_effective(int on)
 {
@@ -89,153 +84,271 @@ static char *largest_policy(size_t *len)
 	return text;
 }
 
-int main(void)
+/* The file this boot has, and the values the tests write to it. */
+FIXTURE(securityfs)
 {
-	char buf[4096], after[4096], status[256];
-	size_t len, back_len;
-	long rc;
-	int fd, e;
+	const char *path, *status_path;
+	int is_policy;
+	/* A first and a second value, and what a read shows after the first. */
+	const char *first, *second, *first_shown;
+};
 
+static void choose_file(FIXTURE_DATA(securityfs) *self)
+{
 	if (access(SECFS "stacker/capstack/policy", F_OK) == 0) {
-		path = SECFS "stacker/capstack/policy";
-		status_path = SECFS "stacker/status";
-		is_policy = 1;
+		self->path = SECFS "stacker/capstack/policy";
+		self->status_path = SECFS "stacker/status";
+		self->is_policy = 1;
 	} else if (access(SECFS "capstack/policy", F_OK) == 0) {
-		path = SECFS "capstack/policy";
-		status_path = SECFS "capstack/status";
-		is_policy = 1;
+		self->path = SECFS "capstack/policy";
+		self->status_path = SECFS "capstack/status";
+		self->is_policy = 1;
 	} else {
-		path = SECFS "stacker/denyname/name";
-		status_path = SECFS "stacker/status";
+		self->path = SECFS "stacker/denyname/name";
+		self->status_path = SECFS "stacker/status";
 	}
-	if (is_policy) {
-		first = "mode permissive\n";
-		second = "deny CAP_CHOWN uid 4242\n";
-		first_shown = "mode permissive\n";
+	if (self->is_policy) {
+		self->first = "mode permissive\n";
+		self->second = "deny CAP_CHOWN uid 4242\n";
+		self->first_shown = "mode permissive\n";
 	} else {
-		first = "alpha\n";
-		second = "beta\n";
-		first_shown = "alpha\n";
+		self->first = "alpha\n";
+		self->second = "beta\n";
+		self->first_shown = "alpha\n";
 	}
-	ktap_plan("securityfs", 15);
-	printf("# file: %s\n", path);
-
-	read_value(status_path, status, sizeof(status));
-	ktap_result(!strcmp(status, "ok\n"), "init_succeeded", "%s is '%s'", status_path, status);
-	if (strcmp(status, "ok\n"))
-		ktap_block("the LSM did not initialize");
-
-	/* Two writes on one descriptor. */
-	fd = open(path, O_WRONLY);
-	rc = fd < 0 ? -1 : write(fd, first, strlen(first));
-	ktap_result(rc == (long)strlen(first), "first_write_accepted", "write returned %ld (%s)",
-		    rc, strerror(errno));
-	ktap_result(fd >= 0 && lseek(fd, 0, SEEK_CUR) == (off_t)strlen(first),
-		    "file_offset_moves_past_the_value", "offset is %ld",
-		    fd < 0 ? -1L : (long)lseek(fd, 0, SEEK_CUR));
-	rc = fd < 0 ? -1 : write(fd, second, strlen(second));
-	e = errno;
-	if (fd >= 0)
-		close(fd);
-	errno = e;
-	EXPECT_ERRNO("second_write_on_same_fd_einval", rc, EINVAL);
-	read_value(path, buf, sizeof(buf));
-	ktap_result(!strcmp(buf, first_shown), "first_value_in_force_nothing_of_the_second",
-		    "the file reads '%s', expected '%s'", buf, first_shown);
-	ktap_result(klog_has("write at offset ") && klog_has("refused: a value is one write() at offset 0"),
-		    "second_write_logged", "no 'write at offset N refused' line in the log");
-
-	/* An explicit offset is refused too. */
-	fd = open(path, O_WRONLY);
-	rc = fd < 0 ? -1 : pwrite(fd, second, strlen(second), 3);
-	e = errno;
-	if (fd >= 0)
-		close(fd);
-	errno = e;
-	EXPECT_ERRNO("pwrite_at_nonzero_offset_einval", rc, EINVAL);
-
-	/*
-	 * A policy cut inside a line (the first piece of a write in pieces)
-	 * is refused whole: "uid 4242" cut to "uid 4" must not load.
-	 */
-	if (is_policy) {
-		read_value(path, buf, sizeof(buf));
-		rc = write_value(path, "mode enforcing\ndeny CAP_CHOWN uid 4");
-		e = errno;
-		read_value(path, after, sizeof(after));
-		errno = e;
-		ktap_result(rc < 0 && e == EINVAL && !strcmp(buf, after) &&
-				    klog_has("the last line does not end with a newline"),
-			    "policy_cut_mid_line_refused", "write returned %ld (%s); before '%.40s', after '%.40s'",
-			    rc, strerror(e), buf, after);
-	} else {
-		ktap_skip("policy_cut_mid_line_refused", "denyname's rule is one name");
-	}
-
-	/* Reopening gives a fresh value. */
-	EXPECT_OK("reopen_and_write_again", write_value(path, second));
-
-	/* The largest value reads back and writes back; one over the limit is EFBIG. */
-	if (is_policy) {
-		char *text = largest_policy(&len), *back;
-
-		rc = write_value(path, text);
-		ktap_result(rc == (long)len && len > 4096, "largest_policy_one_write",
-			    "writing %zu bytes returned %ld (%s)", len, rc, strerror(errno));
-		back = read_all(path, &back_len);
-		ktap_result(back && back_len == len && !memcmp(back, text, len),
-			    "largest_policy_reads_back_and_writes_back", "read back %zu bytes of %zu",
-			    back_len, len);
-		if (back)
-			write_value(path, back);
-	} else {
-		ktap_skip("largest_policy_one_write", "denyname's rule is one name");
-		ktap_skip("largest_policy_reads_back_and_writes_back", "denyname's rule is one name");
-	}
-	{
-		/* Over the limit: 4096 bytes for denyname, about 45 KiB for a policy. */
-		static char big[200000];
-		size_t n = is_policy ? sizeof(big) - 1 : 5000;
-
-		memset(big, '#', n);
-		big[n] = '\0';
-		read_value(path, buf, sizeof(buf));
-		rc = write_value(path, big);
-		e = errno;
-		read_value(path, after, sizeof(after));
-		errno = e;
-		EXPECT_ERRNO("over_the_limit_efbig", rc, EFBIG);
-		ktap_result(!strcmp(buf, after), "over_the_limit_changes_nothing",
-			    "before '%.40s', after '%.40s'", buf, after);
-	}
-	read_value(path, buf, sizeof(buf));
-	printf("# now: %.60s\n", buf);
-
-	/*
-	 * The opener lacks CAP_MAC_ADMIN, the writer has it: drop it from the
-	 * effective set, open, raise it again (it stays permitted), write.
-	 */
-	write_value(path, first);
-	fd = -1;
-	if (set_mac_admin_effective(0) == 0) {
-		fd = open(path, O_WRONLY);
-		set_mac_admin_effective(1);
-	}
-	rc = fd < 0 ? -2 : write(fd, second, strlen(second));
-	e = errno;
-	if (fd >= 0)
-		close(fd);
-	errno = e;
-	if (rc == -2)
-		ktap_result(0, "opener_without_cap_mac_admin_eperm", "setup failed: %s", strerror(e));
-	else
-		EXPECT_ERRNO("opener_without_cap_mac_admin_eperm", rc, EPERM);
-	read_value(path, buf, sizeof(buf));
-	ktap_result(!strcmp(buf, first_shown) &&
-			    klog_has("the process that opened it lacks CAP_MAC_ADMIN"),
-		    "deputy_write_changed_nothing_and_was_logged", "the file reads '%s'", buf);
-
-	/* Leave the boot as it was. */
-	write_value(path, is_policy ? "" : "\n");
-	return ktap_exit();
 }
+
+TEST(init_succeeded)
+{
+	FIXTURE_DATA(securityfs) file = { 0 };
+
+	choose_file(&file);
+	TH_LOG("file: %s", file.path);
+	ASSERT_INIT_SUCCEEDED(file.status_path);
+}
+
+FIXTURE_SETUP(securityfs)
+{
+	choose_file(self);
+	ASSERT_INIT_SUCCEEDED(self->status_path);
+}
+
+/* Leave the boot as it was. */
+FIXTURE_TEARDOWN(securityfs)
+{
+	write_value(self->path, self->is_policy ? "" : "\n");
+}
+
+/* What the file reads now, for a comparison. */
+static const char *now(FIXTURE_DATA(securityfs) *self)
+{
+	static char bufs[2][4096];
+	static int next;
+	char *buf = bufs[next++ % 2];
+
+	if (read_value(self->path, buf, sizeof(bufs[0])))
+		snprintf(buf, sizeof(bufs[0]), "(unreadable: %s)", strerror(errno));
+	return buf;
+}
+
+/*
+ * Two writes on one descriptor: the first value (which must be accepted
+ * whole), then the second. Returns the errno of the second (0 if it
+ * succeeded); `offset` gets the file offset between the two.
+ */
+static int two_writes(struct __test_metadata *_metadata, FIXTURE_DATA(securityfs) *self,
+		      off_t *offset)
+{
+	int fd = open(self->path, O_WRONLY), err;
+
+	ASSERT_LE(0, fd)
+		TH_LOG("open(%s): %s", self->path, strerror(errno));
+	ASSERT_EQ((long)strlen(self->first), (long)write(fd, self->first, strlen(self->first)))
+		TH_LOG("the first write: %s", strerror(errno));
+	if (offset)
+		*offset = lseek(fd, 0, SEEK_CUR);
+	err = errno_of(write(fd, self->second, strlen(self->second)));
+	close(fd);
+	return err;
+}
+
+TEST_F(securityfs, first_write_accepted)
+{
+	int fd = open(self->path, O_WRONLY);
+	long rc;
+
+	ASSERT_LE(0, fd)
+		TH_LOG("open(%s): %s", self->path, strerror(errno));
+	rc = write(fd, self->first, strlen(self->first));
+	EXPECT_EQ((long)strlen(self->first), rc)
+		TH_LOG("write returned %ld (%s)", rc, errno_text(errno_of(rc)));
+	close(fd);
+}
+
+TEST_F(securityfs, file_offset_moves_past_the_value)
+{
+	off_t offset = -1;
+
+	two_writes(_metadata, self, &offset);
+	EXPECT_EQ((long)strlen(self->first), (long)offset);
+}
+
+TEST_F(securityfs, second_write_on_same_fd_einval)
+{
+	int err = two_writes(_metadata, self, NULL);
+
+	EXPECT_EQ(EINVAL, err)
+		TH_LOG("second write: expected EINVAL, got %s", errno_text(err));
+}
+
+TEST_F(securityfs, first_value_in_force_nothing_of_the_second)
+{
+	two_writes(_metadata, self, NULL);
+	EXPECT_STREQ(escaped(self->first_shown), escaped(now(self)));
+}
+
+TEST_F(securityfs, second_write_logged)
+{
+	two_writes(_metadata, self, NULL);
+	EXPECT_TRUE(klog_has("write at offset ") &&
+		    klog_has("refused: a value is one write() at offset 0"))
+		TH_LOG("no 'write at offset N refused' line in the log");
+}
+
+/* An explicit offset is refused too. */
+TEST_F(securityfs, pwrite_at_nonzero_offset_einval)
+{
+	int fd = open(self->path, O_WRONLY);
+
+	ASSERT_LE(0, fd)
+		TH_LOG("open(%s): %s", self->path, strerror(errno));
+	EXPECT_ERRNO(EINVAL, pwrite(fd, self->second, strlen(self->second), 3));
+	close(fd);
+}
+
+/*
+ * A policy cut inside a line (the first piece of a write in pieces)
+ * is refused whole: "uid 4242" cut to "uid 4" must not load.
+ */
+TEST_F(securityfs, policy_cut_mid_line_refused)
+{
+	char before[4096];
+	int err;
+
+	if (!self->is_policy)
+		SKIP(return, "denyname's rule is one name");
+	snprintf(before, sizeof(before), "%s", now(self));
+	err = errno_of(write_value(self->path, "mode enforcing\ndeny CAP_CHOWN uid 4"));
+	EXPECT_EQ(EINVAL, err)
+		TH_LOG("write: expected EINVAL, got %s", errno_text(err));
+	EXPECT_STREQ(escaped(before), escaped(now(self)));
+	EXPECT_TRUE(klog_has("the last line does not end with a newline"))
+		TH_LOG("no 'the last line does not end with a newline' line in the log");
+}
+
+/* Reopening gives a fresh value. */
+TEST_F(securityfs, reopen_and_write_again)
+{
+	two_writes(_metadata, self, NULL);
+	EXPECT_ERRNO(0, write_value(self->path, self->second));
+}
+
+/* The largest value reads back and writes back. */
+TEST_F(securityfs, largest_policy_one_write)
+{
+	size_t len;
+	char *text = largest_policy(&len);
+	long rc;
+
+	if (!self->is_policy)
+		SKIP(return, "denyname's rule is one name");
+	EXPECT_LT(4096, (long)len);
+	rc = write_value(self->path, text);
+	EXPECT_EQ((long)len, rc)
+		TH_LOG("writing %zu bytes returned %ld (%s)", len, rc, errno_text(errno_of(rc)));
+}
+
+TEST_F(securityfs, largest_policy_reads_back_and_writes_back)
+{
+	size_t len, back_len;
+	char *text = largest_policy(&len), *back;
+
+	if (!self->is_policy)
+		SKIP(return, "denyname's rule is one name");
+	ASSERT_EQ((long)len, write_value(self->path, text));
+	back = read_all(self->path, &back_len);
+	ASSERT_NE(NULL, back)
+		TH_LOG("reading %s: %s", self->path, strerror(errno));
+	EXPECT_EQ(len, back_len);
+	EXPECT_EQ(0, memcmp(back, text, len < back_len ? len : back_len))
+		TH_LOG("the policy read back differs from the one written");
+	EXPECT_EQ((long)back_len, write_value(self->path, back))
+		TH_LOG("writing back what was read: %s", strerror(errno));
+}
+
+/* A write over the limit: 4096 bytes for denyname, about 45 KiB for a policy. */
+static long write_over_the_limit(FIXTURE_DATA(securityfs) *self)
+{
+	static char big[200000];
+	size_t n = self->is_policy ? sizeof(big) - 1 : 5000;
+
+	memset(big, '#', n);
+	big[n] = '\0';
+	return write_value(self->path, big);
+}
+
+TEST_F(securityfs, over_the_limit_efbig)
+{
+	EXPECT_ERRNO(EFBIG, write_over_the_limit(self));
+}
+
+TEST_F(securityfs, over_the_limit_changes_nothing)
+{
+	char before[4096];
+
+	ASSERT_ERRNO(0, write_value(self->path, self->first));
+	snprintf(before, sizeof(before), "%s", now(self));
+	write_over_the_limit(self);
+	EXPECT_STREQ(escaped(before), escaped(now(self)));
+}
+
+/*
+ * The opener lacks CAP_MAC_ADMIN, the writer has it: drop it from the
+ * effective set, open, raise it again (it stays permitted), write. The
+ * errno of the write.
+ */
+static int deputy_write(struct __test_metadata *_metadata, FIXTURE_DATA(securityfs) *self)
+{
+	int fd, err;
+
+	ASSERT_ERRNO(0, write_value(self->path, self->first));
+	ASSERT_EQ(0, set_mac_admin_effective(0))
+		TH_LOG("dropping CAP_MAC_ADMIN: %s", strerror(errno));
+	fd = open(self->path, O_WRONLY);
+	err = errno;
+	ASSERT_EQ(0, set_mac_admin_effective(1))
+		TH_LOG("raising CAP_MAC_ADMIN: %s", strerror(errno));
+	ASSERT_LE(0, fd)
+		TH_LOG("open(%s) without CAP_MAC_ADMIN: %s", self->path, strerror(err));
+	err = errno_of(write(fd, self->second, strlen(self->second)));
+	close(fd);
+	return err;
+}
+
+TEST_F(securityfs, opener_without_cap_mac_admin_eperm)
+{
+	int err = deputy_write(_metadata, self);
+
+	EXPECT_EQ(EPERM, err)
+		TH_LOG("write: expected EPERM, got %s", errno_text(err));
+}
+
+TEST_F(securityfs, deputy_write_changed_nothing_and_was_logged)
+{
+	deputy_write(_metadata, self);
+	EXPECT_STREQ(escaped(self->first_shown), escaped(now(self)));
+	EXPECT_TRUE(klog_has("the process that opened it lacks CAP_MAC_ADMIN"))
+		TH_LOG("no 'the process that opened it lacks CAP_MAC_ADMIN' line in the log");
+}
+
+TEST_HARNESS_MAIN

@@ -55,7 +55,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ktap.h"
+#include "kselftest_harness.h"
 #include "guest_util.h"
 
 #define STORM_SECONDS 60
@@ -114,6 +114,7 @@ static const struct {
 
 /* In shared memory: what every worker saw. */
 struct tally {
+	int storm_ran;	/* the storm ran to its end, after a good setup */
 	long loads[SUBMODULES], load_errors[SUBMODULES];
 	long reads, torn_reads;
 	long allowed[PROBES], denied[PROBES], wrong[PROBES];
@@ -388,45 +389,45 @@ static int setup_files(void)
 	       owned_file(DIR "/stress", 0, "stress_t:s1") ? -1 : 0;
 }
 
-static void report(void)
+/*
+ * The tallies, in memory that every test's process shares (the harness
+ * runs each TEST in a child of its own; the storm's results are read by
+ * the tests after it), and the policies, made before any test.
+ */
+static void __attribute__((constructor)) set_up_tally_and_policies(void)
 {
-	long decisions = 0, loads = 0;
-	int p, s;
-
-	for (s = 0; s < SUBMODULES; s++) {
-		printf("# %s: %ld loads, %ld refused\n", pairs[s].name, tally->loads[s],
-		       tally->load_errors[s]);
-		loads += tally->loads[s];
-		ktap_result(tally->loads[s] > 10 && tally->load_errors[s] == 0,
-			    pairs[s].name, "%ld loads, %ld refused", tally->loads[s],
-			    tally->load_errors[s]);
-	}
-	printf("# %ld reads of the policies, %ld not one whole policy\n", tally->reads,
-	       tally->torn_reads);
-	ktap_result(tally->reads > 10 && tally->torn_reads == 0, "every_read_one_whole_policy",
-		    "%ld reads, %ld neither A nor B", tally->reads, tally->torn_reads);
-	for (p = 0; p < PROBES; p++) {
-		long n = tally->allowed[p] + tally->denied[p];
-		int seen_both = tally->allowed[p] > 0 && tally->denied[p] > 0;
-
-		decisions += n;
-		printf("# %s: %ld allowed, %ld denied, %ld wrong\n", probes[p].name,
-		       tally->allowed[p], tally->denied[p], tally->wrong[p]);
-		if (probes[p].expect == A_ALLOWS_B_DENIES || probes[p].expect == A_DENIES_B_ALLOWS)
-			ktap_result(tally->wrong[p] == 0 && seen_both, probes[p].name,
-				    "%ld allowed, %ld denied (both must be seen), %ld wrong (last errno %d)",
-				    tally->allowed[p], tally->denied[p], tally->wrong[p],
-				    tally->wrong_errno[p]);
-		else
-			ktap_result(n > 10 && tally->wrong[p] == 0, probes[p].name,
-				    "%ld decisions, %ld wrong (last errno %d)", n, tally->wrong[p],
-				    tally->wrong_errno[p]);
-	}
-	printf("# %d s on %ld CPUs: %ld policy loads, %ld hook decisions\n", STORM_SECONDS,
-	       sysconf(_SC_NPROCESSORS_ONLN), loads, decisions);
+	make_policies();
+	tally = mmap(NULL, sizeof(*tally), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+		     -1, 0);
+	if (tally == MAP_FAILED)
+		tally = NULL;
+	else
+		memset(tally, 0, sizeof(*tally));
 }
 
-int main(void)
+TEST(init_succeeded)
+{
+	ASSERT_INIT_SUCCEEDED(STACKER_STATUS);
+}
+
+/* The storm: STORM_SECONDS, past the harness's default timeout. */
+FIXTURE(storm) {};
+
+FIXTURE_SETUP(storm)
+{
+	ASSERT_INIT_SUCCEEDED(STACKER_STATUS);
+	ASSERT_NE(NULL, tally) TH_LOG("no shared memory for the tallies");
+}
+
+FIXTURE_TEARDOWN(storm)
+{
+	/* Nothing left behind for later programs. */
+	write_value(CAPSTACK_POLICY, "");
+	write_value(INTEGRITY_POLICY, "");
+	write_value(DENYNAME_NAME, "\n");
+}
+
+TEST_F_TIMEOUT(storm, runs, 6 * STORM_SECONDS)
 {
 	enum { WORKERS = SUBMODULES + 1 + 4 };
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -435,21 +436,15 @@ int main(void)
 	double end;
 	char c;
 
-	ktap_plan("smp_stress", 5 + SUBMODULES + 1 + PROBES);
-	check_init_succeeded();
-	ktap_result(cpus >= 4, "four_cpus_online", "%ld CPUs online", cpus);
-	tally = mmap(NULL, sizeof(*tally), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
-		     -1, 0);
-	if (tally == MAP_FAILED)
-		ktap_block("no shared memory for the tallies");
-	else
-		memset(tally, 0, sizeof(*tally));
-	make_policies();
+	ASSERT_LE(4, cpus) TH_LOG("%ld CPUs online, the storm needs 4", cpus);
+	ASSERT_TRUE(pairs[MLTE].len[0] > 0 && pairs[MLTE].len[1] > 0)
+		TH_LOG("/etc/mlte/stress_{a,b}.bin: %s", strerror(errno));
 
 	/* The uid 1000 worker changes ids before any capstack rule exists. */
-	if (write_value(CAPSTACK_POLICY, "") < 0 || pipe(ready))
-		ktap_block("cannot clear capstack's policy");
+	ASSERT_EQ(0, errno_of(write_value(CAPSTACK_POLICY, "")));
+	ASSERT_EQ(0, pipe(ready));
 	capstack_pid = fork();
+	ASSERT_LE(0, capstack_pid);
 	if (capstack_pid == 0) {
 		if (become_uid1000_with_caps())
 			_exit(1);
@@ -459,18 +454,20 @@ int main(void)
 		capstack_worker(end);
 		_exit(0);
 	}
+	close(ready[0]);
 
-	ktap_result(pairs[MLTE].len[0] > 0 && pairs[MLTE].len[1] > 0 &&
-			    load(&pairs[MLTE], 0) && setup_files() == 0,
-		    "mlte_policy_loaded_and_files_labelled", "%s", strerror(errno));
-	for (s = 0; s < MLTE; s++) {
-		if (!learn_shown(&pairs[s]))
-			ktap_block("a policy was refused or reads back the same for A and B");
+	ASSERT_TRUE(load(&pairs[MLTE], 0)) TH_LOG("mlte's policy A: %s", strerror(errno));
+	ASSERT_EQ(0, setup_files()) TH_LOG("the files under " DIR ": %s", strerror(errno));
+	for (s = 0; s < SUBMODULES; s++) {
+		struct policy_pair *pair = &pairs[s];
+
+		/* mlte's policy file shows a summary, the same for both. */
+		if (s != MLTE)
+			ASSERT_TRUE(learn_shown(pair))
+				TH_LOG("%s: a policy was refused, or A and B read back the same",
+				       pair->name);
+		ASSERT_TRUE(load(pair, 0)) TH_LOG("%s: A refused", pair->name);
 	}
-	ktap_result(!ktap_blocker, "policies_load_and_read_back_apart", "%s",
-		    ktap_blocker ? ktap_blocker : "");
-	for (s = 0; s < SUBMODULES; s++)
-		load(&pairs[s], 0);
 
 	end = now() + STORM_SECONDS;
 	for (i = 0; i < WORKERS - 1; i++) {
@@ -489,16 +486,103 @@ int main(void)
 			_exit(0);
 		}
 	}
-	if (write(ready[1], "g", 1) != 1 || write(ready[1], &end, sizeof(end)) != sizeof(end))
-		ktap_block("cannot start the uid 1000 worker");
+	/* Started last, so that its failure to start cannot hang the rest. */
+	EXPECT_EQ(1, write(ready[1], "g", 1));
+	EXPECT_EQ((ssize_t)sizeof(end), write(ready[1], &end, sizeof(end)));
+	close(ready[1]);
 	for (i = 0; i < WORKERS; i++)
 		wait(&status);
-	ktap_result(now() >= end, "storm_lasted", "%d s", STORM_SECONDS);
-	report();
-
-	/* Nothing left behind for later programs. */
-	write_value(CAPSTACK_POLICY, "");
-	write_value(INTEGRITY_POLICY, "");
-	write_value(DENYNAME_NAME, "\n");
-	return ktap_exit();
+	ASSERT_LE(end, now());
+	tally->storm_ran = 1;
+	printf("# %d s on %ld CPUs\n", STORM_SECONDS, cpus);
 }
+
+/* Each submodule's reloads: many, none refused. */
+FIXTURE(reloads) {};
+FIXTURE_VARIANT(reloads) { int submodule; };
+FIXTURE_VARIANT_ADD(reloads, capstack) { .submodule = CAPSTACK };
+FIXTURE_VARIANT_ADD(reloads, integrity) { .submodule = INTEGRITY };
+FIXTURE_VARIANT_ADD(reloads, denyname) { .submodule = DENYNAME };
+FIXTURE_VARIANT_ADD(reloads, mlte) { .submodule = MLTE };
+
+FIXTURE_SETUP(reloads)
+{
+	ASSERT_INIT_SUCCEEDED(STACKER_STATUS);
+	ASSERT_TRUE(tally && tally->storm_ran) TH_LOG("the storm did not run");
+}
+
+FIXTURE_TEARDOWN(reloads)
+{
+}
+
+TEST_F(reloads, every_load_accepted)
+{
+	int s = variant->submodule;
+
+	printf("# %s: %ld loads, %ld refused\n", pairs[s].name,
+	       tally->loads[s], tally->load_errors[s]);
+	EXPECT_LT(10, tally->loads[s]);
+	EXPECT_EQ(0, tally->load_errors[s]);
+}
+
+TEST(every_read_one_whole_policy)
+{
+	ASSERT_TRUE(tally && tally->storm_ran) TH_LOG("the storm did not run");
+	printf("# %ld reads of the policies, %ld not one whole policy\n", tally->reads,
+	       tally->torn_reads);
+	EXPECT_LT(10, tally->reads);
+	EXPECT_EQ(0, tally->torn_reads);
+}
+
+/*
+ * Each probe's decisions: where A and B agree, all as they say; where
+ * they differ, none wrong and both outcomes seen.
+ */
+FIXTURE(decisions) {};
+FIXTURE_VARIANT(decisions) { enum probe probe; };
+#define PROBE(p, name) FIXTURE_VARIANT_ADD(decisions, name) { .probe = p }
+PROBE(ROOT_EXEC, root_fork_exec);
+PROBE(ROOT_SETUID, root_setuid_0);
+PROBE(ROOT_RAW_SOCKET, root_raw_socket);
+PROBE(ROOT_OPEN, root_open);
+PROBE(ROOT_SETXATTR, root_setxattr);
+PROBE(DENYNAME_A, denyname_open_stormA);
+PROBE(DENYNAME_B, denyname_open_stormB);
+PROBE(MLTE_READ_PUBLIC, mlte_user_reads_public);
+PROBE(MLTE_READ_UP, mlte_user_reads_up);
+PROBE(MLTE_WRITE_UP, mlte_user_writes_up);
+PROBE(MLTE_RELABEL, mlte_user_relabels);
+PROBE(CAP_RAW_SOCKET, capstack_uid1000_raw_socket);
+PROBE(CAP_BIND_80, capstack_uid1000_bind_80);
+PROBE(IMA_OWN_FILE, integrity_uid4244_opens_own);
+PROBE(IMA_ROOT_FILE, integrity_uid4244_opens_roots);
+PROBE(IMA_OTHER_FILE, integrity_uid4244_opens_4246s);
+
+FIXTURE_SETUP(decisions)
+{
+	ASSERT_INIT_SUCCEEDED(STACKER_STATUS);
+	ASSERT_TRUE(tally && tally->storm_ran) TH_LOG("the storm did not run");
+}
+
+FIXTURE_TEARDOWN(decisions)
+{
+}
+
+TEST_F(decisions, as_a_or_b_says)
+{
+	enum probe p = variant->probe;
+
+	printf("# %s: %ld allowed, %ld denied, %ld wrong\n", probes[p].name, tally->allowed[p],
+	       tally->denied[p], tally->wrong[p]);
+	EXPECT_EQ(0, tally->wrong[p])
+		TH_LOG("%s: %ld decisions neither A's nor B's (last errno %d)", probes[p].name,
+		       tally->wrong[p], tally->wrong_errno[p]);
+	if (probes[p].expect == A_ALLOWS_B_DENIES || probes[p].expect == A_DENIES_B_ALLOWS) {
+		EXPECT_LT(0, tally->allowed[p]) TH_LOG("A and B differ: never allowed");
+		EXPECT_LT(0, tally->denied[p]) TH_LOG("A and B differ: never denied");
+	} else {
+		EXPECT_LT(10, tally->allowed[p] + tally->denied[p]);
+	}
+}
+
+TEST_HARNESS_MAIN

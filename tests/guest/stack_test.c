@@ -12,6 +12,9 @@
  *   call counts in /sys/kernel/security/stacker/stats did not move);
  * - each copy's lock lives in its own slot of the inode blob: locking or
  *   unlocking through one copy's xattr changes only that copy's answer.
+ * Every test needs at least one copy in the chain: with none, or with
+ * another submodule in it, every test fails. Each test locks files of its
+ * own, in a new directory.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -20,14 +23,10 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
-#include "ktap.h"
 #include "guest_util.h"
 
 #define STACKER "/sys/kernel/security/stacker/"
 #define MAX 3
-
-static char chain[MAX][32];
-static int n;
 
 static int copy_errno(const char *name)
 {
@@ -66,107 +65,161 @@ static void open_stats(const char *name, long *calls, long *denials)
 			sscanf(p + strlen(line), "%ld %ld", calls, denials);
 }
 
-/* open() of `path`: 0 or the errno. */
-static int open_errno(const char *path)
+/* The chain; 0, or -1 if it has more than MAX entries. */
+static int read_chain(char chain[MAX][32], int *n)
 {
-	int fd = open(path, O_RDONLY);
+	char buf[512], *p, *save;
 
-	if (fd < 0)
-		return errno;
-	close(fd);
+	*n = 0;
+	if (read_value(STACKER "chain", buf, sizeof(buf)))
+		return -1;
+	for (p = strtok_r(buf, "\n", &save); p; p = strtok_r(NULL, "\n", &save)) {
+		if (*n == MAX)
+			return -1;
+		snprintf(chain[(*n)++], sizeof(chain[0]), "%s", p);
+	}
 	return 0;
 }
 
-int main(void)
+/* Whether the chain is one or more xattrlock copies, and nothing else. */
+static int only_locks(char chain[MAX][32], int n)
 {
-	char buf[512], *p, *save;
-	long before[MAX][2], after[MAX][2];
-	int fd, i, err, ok, denier, last;
-	ssize_t len;
+	int i, ok = n >= 1;
 
-	ktap_plan("stack", 7);
-
-	fd = open(STACKER "chain", O_RDONLY);
-	len = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
-	if (fd >= 0)
-		close(fd);
-	buf[len > 0 ? len : 0] = '\0';
-	for (p = strtok_r(buf, "\n", &save); p && n < MAX; p = strtok_r(NULL, "\n", &save))
-		snprintf(chain[n++], sizeof(chain[0]), "%s", p);
-	printf("# chain:");
-	for (i = 0; i < n; i++)
-		printf(" %s", chain[i]);
-	printf("\n");
-	/* Every check below needs at least one copy (n == 0 fails them all). */
-	ok = n >= 1;
 	for (i = 0; i < n; i++)
 		ok &= !strncmp(chain[i], "xattrlock", 9);
-	ktap_result(ok, "chain_is_xattrlock_copies", "chain has %d entries", n);
-	last = n > 0 ? n - 1 : 0;
+	return ok;
+}
 
-	if (make_file("/tmp/all") || make_file("/tmp/one")) {
-		printf("# fixture setup failed: %s\n", strerror(errno));
-		return 1;
+TEST(chain_is_xattrlock_copies)
+{
+	char chain[MAX][32], shown[MAX * 33] = "";
+	int n, i;
+
+	ASSERT_EQ(0, read_chain(chain, &n))
+		TH_LOG(STACKER "chain: unreadable, or more than %d entries", MAX);
+	for (i = 0; i < n; i++)
+		strcat(strcat(shown, " "), chain[i]);
+	EXPECT_TRUE(only_locks(chain, n))
+		TH_LOG("the chain has %d entries:%s", n, shown);
+}
+
+/* The chain, and two new files: "all" and "one", in a directory of their own. */
+FIXTURE(stack)
+{
+	char chain[MAX][32];
+	int n;
+	char dir[32], all[64], one[64];
+};
+
+FIXTURE_SETUP(stack)
+{
+	ASSERT_EQ(0, read_chain(self->chain, &self->n));
+	ASSERT_TRUE(only_locks(self->chain, self->n))
+		TH_LOG("the chain is not one or more xattrlock copies");
+	snprintf(self->dir, sizeof(self->dir), "/tmp/stack.XXXXXX");
+	ASSERT_NE(NULL, mkdtemp(self->dir));
+	snprintf(self->all, sizeof(self->all), "%s/all", self->dir);
+	snprintf(self->one, sizeof(self->one), "%s/one", self->dir);
+	ASSERT_EQ(0, make_file(self->all) || make_file(self->one))
+		TH_LOG("fixture setup failed: %s", strerror(errno));
+}
+
+FIXTURE_TEARDOWN(stack)
+{
+}
+
+/* Locks `path` through every copy of the chain. */
+static int lock_through_every_copy(FIXTURE_DATA(stack) *self, const char *path)
+{
+	int i;
+
+	for (i = 0; i < self->n; i++)
+		if (setxattr(path, attr_of(self->chain[i]), "locked", 6, 0))
+			return -1;
+	return 0;
+}
+
+TEST_F(stack, unlocked_file_opens)
+{
+	EXPECT_EQ(0, open_errno(self->all))
+		TH_LOG("open(%s): %s", self->all, strerror(open_errno(self->all)));
+}
+
+TEST_F(stack, lock_through_every_copy)
+{
+	int i, err;
+
+	for (i = 0; i < self->n; i++) {
+		err = errno_of(setxattr(self->all, attr_of(self->chain[i]), "locked", 6, 0));
+		EXPECT_EQ(0, err)
+			TH_LOG("setxattr %s: %s", attr_of(self->chain[i]), strerror(err));
 	}
-	EXPECT_OK("unlocked_file_opens", open_errno("/tmp/all") ? -1 : 0);
+}
 
-	/* Lock /tmp/all through every copy. */
-	ok = n >= 1;
-	for (i = 0; i < n; i++)
-		if (setxattr("/tmp/all", attr_of(chain[i]), "locked", 6, 0)) {
-			printf("# setxattr %s: %s\n", attr_of(chain[i]), strerror(errno));
-			ok = 0;
-		}
-	ktap_result(ok, "lock_through_every_copy", NULL);
+/* The first copy in the chain reports the denial... */
+TEST_F(stack, first_in_chain_decides)
+{
+	int want = copy_errno(self->chain[0]), err;
 
-	/* The first copy in the chain reports the denial... */
-	for (i = 0; i < n; i++)
-		open_stats(chain[i], &before[i][0], &before[i][1]);
-	err = open_errno("/tmp/all");
-	for (i = 0; i < n; i++)
-		open_stats(chain[i], &after[i][0], &after[i][1]);
-	ktap_result(n >= 1 && err == copy_errno(chain[0]), "first_in_chain_decides",
-		    "expected %s, got %s", strerror(copy_errno(chain[0])),
-		    err ? strerror(err) : "success");
+	ASSERT_EQ(0, lock_through_every_copy(self, self->all));
+	err = open_errno(self->all);
+	EXPECT_EQ(want, err)
+		TH_LOG("expected %s, got %s", strerror(want), errno_text(err));
+}
 
-	/*
-	 * ...and the later ones were not called. Between the snapshots the
-	 * test made n stats opens (allowed) and the denied open. For the
-	 * first copy that is n + 1 calls, one a denial; for each later copy
-	 * only the stats opens that happened after it was read: it misses
-	 * the denied open.
-	 */
-	denier = 0;
-	ok = n >= 1;
+/*
+ * ...and the later ones were not called. Between the snapshots the test
+ * makes n stats opens (allowed) and the denied open. For the first copy
+ * that is n + 1 calls, one a denial; for each later copy only the stats
+ * opens that happened after it was read: it misses the denied open.
+ */
+TEST_F(stack, later_copies_not_called_after_denial)
+{
+	long before[MAX][2], after[MAX][2];
+	int n = self->n, denier = 0, i;
+
+	ASSERT_EQ(0, lock_through_every_copy(self, self->all));
+	for (i = 0; i < n; i++)
+		open_stats(self->chain[i], &before[i][0], &before[i][1]);
+	open_errno(self->all);
+	for (i = 0; i < n; i++)
+		open_stats(self->chain[i], &after[i][0], &after[i][1]);
 	for (i = 0; i < n; i++) {
 		long calls = after[i][0] - before[i][0];
 		long denials = after[i][1] - before[i][1];
-		long want_calls = n + (i == denier ? 1 : 0);
-		long want_denials = i == denier ? 1 : 0;
 
-		printf("# %s: %ld calls, %ld denials (expected %ld, %ld)\n", chain[i],
-		       calls, denials, want_calls, want_denials);
-		if (calls != want_calls || denials != want_denials)
-			ok = 0;
+		EXPECT_EQ(n + (i == denier ? 1 : 0), calls)
+			TH_LOG("%s: file_open calls", self->chain[i]);
+		EXPECT_EQ(i == denier ? 1 : 0, denials)
+			TH_LOG("%s: file_open denials", self->chain[i]);
 	}
-	ktap_result(ok, "later_copies_not_called_after_denial", NULL);
-
-	/* Each copy's lock is its own: lock /tmp/one through the last only. */
-	setxattr("/tmp/one", attr_of(chain[last]), "locked", 6, 0);
-	err = open_errno("/tmp/one");
-	ktap_result(n >= 1 && err == copy_errno(chain[last]), "lock_of_one_copy_only",
-		    "expected %s, got %s", strerror(copy_errno(chain[last])),
-		    err ? strerror(err) : "success");
-
-	/* Unlock the first copy on /tmp/all: the next copy now answers. */
-	removexattr("/tmp/all", attr_of(chain[0]));
-	err = open_errno("/tmp/all");
-	{
-		int want = n > 1 ? copy_errno(chain[1]) : 0;
-
-		ktap_result(n >= 1 && err == want, "unlocking_one_copy_leaves_the_others",
-			    "expected %s, got %s", want ? strerror(want) : "success",
-			    err ? strerror(err) : "success");
-	}
-	return ktap_exit();
 }
+
+/* Each copy's lock is its own: lock "one" through the last only. */
+TEST_F(stack, lock_of_one_copy_only)
+{
+	const char *last = self->chain[self->n - 1];
+	int want = copy_errno(last), err;
+
+	ASSERT_ERRNO(0, setxattr(self->one, attr_of(last), "locked", 6, 0));
+	err = open_errno(self->one);
+	EXPECT_EQ(want, err)
+		TH_LOG("locked by %s only: expected %s, got %s", last, strerror(want),
+		       errno_text(err));
+}
+
+/* Unlock the first copy on "all": the next copy now answers. */
+TEST_F(stack, unlocking_one_copy_leaves_the_others)
+{
+	int want = self->n > 1 ? copy_errno(self->chain[1]) : 0, err;
+
+	ASSERT_EQ(0, lock_through_every_copy(self, self->all));
+	ASSERT_ERRNO(0, removexattr(self->all, attr_of(self->chain[0])));
+	err = open_errno(self->all);
+	EXPECT_EQ(want, err)
+		TH_LOG("unlocked by %s: expected %s, got %s", self->chain[0], errno_text(want),
+		       errno_text(err));
+}
+
+TEST_HARNESS_MAIN

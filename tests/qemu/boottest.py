@@ -7,19 +7,26 @@ serial port (the in-guest programs' output, which the guest keeps apart so
 that no kernel message can split a result line), and fails the run when:
   - an expected KUnit suite is missing or reports "not ok";
   - an in-guest test program did not run, printed no plan, printed fewer
-    results than its plan, reported "not ok", or exited non-zero;
+    results than its plan, reported "not ok", bailed out, exited non-zero,
+    or (kselftest_harness.h's TAP) printed no "# Totals:" line or one that
+    does not add up to its results;
   - the kernel printed an error (see KERNEL_ERROR: "BUG:", "WARNING:",
     "Oops", "Kernel panic", lockdep, RCU, list-debug, UBSAN and KASAN
     reports) that no --allow-kernel-message matches;
   - no console line matches an --expect-kernel-message;
   - the guest did not reach its end marker before the timeout.
 A result with a "# SKIP" directive ("ok N name # SKIP why", or "not ok")
-is a skip: neither a pass nor a failure. The programs print KTAP
-(tests/guest/ktap.h) or, for the kernel's selftests (kselftest_harness.h),
-TAP version 13, where a "not ok" line gives no reason: its reason is then
-the first diagnostic line since the previous result that is not one of
-the harness's own RUN/OK/FAIL lines (the failed assertion,
-"# file.c:LINE:test:Expected ...").
+is a skip: neither a pass nor a failure. The guest programs
+(tests/guest/*.c) and the kernel's LSM selftests are written on
+kselftest_harness.h and print TAP version 13: "1..N", then for each test
+"#  RUN NAME", its diagnostics, "ok N NAME" or "not ok N NAME" (with
+"# SKIP why" for a skip), and at the end "# Totals: pass:P fail:F xfail:X
+xpass:Y skip:S error:E". A "not ok" line gives no reason: its reason is
+then what the harness logged since the previous result, the failed
+assertions and TH_LOG() messages ("# file.c:LINE:test:Expected ...", up
+to MAX_REASON_LINES of them, joined by " | "), or else the first
+diagnostic that is not one of the harness's own RUN/OK/FAIL lines ("#
+test: Test terminated by timeout").
 It prints one PASS/FAIL/SKIP line per result and ends with
 "N passed, N failed, N skipped"; it exits non-zero on any failure or when
 nothing passed.
@@ -40,8 +47,14 @@ SUBTEST = re.compile(r"^(\s*)# Subtest: (\S+)")
 PLAN = re.compile(r"^\s*1\.\.(\d+)\s*$")
 DIAGNOSTIC = re.compile(r"^\s*#\s?(.*)$")
 # kselftest_harness.h's own lines around each test, not its reason.
-KSELFTEST_MARKER = re.compile(
-    r"^(\s*(RUN|OK|FAIL|SKIP|XFAIL|XPASS)\s|Starting \d+ tests|\S+: Test terminated)")
+KSELFTEST_MARKER = re.compile(r"^(\s*(RUN|OK|FAIL|SKIP|XFAIL|XPASS)\s|Starting \d+ tests)")
+# What its assertions and TH_LOG() print: "file.c:LINE:test:message".
+KSELFTEST_LOG = re.compile(r"^[^\s:]+:\d+:[^\s:]+:")
+MAX_REASON_LINES = 4
+# Its last line: the counts by outcome.
+KSELFTEST_TOTALS = re.compile(
+    r"^# Totals: pass:(\d+) fail:(\d+) xfail:(\d+) xpass:(\d+) skip:(\d+) error:(\d+)$")
+BAIL_OUT = re.compile(r"^Bail out!\s*(.*)$")
 # What a kernel (debug options included) prints when something went wrong.
 KERNEL_ERROR = re.compile("|".join([
     r"\bBUG:", r"\bWARNING:", r"\bOops\b", r"Kernel panic",
@@ -219,46 +232,84 @@ def check(lines, guest, kunit_suites, programs, allow=(), expect=()):
         if sec is None:
             results.append((FAIL, prog, "did not run"))
             continue
-        plan = None
-        count = 0
-        diagnostics = []  # since the previous result
-        # kselftest_harness.h's TAP (ktap.h prints "KTAP version 1").
-        kselftest = sec["lines"][:1] == ["TAP version 13"]
-        for line in sec["lines"]:
-            m = PLAN.match(line)
-            if m and plan is None:
-                plan = int(m.group(1))
-                continue
-            m = RESULT.match(line)
-            if m:
-                count += 1
-                name = prog + ":" + m.group(4)
-                reason = skip_reason(m.group(5))
-                if reason is not None:
-                    results.append((SKIP, name, reason))
-                elif m.group(2) == "ok":
-                    results.append((PASS, name, ""))
-                else:
-                    why = m.group(5).strip(" #")
-                    if not why and kselftest:
-                        why = next((d for d in diagnostics
-                                    if not KSELFTEST_MARKER.match(d)), "")
-                    results.append((FAIL, name, why))
-                diagnostics = []
-                continue
-            m = DIAGNOSTIC.match(line)
-            if m:
-                diagnostics.append(m.group(1).strip())
-        if plan is None:
-            results.append((FAIL, prog + ":plan", "no plan printed"))
-        elif count != plan:
-            results.append((FAIL, prog + ":plan", f"planned {plan} results, saw {count}"))
-        if sec["exit"] is None:
-            results.append((FAIL, prog + ":exit", "no exit marker (crashed or hung?)"))
-        elif sec["exit"] != 0:
-            results.append((FAIL, prog + ":exit", f"exited with {sec['exit']}"))
+        results += program_results(prog, sec["lines"], sec["exit"])
     if DONE not in guest:
         results.append((FAIL, "guest:done", "the guest never reached its end marker"))
+    return results
+
+
+def failure_reason(diagnostics):
+    """The reason of a kselftest_harness.h "not ok": its assertions and
+    TH_LOG() lines, or else its first line that is not the harness's own."""
+    logged = [d for d in diagnostics if KSELFTEST_LOG.match(d)]
+    if logged:
+        more = len(logged) - MAX_REASON_LINES
+        return " | ".join(logged[:MAX_REASON_LINES]) + (f" | (+{more} more)" if more > 0 else "")
+    return next((d for d in diagnostics if not KSELFTEST_MARKER.match(d)), "")
+
+
+def program_results(prog, lines, exit_code):
+    """The results of one in-guest program from its output `lines` and its
+    exit code (None when the guest printed no exit marker)."""
+    results = []
+    plan = None
+    totals = None
+    seen = {PASS: 0, FAIL: 0, SKIP: 0}
+    diagnostics = []  # since the previous result
+    # kselftest_harness.h's TAP: a "# Totals:" line at the end, and the
+    # reason of a failure in the lines before it.
+    kselftest = lines[:1] == ["TAP version 13"]
+    for line in lines:
+        m = PLAN.match(line)
+        if m and plan is None:
+            plan = int(m.group(1))
+            continue
+        m = RESULT.match(line)
+        if m:
+            name = prog + ":" + m.group(4)
+            reason = skip_reason(m.group(5))
+            if reason is not None:
+                results.append((SKIP, name, reason))
+            elif m.group(2) == "ok":
+                results.append((PASS, name, ""))
+            else:
+                why = m.group(5).strip(" #")
+                if not why and kselftest:
+                    why = failure_reason(diagnostics)
+                results.append((FAIL, name, why))
+            seen[results[-1][0]] += 1
+            diagnostics = []
+            continue
+        m = BAIL_OUT.match(line)
+        if m:
+            results.append((FAIL, prog + ":bail-out", m.group(1) or line))
+            continue
+        m = KSELFTEST_TOTALS.match(line)
+        if m:
+            totals = [int(n) for n in m.groups()]
+            continue
+        m = DIAGNOSTIC.match(line)
+        if m:
+            diagnostics.append(m.group(1).strip())
+    count = sum(seen.values())
+    if plan is None:
+        results.append((FAIL, prog + ":plan", "no plan printed"))
+    elif count != plan:
+        results.append((FAIL, prog + ":plan", f"planned {plan} results, saw {count}"))
+    if kselftest and totals is None:
+        results.append((FAIL, prog + ":totals", "no '# Totals:' line (ended early?)"))
+    elif totals is not None:
+        p, f, xfail, xpass, s, e = totals
+        want = (p + xfail + xpass, f + e, s)
+        got = (seen[PASS], seen[FAIL], seen[SKIP])
+        if want != got:
+            results.append((FAIL, prog + ":totals",
+                            "'# Totals:' counts %d passed, %d failed, %d skipped; "
+                            "the results %d, %d, %d" % (want + got)))
+    if exit_code is None:
+        results.append((FAIL, prog + ":exit", "no exit marker (crashed or hung?)"))
+    elif exit_code != 0:
+        results.append((FAIL, prog + ":exit", f"exited with {exit_code}"))
     return results
 
 

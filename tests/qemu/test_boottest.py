@@ -31,14 +31,54 @@ def guest(prog, body, rc=0):
     return [f"stacker-guest: run {prog}"] + body.splitlines() + \
            [f"stacker-guest: exit {rc} {prog}", "stacker-guest: done"]
 
+# A guest program on kselftest_harness.h (chain_test in the "empty"
+# boot), as the guest prints it: TAP version 13, the harness's own
+# RUN/OK lines, skips with their reason, the totals.
 CHAIN_SKIPS = """\
-KTAP version 1
-# suite: chain
+TAP version 13
 1..3
-ok 1 init_succeeded
-ok 2 bad_chain_names_logged_and_ignored # SKIP no stacker.chain= on the command line
-not ok 3 inode_slots_disjoint # SKIP fewer than two xattrlock copies
-# 1 passed, 0 failed, 2 skipped"""
+# Starting 3 tests from 2 test cases.
+#  RUN           global.init_succeeded ...
+#            OK  global.init_succeeded
+ok 1 global.init_succeeded
+#  RUN           chain.bad_chain_names_logged_and_ignored ...
+#      SKIP      no stacker.chain= on the command line
+#            OK  chain.bad_chain_names_logged_and_ignored
+ok 2 chain.bad_chain_names_logged_and_ignored # SKIP no stacker.chain= on the command line
+#  RUN           chain.inode_slots_disjoint ...
+#      SKIP      fewer than two xattrlock copies
+#            OK  chain.inode_slots_disjoint
+ok 3 chain.inode_slots_disjoint # SKIP fewer than two xattrlock copies
+# PASSED: 3 / 3 tests passed.
+# 2 skipped test(s) detected. Consider enabling relevant config options to improve coverage.
+# Totals: pass:1 fail:0 xfail:0 xpass:0 skip:2 error:0"""
+
+# Two failed tests: an EXPECT with TH_LOG() messages after a context line
+# of the program's own, and an ASSERT in a fixture's setup.
+FAILURES = """\
+TAP version 13
+1..3
+# Starting 3 tests from 2 test cases.
+#  RUN           chain.hooks_are_those_of_the_chain ...
+# hooks file:
+#   file_open denyname
+# chain_test.c:244:hooks_are_those_of_the_chain:Expected 0 (0) == strcmp(buf, self->expect) (1)
+# chain_test.c:244:hooks_are_those_of_the_chain:the hooks file differs from what the chain implements (above)
+# hooks_are_those_of_the_chain: Test failed
+#          FAIL  chain.hooks_are_those_of_the_chain
+not ok 1 chain.hooks_are_those_of_the_chain
+#  RUN           chain.dispatch_tier_fits_the_chain ...
+# chain_test.c:170:dispatch_tier_fits_the_chain:Expected 0 (0) != status_is_ok("/sys/kernel/security/stacker/status", __shown, sizeof(__shown)) (0)
+# chain_test.c:170:dispatch_tier_fits_the_chain:/sys/kernel/security/stacker/status is 'failed: layout check: x', expected 'ok'
+# dispatch_tier_fits_the_chain: Test terminated by assertion
+#          FAIL  chain.dispatch_tier_fits_the_chain
+not ok 2 chain.dispatch_tier_fits_the_chain
+#  RUN           chain.slow ...
+# slow: Test terminated by timeout
+#          FAIL  chain.slow
+not ok 3 chain.slow
+# FAILED: 0 / 3 tests passed.
+# Totals: pass:0 fail:3 xfail:0 xpass:0 skip:0 error:0"""
 
 # kselftest_harness.h (tools/testing/selftests), as the guest prints it:
 # TAP version 13, the harness's own RUN/OK/FAIL lines, a failed assertion.
@@ -70,14 +110,17 @@ class T(unittest.TestCase):
         self.assertEqual(by(r, bt.FAIL), [])
         self.assertEqual(sorted(by(r, bt.SKIP)), sorted([
             "kunit:stacker.needs_xattr", "kunit:stacker.params.p-1",
-            "chain_test:bad_chain_names_logged_and_ignored", "chain_test:inode_slots_disjoint"]))
-        self.assertEqual(sorted(by(r, bt.PASS)), ["chain_test:init_succeeded", "kunit:stacker", "kunit:stacker_denyname"])
+            "chain_test:chain.bad_chain_names_logged_and_ignored", "chain_test:chain.inode_slots_disjoint"]))
+        self.assertEqual(sorted(by(r, bt.PASS)), ["chain_test:global.init_succeeded", "kunit:stacker", "kunit:stacker_denyname"])
         out = io.StringIO()
         self.assertEqual(bt.report(r, out), 0)
         text = out.getvalue()
         print(text)
-        self.assertIn("SKIP: chain_test:bad_chain_names_logged_and_ignored (no stacker.chain= on the command line)\n", text)
+        self.assertIn("SKIP: chain_test:chain.bad_chain_names_logged_and_ignored (no stacker.chain= on the command line)\n", text)
         self.assertTrue(text.endswith("3 passed, 0 failed, 4 skipped\n"))
+        # A "not ok" with a SKIP directive is a skip too.
+        r = bt.check([], guest("p", "1..1\nnot ok 1 a # SKIP why"), [], ["p"])
+        self.assertEqual([(o, n) for o, n, _ in r], [(bt.SKIP, "p:a")])
 
     def test_kselftest_tap(self):
         prog = "lsm_list_modules_test"
@@ -89,15 +132,68 @@ class T(unittest.TestCase):
                        "lsm_list_modules_test.c:138:correct_lsm_list_modules:Expected 0 (0) == "
                        "strncmp(cp, name, strlen(name)) (42)"), r)
         self.assertIn((bt.FAIL, prog + ":exit", "exited with 1"), r)
-        self.assertEqual(len(by(r, bt.FAIL)), 2)  # the plan of 3 was kept
-        # A failure without an assertion line has no reason; a KTAP
-        # program's diagnostics are never taken for one.
+        self.assertEqual(len(by(r, bt.FAIL)), 2)  # the plan of 3 and the totals were kept
+        # A failure without an assertion line: the harness's line on how
+        # the test ended. A non-kselftest program's diagnostics are never
+        # taken for a reason.
         bare = KSELFTEST.replace("# lsm_list_modules_test.c:138:", "#  RUN  x:")
         r = bt.check(KUNIT_OK, guest(prog, bare, rc=1), [], [prog])
-        self.assertIn((bt.FAIL, prog + ":global.correct_lsm_list_modules", ""), r)
-        ktap = "KTAP version 1\n# suite: chain\n1..1\nnot ok 1 blocked"
+        self.assertIn((bt.FAIL, prog + ":global.correct_lsm_list_modules",
+                       "correct_lsm_list_modules: Test terminated by assertion"), r)
+        ktap = "KTAP version 1\n# suite: chain\n1..1\n# why\nnot ok 1 blocked"
         r = bt.check(KUNIT_OK, guest("chain_test", ktap), [], ["chain_test"])
         self.assertIn((bt.FAIL, "chain_test:blocked", ""), r)
+
+    def test_kselftest_failure_reasons(self):
+        r = bt.check([], guest("chain_test", FAILURES, rc=1), [], ["chain_test"])
+        self.assertEqual(by(r, bt.PASS), [])
+        # The assertion and the TH_LOG() line, not the program's context lines.
+        self.assertIn((bt.FAIL, "chain_test:chain.hooks_are_those_of_the_chain",
+                       "chain_test.c:244:hooks_are_those_of_the_chain:Expected 0 (0) == "
+                       "strcmp(buf, self->expect) (1) | chain_test.c:244:hooks_are_those_of_the_chain:"
+                       "the hooks file differs from what the chain implements (above)"), r)
+        # A fixture's failed precondition fails the test, with its message.
+        reason = dict((n, d) for o, n, d in r)["chain_test:chain.dispatch_tier_fits_the_chain"]
+        self.assertTrue(reason.endswith("status is 'failed: layout check: x', expected 'ok'"), reason)
+        self.assertIn((bt.FAIL, "chain_test:chain.slow", "slow: Test terminated by timeout"), r)
+        self.assertEqual(by(r, bt.FAIL), ["chain_test:chain.hooks_are_those_of_the_chain",
+                                          "chain_test:chain.dispatch_tier_fits_the_chain",
+                                          "chain_test:chain.slow", "chain_test:exit"])
+        # More than MAX_REASON_LINES logged lines: the first ones, and how many more.
+        many = "\n".join(f"# t.c:{i}:x:line {i}" for i in range(6))
+        text = "TAP version 13\n1..1\n" + many + "\nnot ok 1 global.x\n" \
+               "# Totals: pass:0 fail:1 xfail:0 xpass:0 skip:0 error:0"
+        r = bt.check([], guest("p", text, rc=1), [], ["p"])
+        self.assertIn((bt.FAIL, "p:global.x",
+                       "t.c:0:x:line 0 | t.c:1:x:line 1 | t.c:2:x:line 2 | t.c:3:x:line 3 | (+2 more)"), r)
+
+    def test_kselftest_totals_and_early_ends(self):
+        prog = "chain_test"
+        # The totals must be there and add up to the results.
+        no_totals = CHAIN_SKIPS.rsplit("\n", 1)[0]
+        r = bt.check([], guest(prog, no_totals), [], [prog])
+        self.assertEqual([(o, n, d) for o, n, d in r if o == bt.FAIL],
+                         [(bt.FAIL, prog + ":totals", "no '# Totals:' line (ended early?)")])
+        wrong = CHAIN_SKIPS.replace("pass:1 fail:0", "pass:2 fail:0")
+        r = bt.check([], guest(prog, wrong), [], [prog])
+        self.assertEqual([(o, n, d) for o, n, d in r if o == bt.FAIL],
+                         [(bt.FAIL, prog + ":totals", "'# Totals:' counts 2 passed, 0 failed, "
+                           "2 skipped; the results 1, 0, 2")])
+        # A program that crashed after its first test: the plan, the
+        # totals and the exit code fail it.
+        crashed = "\n".join(CHAIN_SKIPS.splitlines()[:6] + ["#  RUN           chain.x ..."])
+        r = bt.check([], guest(prog, crashed, rc=139), [], [prog])
+        self.assertEqual(by(r, bt.PASS), [prog + ":global.init_succeeded"])
+        self.assertEqual([(o, n, d) for o, n, d in r if o == bt.FAIL], [
+            (bt.FAIL, prog + ":plan", "planned 3 results, saw 1"),
+            (bt.FAIL, prog + ":totals", "no '# Totals:' line (ended early?)"),
+            (bt.FAIL, prog + ":exit", "exited with 139")])
+        # A program that bailed out (ksft_exit_fail_msg()).
+        bailed = "TAP version 13\n1..2\nBail out! no fixture disk\n" \
+                 "# Totals: pass:0 fail:0 xfail:0 xpass:0 skip:0 error:0"
+        r = bt.check([], guest(prog, bailed, rc=1), [], [prog])
+        self.assertEqual(by(r, bt.FAIL), [prog + ":bail-out", prog + ":plan", prog + ":exit"])
+        self.assertIn((bt.FAIL, prog + ":bail-out", "no fixture disk"), r)
 
     def test_only_skips_is_failure_exit(self):
         r = bt.check([], guest("p", "1..1\nok 1 a # SKIP why"), [], ["p"])
