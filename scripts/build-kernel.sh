@@ -14,74 +14,12 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-export PATH="$HOME/.cargo/bin:$PATH"
-KSRC=${KSRC:-$STACKER_CACHE/linux}
-KSRC=$(cd "$KSRC" 2>/dev/null && pwd -P) || die "no kernel tree at '$KSRC': run scripts/setup.sh or set KSRC"
+kernel_tree
 # Config fragments merged onto tinyconfig, in order (later ones win).
 FRAGMENTS=${FRAGMENTS:-$STACKER_ROOT/linux/stacker.config}
 # CLIPPY=1: stacker's Rust is linted with the kernel's clippy settings, and
 # -Dwarnings (Kbuild) makes any lint an error.
-KMAKE=(make -C "$KSRC" RUSTC=/usr/bin/rustc BINDGEN=bindgen LIBCLANG_PATH=/usr/lib/llvm-19/lib
-	CLIPPY=1 CLIPPY_DRIVER=/usr/bin/clippy-driver)
-JOBS=$(($(nproc) + 1))
-
-# The files of this repository that land in security/stacker/.
-TREE_FILES=(Kbuild Kconfig stacker blob-layout capstack modules)
-
-# Applies linux/patches/*.patch to $KSRC, safely any number of times. A copy
-# of each applied patch is kept in $KSRC/.stacker-patches, so that a patch
-# that changed (or went away) since it was applied is first reversed.
-apply_patches() {
-	local state="$KSRC/.stacker-patches" p name old
-	mkdir -p "$state"
-	for old in "$state"/*.patch; do
-		[ -f "$old" ] || continue
-		name=$(basename "$old")
-		if [ ! -f "$STACKER_ROOT/linux/patches/$name" ] ||
-			! cmp -s "$old" "$STACKER_ROOT/linux/patches/$name"; then
-			patch -d "$KSRC" -p1 -R -s -f <"$old" >/dev/null \
-				|| die "cannot reverse the old $name in $KSRC"
-			rm -f "$old"
-			log "reversed old $name"
-		fi
-	done
-	for p in "$STACKER_ROOT"/linux/patches/*.patch; do
-		name=$(basename "$p")
-		[ -f "$state/$name" ] && continue
-		if patch -d "$KSRC" -p1 -R --dry-run -s -f <"$p" >/dev/null 2>&1; then
-			cp "$p" "$state/$name" # applied before this bookkeeping existed
-			continue
-		fi
-		patch -d "$KSRC" -p1 --dry-run -s -f <"$p" >/dev/null 2>&1 \
-			|| die "patch $name applies neither forwards nor backwards to $KSRC"
-		patch -d "$KSRC" -p1 -s -f <"$p" >/dev/null
-		cp "$p" "$state/$name"
-		log "applied $name"
-	done
-}
-
-# Copies the tree without its file times (-rlpD, not -a), by content
-# (--checksum): a changed file gets a new time, so make always rebuilds it,
-# even when the working copy's file is older than the last build's objects
-# (a file restored from a backup, a branch switched back).
-install_tree() {
-	local dst="$KSRC/security/stacker" f
-	mkdir -p "$dst"
-	for f in "${TREE_FILES[@]}"; do
-		[ -e "$STACKER_ROOT/$f" ] || die "missing $f in $STACKER_ROOT"
-	done
-	(cd "$STACKER_ROOT" && rsync -rlpD --checksum --delete --exclude target --exclude 'Cargo.*' --exclude host --exclude host.rs \
-		--exclude '*.o' --exclude '.*.cmd' "${TREE_FILES[@]}" "$dst/")
-	# Remove anything in $dst that is no longer part of the tree.
-	for f in "$dst"/* "$dst"/.[!.]*; do
-		[ -e "$f" ] || continue
-		case " ${TREE_FILES[*]} " in *" $(basename "$f") "*) ;; *) rm -rf "$f" ;; esac
-	done
-}
-
-kernel_version() {
-	make -s -C "$KSRC" kernelversion
-}
+KMAKE=(make -C "$KSRC" "${KERNEL_TOOLCHAIN[@]}" CLIPPY=1 CLIPPY_DRIVER=/usr/bin/clippy-driver)
 
 configure() {
 	local out=$1 opt key want got f
@@ -120,52 +58,20 @@ configure() {
 	touch "$out/.stacker-configured"
 }
 
-# Keeps the build directories of the six configs used last (make run,
-# make test, make test-debug, the two bench images, one spare); a build
-# directory is about 350 MB (the debug one more).
-prune_builds() {
-	local old
-	# shellcheck disable=SC2012
-	for old in $(ls -dt "$STACKER_CACHE"/build/linux-* 2>/dev/null | tail -n +7); do
-		log "removing old build directory $old"
-		rm -rf "$old"
-	done
-}
-
-# The patches the image is built from: all but those that touch only
-# tools/testing/ (the selftests, which the kernel build never reads; the
-# initramfs builds them, scripts/mkinitramfs.sh), so that a selftest patch
-# does not start a build directory of its own.
-kernel_patches() {
-	local p
-	for p in "$STACKER_ROOT"/linux/patches/*.patch; do
-		if grep -E '^\+\+\+ ' "$p" | grep -qvE '^\+\+\+ b/tools/testing/'; then
-			printf '%s\n' "$p"
-		fi
-	done
-}
-
-# patch_changes PATCH...: what the patches change, without their mail
-# headers, changelogs, blob ids and signature, so that rewording a
-# changelog does not start a build directory of its own.
-patch_changes() {
-	awk '/^--- (a\/|\/dev\/null)/ {d=1} /^-- $/ {d=0} d && !/^(diff --git|index) /' "$@"
-}
-
 main() {
-	local version key out patches image
+	local version out image
 	apply_patches
 	install_tree
 	version=$(kernel_version)
-	mapfile -t patches < <(kernel_patches)
 	# shellcheck disable=SC2086
-	key=$({ cat $FRAGMENTS; patch_changes "${patches[@]}"; } | sha256sum | cut -c1-12)
-	out="$STACKER_CACHE/build/linux-$version-$key"
+	out="$STACKER_CACHE/build/linux-$version-$(build_key $FRAGMENTS)"
 	configure "$out"
 	touch "$out"
-	prune_builds
-	log "building linux $version in $out (-j$JOBS)"
-	if ! "${KMAKE[@]}" O="$out" -j"$JOBS" bzImage >"$out/build.log" 2>&1; then
+	# The six configs used last: make run, make test, make test-debug, the
+	# two bench images, one spare.
+	prune_builds linux 6
+	log "building linux $version in $out (-j$KERNEL_JOBS)"
+	if ! "${KMAKE[@]}" O="$out" -j"$KERNEL_JOBS" bzImage >"$out/build.log" 2>&1; then
 		# Each compiler diagnostic, up to the blank line that ends it.
 		awk '/^(error|warning)/ {p=1} p && /^$/ {p=0} p' "$out/build.log" | head -n 150 >&2
 		tail -n 10 "$out/build.log" >&2
@@ -182,9 +88,5 @@ main() {
 	printf '%s\n' "$image"
 }
 
-# One build at a time in the shared tree and cache: the tree is patched and
-# security/stacker rewritten in place.
-mkdir -p "$STACKER_CACHE"
-exec 9>"$STACKER_CACHE/build.lock"
-flock 9
+lock_builds
 main "$@"
