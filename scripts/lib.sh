@@ -78,7 +78,7 @@ callgrind_count() {
 		"$bin" "${args[@]}" 2>&1 | awk '/Collected :/ {print $NF}'
 }
 
-# --- The kernel tree and its builds (build-kernel.sh) ---
+# --- The kernel tree and its builds (build-kernel.sh, kunit.sh) ---
 
 # The make variables that give the kernel's Rust its toolchain: Debian's
 # rustc (with the library sources; the rustup rustc first on PATH has none),
@@ -87,7 +87,7 @@ KERNEL_TOOLCHAIN=(RUSTC=/usr/bin/rustc BINDGEN=bindgen LIBCLANG_PATH=/usr/lib/ll
 KERNEL_JOBS=$(($(nproc) + 1))
 
 # The files of this repository that land in security/stacker/.
-TREE_FILES=(Kbuild Kconfig stacker blob-layout capstack modules)
+TREE_FILES=(.kunitconfig Kbuild Kconfig stacker blob-layout capstack modules)
 
 # kernel_tree: sets KSRC to the kernel tree ($KSRC, or the cached Debian
 # source that setup.sh fetched), as a physical path, and puts ~/.cargo/bin
@@ -168,8 +168,8 @@ kernel_version() {
 
 # The patches the image is built from: all but those that touch only
 # tools/testing/ (the selftests, which the kernel build never reads; the
-# initramfs builds them, scripts/mkinitramfs.sh), so that a selftest
-# patch does not start a build directory of its own.
+# initramfs builds them, scripts/mkinitramfs.sh; and kunit.py), so that
+# such a patch does not start a build directory of its own.
 kernel_patches() {
 	local p
 	for p in "$STACKER_ROOT"/linux/patches/*.patch; do
@@ -205,3 +205,7 @@ prune_builds() {
 		rm -rf "$old"
 	done
 }
+
+# The KUnit suites of stacker (#[kunit_tests(NAME)]): each must run and
+# pass in every boot test (test.sh) and in kunit.py's run (kunit.sh).
+KUNIT_SUITES=(stacker stacker_denyname stacker_integrity)
