@@ -5,12 +5,14 @@
 #
 #   make run    set up, build the kernel with stacker, boot it in QEMU and
 #               show the chain and one denial
-#   make test   set up, run host tests, build the kernel, run boot tests
+#   make test   set up, run host tests and KUnit, build the kernel, run boot
+#               tests
 #   make test-debug  every boot test on the debug kernel (linux/debug.config)
+#   make kunit  stacker's KUnit suites through the kernel's kunit.py
 #   make bench  benchmark every variant side by side (see README)
 #   make fuzz   run every fuzz target for FUZZ_SECONDS (default 600) each
 
-.PHONY: run test test-debug bench fuzz setup kernel host-test clean
+.PHONY: run test test-debug kunit bench fuzz setup kernel host-test clean
 
 run:
 	@scripts/run.sh
@@ -20,6 +22,9 @@ test:
 
 test-debug:
 	@STACKER_TEST_DEBUG=1 scripts/test.sh
+
+kunit:
+	@scripts/kunit.sh
 
 bench:
 	@scripts/bench.sh

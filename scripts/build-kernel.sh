@@ -15,107 +15,12 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-export PATH="$HOME/.cargo/bin:$PATH"
-KSRC=${KSRC:-$STACKER_CACHE/linux}
-KSRC=$(cd "$KSRC" 2>/dev/null && pwd -P) || die "no kernel tree at '$KSRC': run scripts/setup.sh or set KSRC"
+kernel_tree
 # Config fragments merged onto tinyconfig, in order (later ones win).
 FRAGMENTS=${FRAGMENTS:-$STACKER_ROOT/linux/stacker.config}
 # CLIPPY=1: stacker's Rust is linted with the kernel's clippy settings, and
 # -Dwarnings (Kbuild) makes any lint an error.
-KMAKE=(make -C "$KSRC" RUSTC=/usr/bin/rustc BINDGEN=bindgen LIBCLANG_PATH=/usr/lib/llvm-19/lib
-	CLIPPY=1 CLIPPY_DRIVER=/usr/bin/clippy-driver)
-JOBS=$(($(nproc) + 1))
-
-# The files of this repository that land in security/stacker/.
-TREE_FILES=(Kbuild Kconfig stacker blob-layout capstack modules)
-
-# Applies linux/patches to $KSRC (the patches with hunks: stacker_patches,
-# so not the cover letter), safely any number of times. A copy of each
-# applied patch is kept in $KSRC/.stacker-patches, so that a patch that
-# changed (or went away) since it was applied is first reversed.
-#
-# What counts is the change, not the file: when the applied copies make the
-# very changes the patches make (the same hunks, however the patches are
-# named, worded, ordered or grouped; change_set in lib.sh), the tree is
-# left as it is, with the bookkeeping it has. So a clone with an older
-# edition of the same series does not revert and reapply it, which would
-# give the patched headers (uapi/linux/lsm.h is read by most of the kernel)
-# a new time and make every build directory rebuild what includes them. Nor
-# does an applied copy whose hunks are those of a patch under another name.
-apply_patches() {
-	local state="$KSRC/.stacker-patches" p name old i sum
-	local -a wanted applied
-	local -A wanted_sums=() kept_sums=()
-	mkdir -p "$state"
-	mapfile -t wanted < <(stacker_patches)
-	[ "${#wanted[@]}" -gt 0 ] || die "no patches in $STACKER_ROOT/linux/patches"
-	applied=()
-	for old in "$state"/*.patch; do
-		[ -f "$old" ] && applied+=("$old")
-	done
-	if [ "${#applied[@]}" -gt 0 ] && [ "$(change_set "${applied[@]}")" = "$(change_set "${wanted[@]}")" ]; then
-		return
-	fi
-	for p in "${wanted[@]}"; do
-		wanted_sums[$(patch_changes "$p" | sha256sum | cut -c1-64)]=1
-	done
-	# Reverse, last first, each applied copy whose changes no patch makes.
-	# The others stay applied; their copies are replaced by the patches
-	# that make the same changes, under the patches' names.
-	for ((i = ${#applied[@]} - 1; i >= 0; i--)); do
-		old=${applied[i]}
-		name=$(basename "$old")
-		sum=$(patch_changes "$old" | sha256sum | cut -c1-64)
-		if [ -z "${wanted_sums[$sum]:-}" ]; then
-			patch -d "$KSRC" -p1 -R -s -f <"$old" >/dev/null \
-				|| die "cannot reverse the old $name in $KSRC"
-			log "reversed old $name"
-		else
-			kept_sums[$sum]=1
-		fi
-		rm -f "$old"
-	done
-	for p in "${wanted[@]}"; do
-		name=$(basename "$p")
-		sum=$(patch_changes "$p" | sha256sum | cut -c1-64)
-		if [ -n "${kept_sums[$sum]:-}" ]; then
-			cp "$p" "$state/$name"
-			continue
-		fi
-		if patch -d "$KSRC" -p1 -R --dry-run -s -f <"$p" >/dev/null 2>&1; then
-			cp "$p" "$state/$name" # applied before this bookkeeping existed
-			continue
-		fi
-		patch -d "$KSRC" -p1 --dry-run -s -f <"$p" >/dev/null 2>&1 \
-			|| die "patch $name applies neither forwards nor backwards to $KSRC"
-		patch -d "$KSRC" -p1 -s -f <"$p" >/dev/null
-		cp "$p" "$state/$name"
-		log "applied $name"
-	done
-}
-
-# Copies the tree without its file times (-rlpD, not -a), by content
-# (--checksum): a changed file gets a new time, so make always rebuilds it,
-# even when the working copy's file is older than the last build's objects
-# (a file restored from a backup, a branch switched back).
-install_tree() {
-	local dst="$KSRC/security/stacker" f
-	mkdir -p "$dst"
-	for f in "${TREE_FILES[@]}"; do
-		[ -e "$STACKER_ROOT/$f" ] || die "missing $f in $STACKER_ROOT"
-	done
-	(cd "$STACKER_ROOT" && rsync -rlpD --checksum --delete --exclude target --exclude 'Cargo.*' --exclude host --exclude host.rs \
-		--exclude '*.o' --exclude '.*.cmd' "${TREE_FILES[@]}" "$dst/")
-	# Remove anything in $dst that is no longer part of the tree.
-	for f in "$dst"/* "$dst"/.[!.]*; do
-		[ -e "$f" ] || continue
-		case " ${TREE_FILES[*]} " in *" $(basename "$f") "*) ;; *) rm -rf "$f" ;; esac
-	done
-}
-
-kernel_version() {
-	make -s -C "$KSRC" kernelversion
-}
+KMAKE=(make -C "$KSRC" "${KERNEL_TOOLCHAIN[@]}" CLIPPY=1 CLIPPY_DRIVER=/usr/bin/clippy-driver)
 
 configure() {
 	local out=$1 opt key want got f
@@ -154,45 +59,20 @@ configure() {
 	touch "$out/.stacker-configured"
 }
 
-# Keeps the build directories of the six configs used last (make run,
-# make test, make test-debug, the two bench images, one spare); a build
-# directory is about 350 MB (the debug one more).
-prune_builds() {
-	local old
-	# shellcheck disable=SC2012
-	for old in $(ls -dt "$STACKER_CACHE"/build/linux-* 2>/dev/null | tail -n +7); do
-		log "removing old build directory $old"
-		rm -rf "$old"
-	done
-}
-
-# The patches the image is built from: all but those that touch only
-# tools/testing/ (the selftests, which the kernel build never reads; the
-# initramfs builds them, scripts/mkinitramfs.sh), so that a selftest patch
-# does not start a build directory of its own.
-kernel_patches() {
-	local p
-	while IFS= read -r p; do
-		if grep -qvE '^b/tools/testing/' <<<"$(patch_paths "$p")"; then
-			printf '%s\n' "$p"
-		fi
-	done < <(stacker_patches)
-}
-
 main() {
-	local version key out patches image
+	local version out image
 	apply_patches
 	install_tree
 	version=$(kernel_version)
-	mapfile -t patches < <(kernel_patches)
 	# shellcheck disable=SC2086
-	key=$({ cat $FRAGMENTS; change_set "${patches[@]}"; } | sha256sum | cut -c1-12)
-	out="$STACKER_CACHE/build/linux-$version-$key"
+	out="$STACKER_CACHE/build/linux-$version-$(build_key $FRAGMENTS)"
 	configure "$out"
 	touch "$out"
-	prune_builds
-	log "building linux $version in $out (-j$JOBS)"
-	if ! "${KMAKE[@]}" O="$out" -j"$JOBS" bzImage >"$out/build.log" 2>&1; then
+	# The six configs used last: make run, make test, make test-debug, the
+	# two bench images, one spare.
+	prune_builds linux 6
+	log "building linux $version in $out (-j$KERNEL_JOBS)"
+	if ! "${KMAKE[@]}" O="$out" -j"$KERNEL_JOBS" bzImage >"$out/build.log" 2>&1; then
 		# Each compiler diagnostic, up to the blank line that ends it.
 		awk '/^(error|warning)/ {p=1} p && /^$/ {p=0} p' "$out/build.log" | head -n 150 >&2
 		tail -n 10 "$out/build.log" >&2
@@ -209,9 +89,5 @@ main() {
 	printf '%s\n' "$image"
 }
 
-# One build at a time in the shared tree and cache: the tree is patched and
-# security/stacker rewritten in place.
-mkdir -p "$STACKER_CACHE"
-exec 9>"$STACKER_CACHE/build.lock"
-flock 9
+lock_builds
 main "$@"

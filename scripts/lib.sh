@@ -117,3 +117,162 @@ callgrind_count() {
 	valgrind --tool=callgrind --callgrind-out-file=/dev/null "${toggles[@]}" \
 		"$bin" "${args[@]}" 2>&1 | awk '/Collected :/ {print $NF}'
 }
+
+# --- The kernel tree and its builds (build-kernel.sh, kunit.sh) ---
+
+# The make variables that give the kernel's Rust its toolchain: Debian's
+# rustc (with the library sources; the rustup rustc first on PATH has none),
+# bindgen from ~/.cargo/bin (kernel_tree puts it on PATH) and libclang 19.
+KERNEL_TOOLCHAIN=(RUSTC=/usr/bin/rustc BINDGEN=bindgen LIBCLANG_PATH=/usr/lib/llvm-19/lib)
+KERNEL_JOBS=$(($(nproc) + 1))
+
+# The files of this repository that land in security/stacker/.
+TREE_FILES=(.kunitconfig Kbuild Kconfig stacker blob-layout capstack modules)
+
+# kernel_tree: sets KSRC to the kernel tree ($KSRC, or the cached Debian
+# source that setup.sh fetched), as a physical path, and puts ~/.cargo/bin
+# (bindgen) first on PATH.
+kernel_tree() {
+	export PATH="$HOME/.cargo/bin:$PATH"
+	KSRC=${KSRC:-$STACKER_CACHE/linux}
+	KSRC=$(cd "$KSRC" 2>/dev/null && pwd -P) || die "no kernel tree at '$KSRC': run scripts/setup.sh or set KSRC"
+}
+
+# lock_builds: one build at a time in the shared tree and cache (the tree
+# is patched and security/stacker rewritten in place): takes the cache's
+# build lock, on file descriptor 9, for the rest of the script.
+lock_builds() {
+	mkdir -p "$STACKER_CACHE"
+	exec 9>"$STACKER_CACHE/build.lock"
+	if ! flock -n 9; then
+		log "waiting for the build lock ($STACKER_CACHE/build.lock): another build is running"
+		flock 9
+	fi
+}
+
+# Applies linux/patches to $KSRC (the patches with hunks: stacker_patches,
+# so not the cover letter), safely any number of times. A copy of each
+# applied patch is kept in $KSRC/.stacker-patches, so that a patch that
+# changed (or went away) since it was applied is first reversed.
+#
+# What counts is the change, not the file: when the applied copies make the
+# very changes the patches make (the same hunks, however the patches are
+# named, worded, ordered or grouped; change_set in lib.sh), the tree is
+# left as it is, with the bookkeeping it has. So a clone with an older
+# edition of the same series does not revert and reapply it, which would
+# give the patched headers (uapi/linux/lsm.h is read by most of the kernel)
+# a new time and make every build directory rebuild what includes them. Nor
+# does an applied copy whose hunks are those of a patch under another name.
+apply_patches() {
+	local state="$KSRC/.stacker-patches" p name old i sum
+	local -a wanted applied
+	local -A wanted_sums=() kept_sums=()
+	mkdir -p "$state"
+	mapfile -t wanted < <(stacker_patches)
+	[ "${#wanted[@]}" -gt 0 ] || die "no patches in $STACKER_ROOT/linux/patches"
+	applied=()
+	for old in "$state"/*.patch; do
+		[ -f "$old" ] && applied+=("$old")
+	done
+	if [ "${#applied[@]}" -gt 0 ] && [ "$(change_set "${applied[@]}")" = "$(change_set "${wanted[@]}")" ]; then
+		return
+	fi
+	for p in "${wanted[@]}"; do
+		wanted_sums[$(patch_changes "$p" | sha256sum | cut -c1-64)]=1
+	done
+	# Reverse, last first, each applied copy whose changes no patch makes.
+	# The others stay applied; their copies are replaced by the patches
+	# that make the same changes, under the patches' names.
+	for ((i = ${#applied[@]} - 1; i >= 0; i--)); do
+		old=${applied[i]}
+		name=$(basename "$old")
+		sum=$(patch_changes "$old" | sha256sum | cut -c1-64)
+		if [ -z "${wanted_sums[$sum]:-}" ]; then
+			patch -d "$KSRC" -p1 -R -s -f <"$old" >/dev/null \
+				|| die "cannot reverse the old $name in $KSRC"
+			log "reversed old $name"
+		else
+			kept_sums[$sum]=1
+		fi
+		rm -f "$old"
+	done
+	for p in "${wanted[@]}"; do
+		name=$(basename "$p")
+		sum=$(patch_changes "$p" | sha256sum | cut -c1-64)
+		if [ -n "${kept_sums[$sum]:-}" ]; then
+			cp "$p" "$state/$name"
+			continue
+		fi
+		if patch -d "$KSRC" -p1 -R --dry-run -s -f <"$p" >/dev/null 2>&1; then
+			cp "$p" "$state/$name" # applied before this bookkeeping existed
+			continue
+		fi
+		patch -d "$KSRC" -p1 --dry-run -s -f <"$p" >/dev/null 2>&1 \
+			|| die "patch $name applies neither forwards nor backwards to $KSRC"
+		patch -d "$KSRC" -p1 -s -f <"$p" >/dev/null
+		cp "$p" "$state/$name"
+		log "applied $name"
+	done
+}
+
+# Copies TREE_FILES into $KSRC/security/stacker without their file times
+# (-rlpD, not -a), by content (--checksum): a changed file gets a new time,
+# so make always rebuilds it, even when the working copy's file is older
+# than the last build's objects (a file restored from a backup, a branch
+# switched back).
+install_tree() {
+	local dst="$KSRC/security/stacker" f
+	mkdir -p "$dst"
+	for f in "${TREE_FILES[@]}"; do
+		[ -e "$STACKER_ROOT/$f" ] || die "missing $f in $STACKER_ROOT"
+	done
+	(cd "$STACKER_ROOT" && rsync -rlpD --checksum --delete --exclude target --exclude 'Cargo.*' --exclude host --exclude host.rs \
+		--exclude '*.o' --exclude '.*.cmd' "${TREE_FILES[@]}" "$dst/")
+	# Remove anything in $dst that is no longer part of the tree.
+	for f in "$dst"/* "$dst"/.[!.]*; do
+		[ -e "$f" ] || continue
+		case " ${TREE_FILES[*]} " in *" $(basename "$f") "*) ;; *) rm -rf "$f" ;; esac
+	done
+}
+
+kernel_version() {
+	make -s -C "$KSRC" kernelversion
+}
+
+# The patches the image is built from: all but those that touch only
+# tools/testing/ (the selftests, which the kernel build never reads; the
+# initramfs builds them, scripts/mkinitramfs.sh; and kunit.py), so that
+# such a patch does not start a build directory of its own.
+kernel_patches() {
+	local p
+	while IFS= read -r p; do
+		if grep -qvE '^b/tools/testing/' <<<"$(patch_paths "$p")"; then
+			printf '%s\n' "$p"
+		fi
+	done < <(stacker_patches)
+}
+
+# build_key CONFIG...: the 12 hex digits that name a build directory: a
+# hash of the config files and of the set of changes kernel_patches make
+# (change_set: not their names, wording or order).
+build_key() {
+	local patches
+	mapfile -t patches < <(kernel_patches)
+	{ cat "$@"; change_set "${patches[@]}"; } | sha256sum | cut -c1-12
+}
+
+# prune_builds KIND N: keeps the N build directories of KIND
+# ($STACKER_CACHE/build/KIND-*) used last. A build directory is about
+# 350 MB (the debug one more).
+prune_builds() {
+	local old
+	# shellcheck disable=SC2012
+	for old in $(ls -dt "$STACKER_CACHE/build/$1"-* 2>/dev/null | tail -n +$(($2 + 1))); do
+		log "removing old build directory $old"
+		rm -rf "$old"
+	done
+}
+
+# The KUnit suites of stacker (#[kunit_tests(NAME)]): each must run and
+# pass in every boot test (test.sh) and in kunit.py's run (kunit.sh).
+KUNIT_SUITES=(stacker stacker_denyname stacker_integrity)

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# The test command (`make test`): setup, host tests, kernel build, boot tests.
+# The test command (`make test`): setup, lint, host tests, KUnit (kunit.py),
+# kernel build, boot tests.
 #
 # With STACKER_TEST_DEBUG=1 (`make test-debug`) it builds the debug kernel
 # instead (linux/debug.config on top of the test kernel: UBSAN, lockdep,
@@ -114,12 +115,15 @@ boot_summary() {
 # run_boot NAME APPEND ARGS...: one boot of the test kernel, its results in
 # $OUT/boot-NAME.result.
 run_boot() {
-	local name=$1 append=$2
+	local name=$1 append=$2 suite kunit=()
 	shift 2
+	for suite in "${KUNIT_SUITES[@]}"; do
+		kunit+=(--kunit "$suite")
+	done
 	python3 -B "$STACKER_ROOT/tests/qemu/boottest.py" \
 		--kernel "$(cat "$OUT/bzImage.path")" --initrd "$OUT/initramfs.cpio.gz" \
 		--log "$OUT/boot-$name.log" --timeout "${BOOT_TIMEOUT:-300}" \
-		--append "$append" --kunit stacker --kunit stacker_denyname --kunit stacker_integrity "$@" \
+		--append "$append" "${kunit[@]}" "$@" \
 		>"$OUT/boot-$name.result"
 }
 
@@ -193,6 +197,10 @@ if [ "$DEBUG" = 1 ]; then
 fi
 stage lint "$STACKER_ROOT/scripts/lint.sh"
 stage host-tests host_tests
+# The KUnit suites under the kernel's own runner (kunit.py, a kernel of
+# its own from .kunitconfig); the boot tests below run them again in every
+# boot of the test kernel.
+stage kunit "$STACKER_ROOT/scripts/kunit.sh"
 stage kernel-build build_kernel
 stage initramfs build_initramfs
 stage boot-tests boot_tests
