@@ -19,10 +19,41 @@ KSRC=${KSRC:-$STACKER_CACHE/linux}
 KSRC=$(cd "$KSRC" 2>/dev/null && pwd -P) || die "no kernel tree at '$KSRC': run scripts/setup.sh or set KSRC"
 # Config fragments merged onto tinyconfig, in order (later ones win).
 FRAGMENTS=${FRAGMENTS:-$STACKER_ROOT/linux/stacker.config}
+# The C compiler and binutils: GCC 12 and GNU binutils, or, when a fragment
+# has the line "# stacker-toolchain: llvm" (linux/debug.config: with Rust,
+# KASAN needs CC_IS_CLANG), clang, ld.lld and the llvm-* tools of LLVM 19
+# (LLVM=$LLVM_BIN/, Documentation/kbuild/llvm.rst), the LLVM of the
+# libclang that bindgen uses. The last such line wins;
+# STACKER_TOOLCHAIN=gcc|llvm overrides them all. rustc is Debian's either
+# way (its own LLVM 22).
+LLVM_BIN=/usr/lib/llvm-19/bin
+fragment_toolchain() {
+	local f line tc=gcc
+	for f in $FRAGMENTS; do
+		[ -f "$f" ] || die "no config fragment $f"
+		while IFS= read -r line; do
+			case "$line" in
+			"# stacker-toolchain: "*) tc=${line#\# stacker-toolchain: } ;;
+			esac
+		done <"$f"
+	done
+	printf '%s\n' "$tc"
+}
+TOOLCHAIN=${STACKER_TOOLCHAIN:-$(fragment_toolchain)}
 # CLIPPY=1: stacker's Rust is linted with the kernel's clippy settings, and
 # -Dwarnings (Kbuild) makes any lint an error.
 KMAKE=(make -C "$KSRC" RUSTC=/usr/bin/rustc BINDGEN=bindgen LIBCLANG_PATH=/usr/lib/llvm-19/lib
 	CLIPPY=1 CLIPPY_DRIVER=/usr/bin/clippy-driver)
+case "$TOOLCHAIN" in
+gcc) ;;
+llvm)
+	for tool in clang ld.lld llvm-ar llvm-nm llvm-objcopy; do
+		[ -x "$LLVM_BIN/$tool" ] || die "the llvm toolchain needs $LLVM_BIN/$tool: run scripts/setup.sh"
+	done
+	KMAKE+=(LLVM="$LLVM_BIN/")
+	;;
+*) die "unknown toolchain '$TOOLCHAIN' (a fragment's '# stacker-toolchain:' line or STACKER_TOOLCHAIN): gcc or llvm" ;;
+esac
 JOBS=$(($(nproc) + 1))
 
 # The files of this repository that land in security/stacker/.
@@ -112,6 +143,9 @@ configure() {
 		if [ "$got" != "$want" ]; then
 			if [ "$key" = CONFIG_RUST ]; then
 				"${KMAKE[@]}" O="$out" rustavailable >&2 || true
+				if grep -q '^CONFIG_KASAN=y' "$out/.config" && [ "$TOOLCHAIN" != llvm ]; then
+					log "with KASAN, Rust needs a clang build (init/Kconfig: depends on !KASAN || CC_IS_CLANG): add '# stacker-toolchain: llvm' to the fragment"
+				fi
 			fi
 			rm -f "$out/.config"
 			die "config option $key is '${got:-unset}', the fragments want '${want:-unset}'"
@@ -152,19 +186,33 @@ patch_changes() {
 	awk '/^--- (a\/|\/dev\/null)/ {d=1} /^-- $/ {d=0} d && !/^(diff --git|index) /' "$@"
 }
 
+toolchain_name() {
+	case "$TOOLCHAIN" in
+	gcc) gcc --version | head -n1 ;;
+	llvm) "$LLVM_BIN/clang" --version | head -n1 ;;
+	esac
+}
+
 main() {
 	local version key out patches image
 	apply_patches
 	install_tree
 	version=$(kernel_version)
 	mapfile -t patches < <(kernel_patches)
+	# The toolchain is part of the key (unless it is GCC, so that the GCC
+	# builds keep their directories): GCC and clang objects never share
+	# a build directory.
 	# shellcheck disable=SC2086
-	key=$({ cat $FRAGMENTS; patch_changes "${patches[@]}"; } | sha256sum | cut -c1-12)
+	key=$({
+		cat $FRAGMENTS
+		patch_changes "${patches[@]}"
+		[ "$TOOLCHAIN" = gcc ] || echo "toolchain: $TOOLCHAIN $LLVM_BIN"
+	} | sha256sum | cut -c1-12)
 	out="$STACKER_CACHE/build/linux-$version-$key"
 	configure "$out"
 	touch "$out"
 	prune_builds
-	log "building linux $version in $out (-j$JOBS)"
+	log "building linux $version in $out (-j$JOBS, $(toolchain_name))"
 	if ! "${KMAKE[@]}" O="$out" -j"$JOBS" bzImage >"$out/build.log" 2>&1; then
 		# Each compiler diagnostic, up to the blank line that ends it.
 		awk '/^(error|warning)/ {p=1} p && /^$/ {p=0} p' "$out/build.log" | head -n 150 >&2
