@@ -151,14 +151,78 @@ class T(unittest.TestCase):
                      "BUG: scheduling while atomic: swapper/0/1/0x00000002",
                      "UBSAN: array-index-out-of-bounds in security/stacker/x.c:3:4",
                      "BUG: KASAN: slab-out-of-bounds in foo", "Kernel panic - not syncing: x",
-                     "Oops: general protection fault", "=============================",
+                     "Oops: general protection fault", "=" * 66, "[    1.234567] " + "=" * 66, "=" * 77,
+                     "KASAN: null-ptr-deref in range [0x0000000000000008-0x000000000000000f]",
+                     "BUG kmalloc-64 (Not tainted): Redzone overwritten",
+                     "BUG lsm_inode_cache (Tainted: G    B             ): Poison overwritten",
                      "[ BUG: Invalid wait context ]", "sleeping function called from invalid context"]:
-            if line.startswith("="):
-                continue
             self.assertTrue(bt.KERNEL_ERROR.search(line), line)
         for line in ["kasan: KernelAddressSanitizer initialized", "stacker: registered 7 of 38 hooks",
-                     "ok 1 stacker", "Run /init as init process"]:
+                     "ok 1 stacker", "Run /init as init process", "=" * 29, "a == b",
+                     "BUG-free", "# == " + "=" * 70]:
             self.assertFalse(bt.KERNEL_ERROR.search(line), line)
+
+    # A KASAN report as the debug kernel prints it (a read one byte past
+    # a kmalloc'd buffer in a Rust hook, the check of issue 12).
+    KASAN_REPORT = """\
+==================================================================
+BUG: KASAN: slab-out-of-bounds in <stacker_main::denyname::DenyName as stacker_main::submodule::Submodule>::file_open+0x1a9/0x220
+Read of size 1 at addr ffff888005f3a1c8 by task denyname_test/62
+
+CPU: 0 UID: 0 PID: 62 Comm: denyname_test Not tainted 7.3.4 #1 PREEMPT(none)
+Call Trace:
+ <TASK>
+ dump_stack_lvl+0x5d/0x80
+ print_report+0x17b/0x500
+ kasan_report+0xca/0x100
+ __asan_report_load1_noabort+0x14/0x20
+ security_file_open+0x98/0x1f0
+ do_dentry_open+0x2f1/0xe40
+ </TASK>
+
+Allocated by task 62:
+ __kmalloc_noprof+0x1e2/0x4b0
+The buggy address belongs to the object at ffff888005f3a1c0
+ which belongs to the cache kmalloc-8 of size 8
+The buggy address is located 0 bytes to the right of
+ allocated 8-byte region [ffff888005f3a1c0, ffff888005f3a1c8)
+
+Memory state around the buggy address:
+ ffff888005f3a080: fa fc fc fc 00 fc fc fc fa fc fc fc fa fc fc fc
+>ffff888005f3a180: fa fc fc fc fa fc fc fc 00 fc fc fc fa fc fc fc
+                                              ^
+==================================================================
+Disabling lock debugging due to kernel taint""".splitlines()
+
+    def test_kasan_report_fails_the_boot(self):
+        # The whole report: the banner and the title line are failures,
+        # the rest of it (call trace, shadow dump) is not matched line by line.
+        r = bt.check(self.KASAN_REPORT, [bt.DONE], [], [])
+        fails = [d for o, n, d in r if o == bt.FAIL]
+        self.assertEqual(by(r, bt.FAIL), ["kernel:log-clean"] * 3)
+        self.assertEqual(fails[1].split(" in ")[0], "BUG: KASAN: slab-out-of-bounds")
+        self.assertEqual(fails[0], "=" * 66)
+        # The init-failure boots' allowance does not excuse it, nor does
+        # it pass a boot whose expected message is there.
+        allow = [r"WARNING: .*security/lsm_init\.c"]
+        r = bt.check(self.WARN + self.KASAN_REPORT, [bt.DONE], [], [], allow,
+                     ["stacker failed to initialize"])
+        self.assertEqual(by(r, bt.FAIL), ["kernel:log-clean"] * 3)
+        self.assertIn((bt.PASS, "kernel:expected-message", "stacker failed to initialize"), r)
+        # A report whose title line was lost (interleaved with another
+        # CPU's output) still fails on its banners.
+        garbled = [l for l in self.KASAN_REPORT if not l.startswith("BUG:")]
+        r = bt.check(garbled, [bt.DONE], [], [])
+        self.assertEqual(by(r, bt.FAIL), ["kernel:log-clean"] * 2)
+        # A wild access: a general protection fault with KASAN's range.
+        gpf = ["Oops: general protection fault, probably for non-canonical address "
+               "0xdffffc0000000001: 0000 [#1] SMP KASAN",
+               "KASAN: null-ptr-deref in range [0x0000000000000008-0x000000000000000f]"]
+        r = bt.check(gpf, [bt.DONE], [], [])
+        self.assertEqual([d for o, n, d in r if o == bt.FAIL], gpf)
+        # The report on the guest's port (never expected there) counts too.
+        r = bt.check([], guest("p", "1..1\nok 1 a") + self.KASAN_REPORT[:2], [], ["p"])
+        self.assertEqual(by(r, bt.FAIL), ["kernel:log-clean"] * 2)
 
     def test_args_and_qemu_command(self):
         a = bt.parse_args(["--kernel", "k", "--initrd", "i", "--log", "l"])
