@@ -3,11 +3,11 @@
 # The test command (`make test`): setup, host tests, kernel build, boot tests.
 #
 # With STACKER_TEST_DEBUG=1 (`make test-debug`) it builds the debug kernel
-# instead (linux/debug.config on top of the test kernel: UBSAN, lockdep,
-# PROVE_RCU, DEBUG_ATOMIC_SLEEP, DEBUG_LIST, SLUB_DEBUG, kmemleak, fault
-# injection), runs every boot on it with kmemleak_check last in each, and
-# skips the host tests and benchmarks. Any kernel report fails the boot
-# (boottest.py's KERNEL_ERROR patterns).
+# instead (linux/debug.config on top of the test kernel, built by clang:
+# KASAN, UBSAN, lockdep, PROVE_RCU, DEBUG_ATOMIC_SLEEP, DEBUG_LIST,
+# SLUB_DEBUG, kmemleak, fault injection), runs every boot on it with
+# kmemleak_check last in each, and skips the host tests and benchmarks. Any
+# kernel report fails the boot (boottest.py's KERNEL_ERROR patterns).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
