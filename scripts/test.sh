@@ -41,9 +41,15 @@ TEST_FRAGMENTS="$STACKER_ROOT/linux/stacker.config $STACKER_ROOT/linux/test.conf
 [ "$DEBUG" = 1 ] && TEST_FRAGMENTS+=" $STACKER_ROOT/linux/debug.config"
 
 build_kernel() {
+	local build
 	FRAGMENTS=$TEST_FRAGMENTS "$STACKER_ROOT/scripts/build-kernel.sh" >"$OUT/bzImage.path"
 	# bzImage.path is BUILD/images/bzImage-HASH.
-	"$STACKER_ROOT/scripts/check-hook-paths.sh" "$(dirname "$(dirname "$(cat "$OUT/bzImage.path")")")"
+	build=$(dirname "$(dirname "$(cat "$OUT/bzImage.path")")")
+	"$STACKER_ROOT/scripts/check-hook-paths.sh" "$build"
+	# The debug kernel: KASAN must reach stacker's Rust and C.
+	if [ "$DEBUG" = 1 ]; then
+		"$STACKER_ROOT/scripts/check-kasan.sh" "$build"
+	fi
 }
 
 # The initramfs, and the integrity fixtures it carries the keys of
