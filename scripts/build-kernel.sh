@@ -18,9 +18,40 @@ set -euo pipefail
 kernel_tree
 # Config fragments merged onto tinyconfig, in order (later ones win).
 FRAGMENTS=${FRAGMENTS:-$STACKER_ROOT/linux/stacker.config}
+# The C compiler and binutils: GCC 12 and GNU binutils, or, when a fragment
+# has the line "# stacker-toolchain: llvm" (linux/debug.config: with Rust,
+# KASAN needs CC_IS_CLANG), clang, ld.lld and the llvm-* tools of LLVM 19
+# (LLVM=$LLVM_BIN/, Documentation/kbuild/llvm.rst), the LLVM of the
+# libclang that bindgen uses. The last such line wins;
+# STACKER_TOOLCHAIN=gcc|llvm overrides them all. rustc is Debian's either
+# way (its own LLVM 22).
+LLVM_BIN=/usr/lib/llvm-19/bin
+fragment_toolchain() {
+	local f line tc=gcc
+	for f in $FRAGMENTS; do
+		[ -f "$f" ] || die "no config fragment $f"
+		while IFS= read -r line; do
+			case "$line" in
+			"# stacker-toolchain: "*) tc=${line#\# stacker-toolchain: } ;;
+			esac
+		done <"$f"
+	done
+	printf '%s\n' "$tc"
+}
+TOOLCHAIN=${STACKER_TOOLCHAIN:-$(fragment_toolchain)}
 # CLIPPY=1: stacker's Rust is linted with the kernel's clippy settings, and
 # -Dwarnings (Kbuild) makes any lint an error.
 KMAKE=(make -C "$KSRC" "${KERNEL_TOOLCHAIN[@]}" CLIPPY=1 CLIPPY_DRIVER=/usr/bin/clippy-driver)
+case "$TOOLCHAIN" in
+gcc) ;;
+llvm)
+	for tool in clang ld.lld llvm-ar llvm-nm llvm-objcopy; do
+		[ -x "$LLVM_BIN/$tool" ] || die "the llvm toolchain needs $LLVM_BIN/$tool: run scripts/setup.sh"
+	done
+	KMAKE+=(LLVM="$LLVM_BIN/")
+	;;
+*) die "unknown toolchain '$TOOLCHAIN' (a fragment's '# stacker-toolchain:' line or STACKER_TOOLCHAIN): gcc or llvm" ;;
+esac
 
 configure() {
 	local out=$1 opt key want got f
@@ -51,6 +82,9 @@ configure() {
 		if [ "$got" != "$want" ]; then
 			if [ "$key" = CONFIG_RUST ]; then
 				"${KMAKE[@]}" O="$out" rustavailable >&2 || true
+				if grep -q '^CONFIG_KASAN=y' "$out/.config" && [ "$TOOLCHAIN" != llvm ]; then
+					log "with KASAN, Rust needs a clang build (init/Kconfig: depends on !KASAN || CC_IS_CLANG): add '# stacker-toolchain: llvm' to the fragment"
+				fi
 			fi
 			rm -f "$out/.config"
 			die "config option $key is '${got:-unset}', the fragments want '${want:-unset}'"
@@ -59,19 +93,33 @@ configure() {
 	touch "$out/.stacker-configured"
 }
 
+toolchain_name() {
+	case "$TOOLCHAIN" in
+	gcc) gcc --version | head -n1 ;;
+	llvm) "$LLVM_BIN/clang" --version | head -n1 ;;
+	esac
+}
+
 main() {
-	local version out image
+	local version key out image
 	apply_patches
 	install_tree
 	version=$(kernel_version)
 	# shellcheck disable=SC2086
-	out="$STACKER_CACHE/build/linux-$version-$(build_key $FRAGMENTS)"
+	key=$(build_key $FRAGMENTS)
+	# The toolchain is part of the key (unless it is GCC, so that the GCC
+	# builds keep their directories): GCC and clang objects never share
+	# a build directory.
+	if [ "$TOOLCHAIN" != gcc ]; then
+		key=$(printf '%s toolchain: %s %s\n' "$key" "$TOOLCHAIN" "$LLVM_BIN" | sha256sum | cut -c1-12)
+	fi
+	out="$STACKER_CACHE/build/linux-$version-$key"
 	configure "$out"
 	touch "$out"
 	# The six configs used last: make run, make test, make test-debug, the
 	# two bench images, one spare.
 	prune_builds linux 6
-	log "building linux $version in $out (-j$KERNEL_JOBS)"
+	log "building linux $version in $out (-j$KERNEL_JOBS, $(toolchain_name))"
 	if ! "${KMAKE[@]}" O="$out" -j"$KERNEL_JOBS" bzImage >"$out/build.log" 2>&1; then
 		# Each compiler diagnostic, up to the blank line that ends it.
 		awk '/^(error|warning)/ {p=1} p && /^$/ {p=0} p' "$out/build.log" | head -n 150 >&2

@@ -16,6 +16,10 @@ BINDGEN_MIN=0.71.1
 DEB_PACKAGES=(
 	build-essential flex bison bc libelf-dev libssl-dev cpio xz-utils rsync
 	python3 busybox-static libclang-19-dev
+	# the debug kernel's clang build (KASAN with Rust needs CC_IS_CLANG):
+	# clang, ld.lld and llvm-ar/nm/objcopy/... of the same LLVM as the
+	# libclang that bindgen uses (scripts/build-kernel.sh, LLVM=)
+	clang-19 lld-19 llvm-19
 	dbench python3-matplotlib valgrind shellcheck
 	# compiles the SELinux policy of the bench variant "selinux"
 	checkpolicy
@@ -101,6 +105,10 @@ install_packages() {
 	[ -x /usr/bin/rustc ] || die "/usr/bin/rustc missing after installing rustc-web"
 	[ -d /usr/lib/rustlib/src/rust/library ] || die "rust library sources missing (looked in /usr/lib/rustlib/src/rust/library, package rust-web-src)"
 	[ -d /usr/lib/llvm-19/lib ] || die "libclang 19 missing (looked in /usr/lib/llvm-19/lib, package libclang-19-dev)"
+	local tool
+	for tool in clang ld.lld llvm-ar llvm-nm llvm-objcopy llvm-objdump llvm-readelf llvm-strip; do
+		[ -x "/usr/lib/llvm-19/bin/$tool" ] || die "/usr/lib/llvm-19/bin/$tool missing (packages clang-19, lld-19, llvm-19)"
+	done
 }
 
 version_ge() { [ "$(printf '%s\n%s\n' "$2" "$1" | sort -V | head -n1)" = "$2" ]; }

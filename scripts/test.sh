@@ -4,11 +4,11 @@
 # kernel build, boot tests.
 #
 # With STACKER_TEST_DEBUG=1 (`make test-debug`) it builds the debug kernel
-# instead (linux/debug.config on top of the test kernel: UBSAN, lockdep,
-# PROVE_RCU, DEBUG_ATOMIC_SLEEP, DEBUG_LIST, SLUB_DEBUG, kmemleak, fault
-# injection), runs every boot on it with kmemleak_check last in each, and
-# skips the host tests and benchmarks. Any kernel report fails the boot
-# (boottest.py's KERNEL_ERROR patterns).
+# instead (linux/debug.config on top of the test kernel, built by clang:
+# KASAN, UBSAN, lockdep, PROVE_RCU, DEBUG_ATOMIC_SLEEP, DEBUG_LIST,
+# SLUB_DEBUG, kmemleak, fault injection), runs every boot on it with
+# kmemleak_check last in each, and skips the host tests and benchmarks. Any
+# kernel report fails the boot (boottest.py's KERNEL_ERROR patterns).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -42,9 +42,15 @@ TEST_FRAGMENTS="$STACKER_ROOT/linux/stacker.config $STACKER_ROOT/linux/test.conf
 [ "$DEBUG" = 1 ] && TEST_FRAGMENTS+=" $STACKER_ROOT/linux/debug.config"
 
 build_kernel() {
+	local build
 	FRAGMENTS=$TEST_FRAGMENTS "$STACKER_ROOT/scripts/build-kernel.sh" >"$OUT/bzImage.path"
 	# bzImage.path is BUILD/images/bzImage-HASH.
-	"$STACKER_ROOT/scripts/check-hook-paths.sh" "$(dirname "$(dirname "$(cat "$OUT/bzImage.path")")")"
+	build=$(dirname "$(dirname "$(cat "$OUT/bzImage.path")")")
+	"$STACKER_ROOT/scripts/check-hook-paths.sh" "$build"
+	# The debug kernel: KASAN must reach stacker's Rust and C.
+	if [ "$DEBUG" = 1 ]; then
+		"$STACKER_ROOT/scripts/check-kasan.sh" "$build"
+	fi
 }
 
 # The initramfs, and the integrity fixtures it carries the keys of

@@ -11,8 +11,9 @@ that no kernel message can split a result line), and fails the run when:
     or (kselftest_harness.h's TAP) printed no "# Totals:" line or one that
     does not add up to its results;
   - the kernel printed an error (see KERNEL_ERROR: "BUG:", "WARNING:",
-    "Oops", "Kernel panic", lockdep, RCU, list-debug, UBSAN and KASAN
-    reports) that no --allow-kernel-message matches;
+    "Oops", "Kernel panic", lockdep, RCU, list-debug, UBSAN, KASAN and
+    SLUB_DEBUG reports, sanitizer report banners) that no
+    --allow-kernel-message matches;
   - no console line matches an --expect-kernel-message;
   - the guest did not reach its end marker before the timeout.
 A result with a "# SKIP" directive ("ok N name # SKIP why", or "not ok")
@@ -63,7 +64,17 @@ KERNEL_ERROR = re.compile("|".join([
     r"inconsistent lock state", r"possible circular locking",
     r"scheduling while atomic",
     r"sleeping function called from invalid context",
-    r"\bUBSAN:", r"\bKASAN:",
+    r"\bUBSAN:",
+    # KASAN: "BUG: KASAN: slab-out-of-bounds in f+0x1/0x2", and, for a
+    # wild access, "KASAN: null-ptr-deref in range [...]" under a general
+    # protection fault.
+    r"\bKASAN:",
+    # SLUB_DEBUG: "BUG kmalloc-64 (Not tainted): Redzone overwritten".
+    r"\bBUG [\w.-]+ \((Not tainted|Tainted: [^)]*)\): ",
+    # The banner around a KASAN, KFENCE or KCSAN report (66 "=") or a
+    # SLUB_DEBUG one (77): the report fails the boot even when its title
+    # line was lost or garbled on the console.
+    r"^(\[[ \d.]+\] )?={66,}$",
 ]))
 RUN = re.compile(r"^stacker-guest: run (\S+)$")
 EXIT = re.compile(r"^stacker-guest: exit (\d+) (\S+)$")
