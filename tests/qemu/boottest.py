@@ -90,12 +90,13 @@ def read_lines(path):
         return []
 
 
-def qemu_command(kernel, initrd, append, guest_path, smp=1, memory="512M", disks=()):
+def qemu_command(kernel, initrd, append, guest_path, smp=1, memory="512M", disks=(),
+                 cpu="max"):
     """The QEMU command line. Each of `disks` is a raw image attached as a
     virtio disk (/dev/vda, /dev/vdb, ... in order) with snapshot=on: the
     guest may write to it, the image itself never changes."""
     cmd = [
-        "qemu-system-x86_64", "-accel", "tcg", "-cpu", "max", "-m", memory,
+        "qemu-system-x86_64", "-accel", "tcg", "-cpu", cpu, "-m", memory,
         "-smp", str(smp), "-nographic", "-no-reboot", "-kernel", kernel,
         "-initrd", initrd,
         "-serial", "mon:stdio", "-serial", "file:" + guest_path,
@@ -353,6 +354,8 @@ def parse_args(argv=None):
                     help="expected in-guest test program")
     ap.add_argument("--smp", type=int, default=1, help="QEMU -smp (default 1)")
     ap.add_argument("--memory", default="512M", help="QEMU -m (default 512M)")
+    ap.add_argument("--cpu", default="max",
+                    help="QEMU -cpu (default max), e.g. max,la57=off")
     ap.add_argument("--disk", action="append", default=[], metavar="IMG",
                     help="a raw disk image, attached as a virtio disk with snapshot=on "
                          "(/dev/vda, then /dev/vdb, ...); repeatable")
@@ -364,6 +367,8 @@ def parse_args(argv=None):
     args = ap.parse_args(argv)
     if args.smp < 1:
         ap.error("--smp must be at least 1")
+    if not re.fullmatch(r"[\w.=,+-]+", args.cpu):
+        ap.error(f"--cpu {args.cpu}: not a QEMU CPU model with properties")
     for disk in args.disk:
         if "," in disk:
             ap.error(f"--disk {disk}: a comma would end QEMU's file= option")
@@ -382,7 +387,7 @@ def main(argv=None):
     append = "stacker_guest=test stacker_tests=" + ",".join(args.program) + " " + args.append
     guest_path = args.log + ".guest"
     cmd = qemu_command(args.kernel, args.initrd, append, guest_path, args.smp, args.memory,
-                       args.disk)
+                       args.disk, args.cpu)
     lines, guest, timed_out, secs = run_qemu(cmd, args.timeout, args.log, guest_path,
                                              args.echo)
     results = check(lines, guest, args.kunit, args.program,
@@ -392,7 +397,8 @@ def main(argv=None):
     for line in kernel_errors(lines + guest, args.allow_kernel_message)[1]:
         print(f"allowed kernel message: {line}")
     disks = "".join(f", disk {d}" for d in args.disk)
-    print(f"boot test ({args.append or 'default'}, -smp {args.smp}, -m {args.memory}{disks}) "
+    cpu = f", -cpu {args.cpu}" if args.cpu != "max" else ""
+    print(f"boot test ({args.append or 'default'}, -smp {args.smp}, -m {args.memory}{cpu}{disks}) "
           f"took {secs:.1f} s; console log: {args.log}, guest output: {guest_path}")
     return report(results)
 
