@@ -32,9 +32,14 @@ mkdir -p "$gen"
 python3 "$STACKER_ROOT/scripts/gen-hook-names.py" "$STACKER_ROOT" "$gen/hook_names.h" \
 	|| die "generating hook_names.h failed"
 
+# The kernel tree's kselftest_harness.h and kselftest.h, for the programs
+# written on the harness (fault_injection_test).
+selftests=${KSRC:-$STACKER_CACHE/linux}/tools/testing/selftests
+[ -f "$selftests/kselftest_harness.h" ] \
+	|| die "no $selftests/kselftest_harness.h: run scripts/setup.sh or set KSRC"
 for src in "$STACKER_ROOT"/tests/guest/*.c; do
 	name=$(basename "$src" .c)
-	gcc -static -O2 -Wall -Wextra -Werror -I "$gen" -o "$root/tests/$name" "$src" \
+	gcc -static -O2 -Wall -Wextra -Werror -I "$gen" -I "$selftests" -o "$root/tests/$name" "$src" \
 		|| die "building guest test $name failed"
 done
 
