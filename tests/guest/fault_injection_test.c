@@ -197,10 +197,10 @@ static const char *outcome(int err)
 {
 	static char buf[64];
 
+	if (!err)
+		return "success";
 	if (err < 0)
 		snprintf(buf, sizeof(buf), "killed by signal %d", -err);
-	else if (!err)
-		return "success";
 	else
 		snprintf(buf, sizeof(buf), "%s (%d)", strerror(err), err);
 	return buf;
@@ -609,15 +609,13 @@ static int open_errno(const char *path)
 	return 0;
 }
 
-/* Loads the signing key of the fixtures unless one is; whether one is. */
-static bool key_loaded(void)
+/* Loads the key that signed the fixtures unless it is; whether it is. */
+static bool signing_key_loaded(void)
 {
 	char *cert;
 	long len;
 	int err;
 
-	if (counter(INTEGRITY "status", "keys") > 0)
-		return true;
 	len = read_whole(ETC "cert1.der", &cert);
 	if (len < 0)
 		return false;
@@ -687,8 +685,9 @@ static void configure_faults(struct __test_metadata *_metadata)
 			TH_LOG("setting %s to %s failed", attr, value);
 		}
 	}
-	if (!read_value("/proc/cmdline", cmdline, sizeof(cmdline)) &&
-	    (p = strstr(cmdline, "stacker_fault_verbose=")))
+	p = read_value("/proc/cmdline", cmdline, sizeof(cmdline)) ? NULL :
+		strstr(cmdline, "stacker_fault_verbose=");
+	if (p)
 		verbose = atoi(p + strlen("stacker_fault_verbose="));
 	snprintf(level, sizeof(level), "%d", verbose);
 	ASSERT_EQ(0, set_attr("failslab/verbose", level));
@@ -1127,12 +1126,15 @@ TEST_F_TIMEOUT(fault, integrity_measured_exec, TIMEOUT)
  * Adding a signing key: a failed load adds no key, so that loading the
  * certificate again is no EEXIST. A certificate loads once: an attempt
  * that completes in spite of its fault moves on to the next certificate
- * (the fixtures' second, then their first, which integrity_appraised_exec
- * needs).
+ * (the fixtures' spare ones, then their second, then their first, which
+ * integrity_appraised_exec_signature needs).
  */
 TEST_F_TIMEOUT(fault, integrity_key_load, TIMEOUT)
 {
-	static const char *const certs[] = { ETC "cert2.der", ETC "cert1.der" };
+	static const char *const certs[] = {
+		ETC "cert3.der", ETC "cert4.der", ETC "cert5.der", ETC "cert6.der",
+		ETC "cert7.der", ETC "cert8.der", ETC "cert2.der", ETC "cert1.der",
+	};
 	struct faults f = FAULTS_ONCE("integrity_key_load", RSA_OUTCOMES);
 	size_t used = 0;
 	long len, keys;
@@ -1177,6 +1179,8 @@ static void appraised_exec(struct __test_metadata *_metadata, struct faults *f,
 	struct stat st;
 	int err, hit;
 
+	if (!measures_4242())
+		ASSERT_EQ(0, load_integrity_policy(MEASURE_4242));
 	ASSERT_EQ(0, stat(path, &st));
 	while (fault_next(_metadata, f)) {
 		ASSERT_EQ(0, chmod(path, st.st_mode & 07777));
@@ -1198,8 +1202,6 @@ TEST_F_TIMEOUT(fault, integrity_appraised_exec_hash, TIMEOUT)
 	NEEDS("integrity");
 	if (!fixtures_mounted())
 		SKIP(return, "no fixture disk (" DISK ")");
-	if (!measures_4242())
-		ASSERT_EQ(0, load_integrity_policy(MEASURE_4242));
 	appraised_exec(_metadata, &f, MNT "/hashed/ok");
 }
 
@@ -1210,7 +1212,7 @@ TEST_F_TIMEOUT(fault, integrity_appraised_exec_signature, TIMEOUT)
 	NEEDS("integrity");
 	if (!fixtures_mounted())
 		SKIP(return, "no fixture disk (" DISK ")");
-	ASSERT_TRUE(key_loaded());
+	ASSERT_TRUE(signing_key_loaded());
 	appraised_exec(_metadata, &f, MNT "/signed/good");
 }
 
