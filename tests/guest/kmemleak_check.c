@@ -31,7 +31,13 @@ int main(void)
 		ktap_skip("no_stacker_leaks", "no " KMEMLEAK " (not the debug kernel)");
 		return ktap_exit();
 	}
-	/* Two scans: an object is reported once it stayed unreferenced. */
+	/*
+	 * kmemleak reports an object only once it is 5 s old (MSECS_MIN_AGE,
+	 * mm/kmemleak.c): wait that long, so that what the program just before
+	 * leaked (fault_injection_test's last error paths) is seen. Then two
+	 * scans: an object is reported once it stayed unreferenced.
+	 */
+	sleep(6);
 	write_value(KMEMLEAK, "scan");
 	sleep(1);
 	write_value(KMEMLEAK, "scan");
