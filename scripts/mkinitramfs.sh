@@ -14,6 +14,10 @@ set -euo pipefail
 export PATH="$HOME/.cargo/bin:$PATH"
 
 out=${1:?usage: mkinitramfs.sh OUTDIR [--bench]}
+# Absolute: the kernel tree's make (headers_install) runs in the tree, where
+# a relative O= and INSTALL_HDR_PATH would land.
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
 bench=${2:-}
 root="$out/initramfs"
 rm -rf "$root"
