@@ -11,6 +11,10 @@
 #                       with a subjectKeyIdentifier): the key the guest loads
 #                       into integrity/keys and that signs /signed/good
 #   key2.pem cert2.der  an unrelated pair, for the signatures that must fail
+#   cert3.der ... cert8.der  spare certificates (keys key3.pem ...), which
+#                       only fault_injection_test loads: a certificate
+#                       loads once, and a load that completes in spite of
+#                       an injected fault needs a new one for the next
 #   evm.key             the 32-byte raw EVM HMAC key (integrity/evm_key)
 #   integrity.img       the ext4 image (8 MiB, UUID $FS_UUID), which the
 #                       guest mounts at /mnt/integrity (boottest.py --disk)
@@ -88,8 +92,9 @@ make_key() {
 	mv "$out/key$n.pem.tmp" "$out/key$n.pem"
 	mv "$out/cert$n.der.tmp" "$out/cert$n.der"
 }
-make_key 1
-make_key 2
+for n in 1 2 3 4 5 6 7 8; do
+	make_key "$n"
+done
 if [ "$(stat -c %s "$out/evm.key" 2>/dev/null || echo 0)" != 32 ]; then
 	log "integrity fixtures: making the EVM HMAC key"
 	head -c 32 /dev/urandom >"$out/evm.key.tmp"

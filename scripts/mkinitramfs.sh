@@ -105,13 +105,14 @@ for src in "$STACKER_ROOT"/tests/guest/mlte/*.policy; do
 	compile_mlte "$src" "$root/etc/mlte/$(basename "$src" .policy).bin"
 done
 
-# The integrity test's policy, and the keys its fixture disk was made with
-# (scripts/integrity-fixtures.sh, cached in OUTDIR/integrity; test.sh
-# attaches OUTDIR/integrity/integrity.img with boottest.py --disk).
+# The integrity test's policy, the keys its fixture disk was made with and
+# the spare certificates of fault_injection_test (scripts/integrity-fixtures.sh,
+# cached in OUTDIR/integrity; test.sh attaches OUTDIR/integrity/integrity.img
+# with boottest.py --disk).
 "$STACKER_ROOT/scripts/integrity-fixtures.sh" "$out/integrity" >/dev/null \
 	|| die "making the integrity fixtures failed"
 mkdir -p "$root/etc/integrity"
-install -m 0644 "$out/integrity/cert1.der" "$out/integrity/cert2.der" "$out/integrity/evm.key" \
+install -m 0644 "$out/integrity/"cert[1-8].der "$out/integrity/evm.key" \
 	"$STACKER_ROOT/tests/guest/integrity/test.policy" "$root/etc/integrity/"
 
 # Helpers that tests run; not tests themselves.

@@ -77,6 +77,11 @@ INTEGRITY_ARGS="--disk '$OUT/integrity/integrity.img'"
 # lsm_get_self_attr(2), after the program that gives it something to
 # answer (mlte_test loads mlte's policy).
 LSM_SELFTESTS="lsm_get_self_attr_test lsm_set_self_attr_test lsm_list_modules_test"
+# The fault-injection boot (tests/guest/fault_injection_test.c): the three
+# real submodules and denyname stacked, with the integrity fixtures, each
+# operation run with its 1st, 2nd, ... allocation failed (fail-nth) until
+# one needs no more. It prints, per operation and in total, how many
+# allocations it failed (the tests of a submodule not in the chain skip).
 BOOTS=(
 	"default||denyname_test chain_test securityfs_test $LSM_SELFTESTS"
 	"two|stacker.chain=xattrlock,xattrlock_b|stack_test chain_test"
@@ -106,6 +111,7 @@ BOOTS=(
 	"init-failure-module|stacker.chain=denyname,capstack stacker.fail_init=capstack|init_failure_test|$INIT_FAILURE_ARGS"
 	"init-failure-own-lsm|lsm=capstack stacker.fail_init=capstack|init_failure_test|$DIRECT_FAILURE_ARGS"
 	"smp-stress|stacker.chain=integrity,mlte,capstack,denyname|smp_stress|--smp 4 --timeout 600"
+	"fault-injection|stacker.chain=integrity,mlte,capstack,denyname|fault_injection_test|$INTEGRITY_ARGS"
 )
 
 # boot_summary FILE: prints "P F S" from the last "N passed, N failed,

@@ -145,7 +145,8 @@ pub(crate) fn add_key(der: &[u8]) -> Result {
 }
 
 /// Whether `sig` is a valid signature of `digest` by the key `keyid`:
-/// `Ok` if so, else the error (`ENOKEY`: no such key). Sleeps.
+/// `Ok` if so, else the error (`ENOKEY`: no such key; `ENOMEM`: memory ran
+/// out, which says nothing of the key or the signature). Sleeps.
 pub(crate) fn verify(keyid: u32, sig: &[u8], digest: &Digest) -> Result {
     let len = u32::try_from(sig.len()).map_err(|_| crate::error::EINVAL)?;
     // SAFETY: `sig` is readable for `len` bytes and `digest` for 32.

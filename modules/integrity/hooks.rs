@@ -358,8 +358,11 @@ fn log_denial(file: &File, func: Func, why: &str) {
 
 /// Finds out what `wanted` lacks of `file`, given what is `known`: hashes
 /// it, appends the measurement, compares `security.ima`, checks
-/// `security.evm`. What was learnt; `Err` only when the list could not
-/// grow (`ENOMEM`) or the task was killed. Sleeps.
+/// `security.evm`. What was learnt; `Err` only when memory ran out
+/// (`ENOMEM`: no buffer, the list could not grow) or the task was killed.
+/// An allocation failure decides nothing of the file: the access fails
+/// with `ENOMEM`, nothing is cached nor counted as a denial, and the next
+/// access checks again. Sleeps.
 fn learn(
     file: &File,
     d: &Decision,
@@ -369,7 +372,7 @@ fn learn(
 ) -> Result<Known> {
     let mut learnt = Known::default();
     if key_loaded && !known.has(Known::META_CHECKED) {
-        learnt = learnt.with(check_evm(file));
+        learnt = learnt.with(check_evm(file)?);
     }
     let measure = d.measure && !known.has(Known::MEASURED);
     let appraise = d.appraise && !known.has(Known::APPRAISED);
@@ -397,27 +400,28 @@ fn learn(
         learnt = learnt.with(Known::MEASURED);
     }
     if appraise {
-        learnt = learnt.with(appraise_digest(file, &digest));
+        learnt = learnt.with(appraise_digest(file, &digest)?);
     }
     Ok(learnt)
 }
 
 /// Compares `digest` with `file`'s `security.ima`: what was learnt
 /// (`NO_KEY` for a signature by a key that is not loaded, which is not
-/// cached: a key loaded later may verify it). Sleeps.
-fn appraise_digest(file: &File, digest: &Digest) -> Known {
+/// cached: a key loaded later may verify it). `ENOMEM` when memory ran out
+/// (for the buffer, reading the xattr, verifying a signature): that says
+/// nothing of the file. Sleeps.
+fn appraise_digest(file: &File, digest: &Digest) -> Result<Known> {
     let done = Known::APPRAISED;
-    let Ok(mut buf) = zeroed::<MAX_IMA_XATTR>() else {
-        return done.with(Known::TRANSIENT);
-    };
+    let mut buf = zeroed::<MAX_IMA_XATTR>()?;
     let n = match file.getxattr(c"security.ima", &mut buf[..]) {
         Ok(n) => n,
-        Err(e) if e == ENODATA || e == EOPNOTSUPP => return done.with(Known::IMA_ABSENT),
+        Err(e) if e == ENODATA || e == EOPNOTSUPP => return Ok(done.with(Known::IMA_ABSENT)),
         // Longer than any value this module writes or takes.
-        Err(e) if e == ERANGE => return done.with(Known::IMA_MALFORMED),
-        Err(_) => return done.with(Known::TRANSIENT),
+        Err(e) if e == ERANGE => return Ok(done.with(Known::IMA_MALFORMED)),
+        Err(e) if e == ENOMEM => return Err(ENOMEM),
+        Err(_) => return Ok(done.with(Known::TRANSIENT)),
     };
-    match formats::parse_ima(buf.get(..n).unwrap_or(&[])) {
+    Ok(match formats::parse_ima(buf.get(..n).unwrap_or(&[])) {
         Ok(ImaXattr::Digest(want)) if want == digest => done.with(Known::DIGEST_OK),
         Ok(ImaXattr::Digest(_)) => done,
         Ok(ImaXattr::Signature { keyid, sig }) => match crypto::verify(keyid, sig, digest) {
@@ -435,17 +439,21 @@ fn appraise_digest(file: &File, digest: &Digest) -> Known {
                 }
                 done.with(Known::IMA_SIGNATURE).with(Known::NO_KEY)
             }
-            // The signature is wrong, or malformed for the key.
-            Err(e) if e == EKEYREJECTED || e == EBADMSG || e == EINVAL => {
-                done.with(Known::IMA_SIGNATURE)
-            }
+            // The signature is wrong.
+            Err(e) if e == EKEYREJECTED || e == EBADMSG => done.with(Known::IMA_SIGNATURE),
+            // Malformed for the key -- or an allocation failure that the
+            // kernel's RSA code reports as `EINVAL` (crypto/rsa.c), twice
+            // in a row (`integrity_glue.c` checks twice): refused, but not
+            // cached, so that a good file is not refused for good.
+            Err(e) if e == EINVAL => done.with(Known::IMA_SIGNATURE).with(Known::TRANSIENT),
+            Err(e) if e == ENOMEM => return Err(ENOMEM),
             Err(_) => done.with(Known::IMA_SIGNATURE).with(Known::TRANSIENT),
         },
         Err(why) => {
             log_bad_xattr(file, why);
             done.with(Known::IMA_MALFORMED)
         }
-    }
+    })
 }
 
 /// Logs an xattr that could not be parsed, rate-limited.
@@ -456,10 +464,11 @@ fn log_bad_xattr(file: &File, why: &str) {
 }
 
 /// An HMAC fed by `EvmInput::feed`, which notes an xattr it could not
-/// read.
+/// read, and whether that was for want of memory.
 struct EvmHmac {
     hmac: Hmac,
     unreadable: bool,
+    no_memory: bool,
 }
 
 impl Sink for EvmHmac {
@@ -468,33 +477,34 @@ impl Sink for EvmHmac {
     }
 }
 
-/// Checks `file`'s `security.evm` with the loaded key. Sleeps.
-fn check_evm(file: &File) -> Known {
+/// Checks `file`'s `security.evm` with the loaded key: what was learnt.
+/// `ENOMEM` when memory ran out (for the buffer, reading an xattr): that
+/// says nothing of the file. Sleeps.
+fn check_evm(file: &File) -> Result<Known> {
     let done = Known::META_CHECKED;
     let mut value = [0u8; 64];
     let n = match file.getxattr(c"security.evm", &mut value) {
         Ok(n) => n,
-        Err(e) if e == ENODATA || e == EOPNOTSUPP => return done.with(Known::META_ABSENT),
-        Err(e) if e == ERANGE => return done,
-        Err(_) => return done.with(Known::TRANSIENT),
+        Err(e) if e == ENODATA || e == EOPNOTSUPP => return Ok(done.with(Known::META_ABSENT)),
+        Err(e) if e == ERANGE => return Ok(done),
+        Err(e) if e == ENOMEM => return Err(ENOMEM),
+        Err(_) => return Ok(done.with(Known::TRANSIENT)),
     };
     let want = match formats::parse_evm(value.get(..n).unwrap_or(&[])) {
         Ok(want) => *want,
         Err(why) => {
             log_bad_xattr(file, why);
-            return done;
+            return Ok(done);
         }
     };
+    let mut buf = zeroed::<MAX_COVERED_XATTR>()?;
     let Some(mut key) = EVM_KEY.read(|k| k.copied()) else {
-        return Known::default();
+        return Ok(Known::default());
     };
     let hmac = Hmac::new(&key);
     wipe(&mut key);
     let Some(hmac) = hmac else {
-        return done.with(Known::TRANSIENT);
-    };
-    let Ok(mut buf) = zeroed::<MAX_COVERED_XATTR>() else {
-        return done.with(Known::TRANSIENT);
+        return Ok(done.with(Known::TRANSIENT));
     };
     let inode = file.inode();
     let input = EvmInput {
@@ -508,6 +518,7 @@ fn check_evm(file: &File) -> Known {
     let mut sink = EvmHmac {
         hmac,
         unreadable: false,
+        no_memory: false,
     };
     input.feed(&mut sink, |name, sink| {
         let mut cname = [0u8; 32];
@@ -523,18 +534,25 @@ fn check_evm(file: &File) -> Known {
         match file.getxattr(cname, &mut buf[..]) {
             Ok(n) => sink.update(buf.get(..n).unwrap_or(&[])),
             Err(e) if e == ENODATA || e == EOPNOTSUPP => {}
-            Err(_) => sink.unreadable = true,
+            Err(e) => {
+                sink.unreadable = true;
+                sink.no_memory |= e == ENOMEM;
+            }
         }
     });
-    let unreadable = sink.unreadable;
+    let (unreadable, no_memory) = (sink.unreadable, sink.no_memory);
+    // Finished either way: the C side wipes the context.
     let got = sink.hmac.finish();
-    if unreadable {
+    if no_memory {
+        return Err(ENOMEM);
+    }
+    Ok(if unreadable {
         done.with(Known::TRANSIENT)
     } else if formats::same_secret(&got, &want) {
         done.with(Known::META_OK)
     } else {
         done
-    }
+    })
 }
 
 /// Overwrites a copy of a key, in a way the compiler keeps.

@@ -159,7 +159,10 @@ out:
  * Verifies @sig (@sig_len bytes, PKCS#1 v1.5 or X9.62 by the key's
  * algorithm) of the SHA-256 @digest with the key whose id ends in @keyid.
  * 0 when it is valid; -ENOKEY when there is no such key; -EKEYREJECTED or
- * -EBADMSG when the signature is wrong. Sleeps.
+ * -EBADMSG when the signature is wrong; -EINVAL when it is malformed for
+ * the key, or (twice in a row) memory ran out in the RSA code; -ENOMEM
+ * when memory ran out elsewhere (the search or the check could not
+ * allocate: nothing is known of the key or the signature). Sleeps.
  */
 int stacker_integrity_verify(u32 keyid, const u8 *sig, u32 sig_len,
 			     const u8 *digest)
@@ -179,8 +182,14 @@ int stacker_integrity_verify(u32 keyid, const u8 *sig, u32 sig_len,
 	snprintf(name, sizeof(name), "id:%08x", keyid);
 	kref = keyring_search(make_key_ref(ring, 1), &key_type_asymmetric, name, true);
 	key_put(ring);
-	if (IS_ERR(kref))
-		return -ENOKEY;
+	if (IS_ERR(kref)) {
+		/*
+		 * -EAGAIN is "not found"; a key that is revoked or expired is
+		 * no key either. But the search allocates (the matcher's key
+		 * id): its -ENOMEM says nothing of the keys.
+		 */
+		return PTR_ERR(kref) == -ENOMEM ? -ENOMEM : -ENOKEY;
+	}
 	key = key_ref_to_ptr(kref);
 	pk = asymmetric_key_public_key(key);
 	if (!pk) {
@@ -202,6 +211,14 @@ int stacker_integrity_verify(u32 keyid, const u8 *sig, u32 sig_len,
 	pks.s = (u8 *)sig;
 	pks.s_size = sig_len;
 	ret = verify_signature(key, &pks);
+	/*
+	 * The RSA code reports an allocation failure of its payload check as
+	 * -EINVAL (crypto/rsa.c: _rsa_enc() returns -EINVAL for any error of
+	 * rsa_check_payload()), as it does a signature out of range for the
+	 * key. Check once more before taking it for the signature's fault.
+	 */
+	if (ret == -EINVAL)
+		ret = verify_signature(key, &pks);
 out:
 	key_put(key);
 	return ret;

@@ -45,8 +45,9 @@ impl Known {
     /// No key with the signature's key id is loaded: true only until a key
     /// is added, so the result is not cached ([`Known::lasting`]).
     pub(crate) const NO_KEY: Known = Known(1 << 10);
-    /// The result came from a transient failure (a read error, no memory):
-    /// it decides this access but is not cached.
+    /// The result came from a transient failure (a read error): it
+    /// decides this access but is not cached. (An allocation failure
+    /// decides nothing: the access fails with `ENOMEM`.)
     pub(crate) const TRANSIENT: Known = Known(1 << 11);
 
     /// Whether all of `other`'s bits are known.

@@ -15,13 +15,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/klog.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
 
 #define STACKER_STATUS "/sys/kernel/security/stacker/status"
+
+/* mlte's label of a file. */
+#define MLTE_XATTR "security.mlte"
 
 /* The process attribute both LSM interfaces show. */
 #define ATTR "/proc/self/attr/current"
@@ -131,6 +136,54 @@ static inline int make_file(const char *path)
 	int fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0644);
 
 	return fd < 0 ? -1 : close(fd);
+}
+
+/* Writes `len` bytes to `path`, creating or emptying it; 0 or -1. */
+static inline int put_file(const char *path, const void *data, size_t len, mode_t mode)
+{
+	int fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, mode);
+
+	if (fd < 0)
+		return -1;
+	if (write(fd, data, len) != (ssize_t)len) {
+		close(fd);
+		return -1;
+	}
+	return close(fd);
+}
+
+/*
+ * Whether submodule `name` is in the active chain: a line of
+ * /sys/kernel/security/stacker/chain (one name per line). `chain` gets
+ * the file's text, for the message.
+ */
+static inline int chain_has(const char *name, char *chain, size_t size)
+{
+	size_t len = strlen(name);
+	const char *p;
+
+	if (read_value("/sys/kernel/security/stacker/chain", chain, size))
+		return 0;
+	for (p = chain; (p = strstr(p, name)); p += len)
+		if ((p == chain || p[-1] == '\n') && p[len] == '\n')
+			return 1;
+	return 0;
+}
+
+/* mlte's label of `path`, its security.mlte xattr ("" if none). */
+static inline const char *mlte_label_of(const char *path)
+{
+	static char buf[256];
+	ssize_t n = getxattr(path, MLTE_XATTR, buf, sizeof(buf) - 1);
+
+	buf[n > 0 ? n : 0] = '\0';
+	return buf;
+}
+
+/* Sets mlte's label of `path` to `ctx`; 0, or -1 with errno. */
+static inline int mlte_set_label(const char *path, const char *ctx)
+{
+	return setxattr(path, MLTE_XATTR, ctx, strlen(ctx), 0);
 }
 
 /*

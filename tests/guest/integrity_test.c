@@ -96,20 +96,6 @@ static long keys_count(void)
 	return read_value(SFS "keys", buf, sizeof(buf)) ? -1 : strtol(buf, NULL, 10);
 }
 
-/* Writes `len` bytes to `path`, creating or emptying it; 0 or -1. */
-static int put_file(const char *path, const void *data, size_t len, mode_t mode)
-{
-	int fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, mode);
-
-	if (fd < 0)
-		return -1;
-	if (write(fd, data, len) != (ssize_t)len) {
-		close(fd);
-		return -1;
-	}
-	return close(fd);
-}
-
 /*
  * The hex digest busybox's `tool` (sha1sum, sha256sum) prints for `len`
  * bytes of `data`, into `hex` (at least 65 bytes): a computation
@@ -392,15 +378,6 @@ static const char *manifest_digest(const char *path)
 
 /* ---- The preconditions. ---- */
 
-/* Whether integrity is in the chain; `chain` gets the chain, for messages. */
-static int chain_has_integrity(char *chain, size_t size)
-{
-	if (read_value("/sys/kernel/security/stacker/chain", chain, size))
-		return 0;
-	chain[strcspn(chain, "\n")] = '\0';
-	return strstr(chain, "integrity") != NULL;
-}
-
 /* Mounts the fixture disk at MNT, unless it is there already; 0 or -1. */
 static int mount_disk(void)
 {
@@ -426,7 +403,7 @@ TEST(integrity_in_chain)
 	struct stat st;
 
 	ASSERT_INIT_SUCCEEDED(STACKER_STATUS);
-	EXPECT_TRUE(chain_has_integrity(chain, sizeof(chain)))
+	EXPECT_TRUE(chain_has("integrity", chain, sizeof(chain)))
 		TH_LOG("chain is '%s'", chain);
 	EXPECT_ERRNO(0, stat(SFS "policy", &st));
 }
@@ -436,7 +413,7 @@ TEST(fixture_disk_mounted)
 	char chain[256];
 
 	ASSERT_INIT_SUCCEEDED(STACKER_STATUS);
-	ASSERT_TRUE(chain_has_integrity(chain, sizeof(chain)))
+	ASSERT_TRUE(chain_has("integrity", chain, sizeof(chain)))
 		TH_LOG("integrity is not in this boot's chain '%s'", chain);
 	EXPECT_EQ(0, access(DISK, F_OK))
 		TH_LOG(DISK " is missing (boottest.py --disk IMG)");
@@ -448,7 +425,7 @@ TEST(fixture_manifest_read)
 	char chain[256];
 
 	ASSERT_INIT_SUCCEEDED(STACKER_STATUS);
-	ASSERT_TRUE(chain_has_integrity(chain, sizeof(chain)))
+	ASSERT_TRUE(chain_has("integrity", chain, sizeof(chain)))
 		TH_LOG("integrity is not in this boot's chain '%s'", chain);
 	mount_disk();
 	EXPECT_LT(10, read_manifest())
@@ -469,7 +446,7 @@ FIXTURE_SETUP(integrity)
 	char chain[256];
 
 	ASSERT_INIT_SUCCEEDED(STACKER_STATUS);
-	ASSERT_TRUE(chain_has_integrity(chain, sizeof(chain)))
+	ASSERT_TRUE(chain_has("integrity", chain, sizeof(chain)))
 		TH_LOG("integrity is not in this boot's chain '%s'", chain);
 	ASSERT_ERRNO(0, mount_disk())
 		TH_LOG("the fixture disk " DISK " is not mounted");

@@ -39,7 +39,13 @@ TEST_F_TIMEOUT(kmemleak, no_stacker_leaks, SCAN_TIMEOUT)
 	char *report = NULL, *obj, *next;
 	int ours = 0, others = 0;
 
-	/* Two scans: an object is reported once it stayed unreferenced. */
+	/*
+	 * kmemleak reports an object only once it is 5 s old (MSECS_MIN_AGE,
+	 * mm/kmemleak.c): wait that long, so that what the program just before
+	 * leaked (fault_injection_test's last error paths) is seen. Then two
+	 * scans: an object is reported once it stayed unreferenced.
+	 */
+	sleep(6);
 	write_value(KMEMLEAK, "scan");
 	sleep(1);
 	write_value(KMEMLEAK, "scan");

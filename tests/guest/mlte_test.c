@@ -48,7 +48,6 @@
 #define MLTE "/sys/kernel/security/stacker/mlte/"
 #define POLICY_BIN "/etc/mlte/test.bin"
 #define DIR "/tmp/mlte"
-#define XATTR "security.mlte"
 
 /* A child's exit status when something other than the operation failed. */
 #define SETUP_FAILED 250
@@ -61,21 +60,6 @@ static long status_count(const char *key)
 	if (read_value(MLTE "status", buf, sizeof(buf)) || !(p = strstr(buf, key)))
 		return -1;
 	return strtol(p + strlen(key), NULL, 10);
-}
-
-/* The security.mlte label of `path` ("" if none). */
-static const char *label_of(const char *path)
-{
-	static char buf[256];
-	ssize_t n = getxattr(path, XATTR, buf, sizeof(buf) - 1);
-
-	buf[n > 0 ? n : 0] = '\0';
-	return buf;
-}
-
-static int set_label(const char *path, const char *ctx)
-{
-	return setxattr(path, XATTR, ctx, strlen(ctx), 0);
 }
 
 /* ---- The child side: one operation, its errno as the exit status. ---- */
@@ -98,7 +82,7 @@ static int child_op(const char *op, const char *arg)
 		return fd < 0 ? errno : (close(fd), 0);
 	}
 	if (!strcmp(op, "relabel"))
-		return set_label(arg, "public_t:s0") ? errno : 0;
+		return mlte_set_label(arg, "public_t:s0") ? errno : 0;
 	if (!strcmp(op, "socket")) {
 		fd = socket(AF_UNIX, SOCK_STREAM, 0);
 		return fd < 0 ? errno : (close(fd), 0);
@@ -188,7 +172,7 @@ static int copy_self(const char *path, const char *ctx)
 	if (len < 0 || fd < 0 || write(fd, data, len) != len || close(fd))
 		return -1;
 	free(data);
-	return set_label(path, ctx);
+	return mlte_set_label(path, ctx);
 }
 
 TEST(init_succeeded)
@@ -196,20 +180,12 @@ TEST(init_succeeded)
 	ASSERT_INIT_SUCCEEDED(STACKER_STATUS);
 }
 
-/* Whether mlte is in the chain; `chain` gets the chain, for messages. */
-static int chain_has_mlte(char *chain, size_t size)
-{
-	if (read_value("/sys/kernel/security/stacker/chain", chain, size))
-		return 0;
-	return strstr(chain, "mlte") != NULL;
-}
-
 TEST(mlte_in_chain)
 {
 	char chain[256];
 
 	ASSERT_INIT_SUCCEEDED(STACKER_STATUS);
-	EXPECT_TRUE(chain_has_mlte(chain, sizeof(chain)))
+	EXPECT_TRUE(chain_has("mlte", chain, sizeof(chain)))
 		TH_LOG("chain is '%s'", escaped(chain));
 }
 
@@ -221,7 +197,7 @@ FIXTURE_SETUP(mlte)
 	char chain[256];
 
 	ASSERT_INIT_SUCCEEDED(STACKER_STATUS);
-	ASSERT_TRUE(chain_has_mlte(chain, sizeof(chain)))
+	ASSERT_TRUE(chain_has("mlte", chain, sizeof(chain)))
 		TH_LOG("mlte is not in this boot's chain '%s'", escaped(chain));
 }
 
@@ -334,7 +310,7 @@ FIXTURE_SETUP(loaded)
 	size_t i;
 
 	ASSERT_INIT_SUCCEEDED(STACKER_STATUS);
-	ASSERT_TRUE(chain_has_mlte(chain, sizeof(chain)))
+	ASSERT_TRUE(chain_has("mlte", chain, sizeof(chain)))
 		TH_LOG("mlte is not in this boot's chain '%s'", escaped(chain));
 	self->len = read_whole(POLICY_BIN, &self->policy);
 	ASSERT_LT(0, self->len)
@@ -347,13 +323,13 @@ FIXTURE_SETUP(loaded)
 		if (strcmp(files[i][0], DIR "/tmpdir"))
 			ASSERT_EQ(0, make_file(files[i][0]) || chmod(files[i][0], 0666))
 				TH_LOG("%s: %s", files[i][0], strerror(errno));
-		ASSERT_ERRNO(0, set_label(files[i][0], files[i][1]))
+		ASSERT_ERRNO(0, mlte_set_label(files[i][0], files[i][1]))
 			TH_LOG("%s: %s", files[i][0], files[i][1]);
 	}
-	if (strcmp(label_of(USER), "user_exec_t:s0"))
+	if (strcmp(mlte_label_of(USER), "user_exec_t:s0"))
 		ASSERT_EQ(0, copy_self(USER, "user_exec_t:s0"))
 			TH_LOG(USER ": %s", strerror(errno));
-	if (strcmp(label_of(NONET), "nonet_exec_t:s0"))
+	if (strcmp(mlte_label_of(NONET), "nonet_exec_t:s0"))
 		ASSERT_EQ(0, copy_self(NONET, "nonet_exec_t:s0"))
 			TH_LOG(NONET ": %s", strerror(errno));
 }
@@ -380,9 +356,9 @@ TEST_F(loaded, labels_set_and_read_back)
 
 	/* Each file has a label of its own, which the message shows. */
 	for (i = 0; i < ARRAY_SIZE(files); i++)
-		EXPECT_STREQ(files[i][1], label_of(files[i][0]));
-	EXPECT_STREQ("user_exec_t:s0", label_of(USER));
-	EXPECT_STREQ("nonet_exec_t:s0", label_of(NONET));
+		EXPECT_STREQ(files[i][1], mlte_label_of(files[i][0]));
+	EXPECT_STREQ("user_exec_t:s0", mlte_label_of(USER));
+	EXPECT_STREQ("nonet_exec_t:s0", mlte_label_of(NONET));
 }
 
 /* Type enforcement and MLS, from the test domains. */
@@ -463,7 +439,7 @@ TEST_F(loaded, new_file_gets_transition_label)
 {
 	unlink(DIR "/tmpdir/new");
 	ASSERT_EQ(0, as("s0", USER, "create", DIR "/tmpdir/new"));
-	EXPECT_STREQ("user_tmp_t:s0", label_of(DIR "/tmpdir/new"));
+	EXPECT_STREQ("user_tmp_t:s0", mlte_label_of(DIR "/tmpdir/new"));
 }
 
 /* A new file, made by init_t, with the label of the parent's type. */
@@ -477,7 +453,7 @@ static void new_plain_file(struct __test_metadata *_metadata)
 TEST_F(loaded, new_file_gets_parent_type)
 {
 	new_plain_file(_metadata);
-	EXPECT_STREQ("file_t:s0", label_of(DIR "/plain"));
+	EXPECT_STREQ("file_t:s0", mlte_label_of(DIR "/plain"));
 }
 
 TEST_F(loaded, user_cannot_create_outside_tmp)
@@ -495,21 +471,21 @@ TEST_F(loaded, user_cannot_relabel)
 TEST_F(loaded, invalid_label_einval)
 {
 	new_plain_file(_metadata);
-	EXPECT_ERRNO(EINVAL, set_label(DIR "/plain", "bogus_t:s0"));
+	EXPECT_ERRNO(EINVAL, mlte_set_label(DIR "/plain", "bogus_t:s0"));
 }
 
 TEST_F(loaded, label_with_undeclared_level_einval)
 {
 	new_plain_file(_metadata);
-	EXPECT_ERRNO(EINVAL, set_label(DIR "/plain", "public_t:s3"));
+	EXPECT_ERRNO(EINVAL, mlte_set_label(DIR "/plain", "public_t:s3"));
 }
 
 TEST_F(loaded, refused_label_keeps_the_old)
 {
 	new_plain_file(_metadata);
-	set_label(DIR "/plain", "bogus_t:s0");
-	set_label(DIR "/plain", "public_t:s3");
-	EXPECT_STREQ("file_t:s0", label_of(DIR "/plain"));
+	mlte_set_label(DIR "/plain", "bogus_t:s0");
+	mlte_set_label(DIR "/plain", "public_t:s3");
+	EXPECT_STREQ("file_t:s0", mlte_label_of(DIR "/plain"));
 }
 
 /* Sockets and IPC. */

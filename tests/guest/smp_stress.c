@@ -316,7 +316,7 @@ static void mlte_worker(double end)
 		DECIDE(MLTE_READ_PUBLIC, open_close(DIR "/public", O_RDONLY));
 		DECIDE(MLTE_READ_UP, open_close(DIR "/stress", O_RDONLY));
 		DECIDE(MLTE_WRITE_UP, open_close(DIR "/stress", O_WRONLY));
-		DECIDE(MLTE_RELABEL, setxattr(DIR "/public", "security.mlte", "stress_t:s0",
+		DECIDE(MLTE_RELABEL, setxattr(DIR "/public", MLTE_XATTR, "stress_t:s0",
 					      strlen("stress_t:s0"), 0));
 	}
 }
@@ -376,7 +376,7 @@ static int owned_file(const char *path, uid_t uid, const char *label)
 {
 	if (make_file(path) || chmod(path, 0666) || chown(path, uid, uid))
 		return -1;
-	return label ? (int)setxattr(path, "security.mlte", label, strlen(label), 0) : 0;
+	return label ? mlte_set_label(path, label) : 0;
 }
 
 static int setup_files(void)
