@@ -173,25 +173,42 @@ TEST_F(stack, first_in_chain_decides)
  * makes n stats opens (allowed) and the denied open. For the first copy
  * that is n + 1 calls, one a denial; for each later copy only the stats
  * opens that happened after it was read: it misses the denied open.
+ *
+ * The counts are system-wide, so an open by another task in the window
+ * (rare: a kernel thread) adds a call to every copy. Such noise only ever
+ * adds, and a copy called after the denial would be off by one in every
+ * round: the round is made again, up to five times, until it is exact.
  */
-TEST_F(stack, later_copies_not_called_after_denial)
+static int count_calls(FIXTURE_DATA(stack) *self, long calls[MAX], long denials[MAX])
 {
 	long before[MAX][2], after[MAX][2];
-	int n = self->n, denier = 0, i;
+	int n = self->n, i, exact = 1;
 
-	ASSERT_EQ(0, lock_through_every_copy(self, self->all));
 	for (i = 0; i < n; i++)
 		open_stats(self->chain[i], &before[i][0], &before[i][1]);
 	open_errno(self->all);
 	for (i = 0; i < n; i++)
 		open_stats(self->chain[i], &after[i][0], &after[i][1]);
 	for (i = 0; i < n; i++) {
-		long calls = after[i][0] - before[i][0];
-		long denials = after[i][1] - before[i][1];
+		calls[i] = after[i][0] - before[i][0];
+		denials[i] = after[i][1] - before[i][1];
+		exact &= calls[i] == n + (i == 0) && denials[i] == (i == 0);
+	}
+	return exact;
+}
 
-		EXPECT_EQ(n + (i == denier ? 1 : 0), calls)
+TEST_F(stack, later_copies_not_called_after_denial)
+{
+	long calls[MAX], denials[MAX];
+	int n = self->n, denier = 0, i, round = 0;
+
+	ASSERT_EQ(0, lock_through_every_copy(self, self->all));
+	while (!count_calls(self, calls, denials) && ++round < 5)
+		;
+	for (i = 0; i < n; i++) {
+		EXPECT_EQ(n + (i == denier ? 1 : 0), calls[i])
 			TH_LOG("%s: file_open calls", self->chain[i]);
-		EXPECT_EQ(i == denier ? 1 : 0, denials)
+		EXPECT_EQ(i == denier ? 1 : 0, denials[i])
 			TH_LOG("%s: file_open denials", self->chain[i]);
 	}
 }
