@@ -42,6 +42,13 @@
 #   /meta/badevm        uid 1003, a 5-byte security.evm
 #   /MANIFEST.sha256    sha256sum of every other regular file, with the
 #                       paths the guest sees (/mnt/integrity/...)
+# and, for mlte_test, not in the manifest and made after e2fsck's check:
+#   /mlte/plain         uid 0, no security.mlte (mlte's `sid file`)
+#   /mlte/labelled      uid 0, security.mlte = secret_t:s0
+#   /mlte/unreadable    uid 0, security.mlte = secret_t:s0 in an xattr block
+#                       whose checksum is then broken, so that ext4 refuses
+#                       every read of it (EFSBADCRC): a label that cannot
+#                       be read
 # The executables (/hashed/*, /signed/*) are tests/guest/integrity/hello.c
 # with the file's own path appended, so that every file has its own digest.
 # Every file in /hashed, /signed and /meta/intact carries a valid
@@ -364,6 +371,42 @@ evm_ok meta/forged && bad "/meta/forged: security.evm still matches"
 
 [ "$fails" -eq 0 ] || die "integrity fixtures: $fails checks of $IMG failed"
 e2fsck -fn "$IMG" >/dev/null 2>&1 || die "e2fsck finds errors in $IMG"
+
+# ---- mlte's files (after the check: e2fsck would report the broken one). ----
+# /mlte/unreadable: trusted.pad fills the inode's xattr space, so that
+# security.mlte goes to an xattr block; then one byte of the block's
+# h_checksum (offset 16 of struct ext4_xattr_header) is flipped.
+printf 'mlte fixture\n' >"$build/x/mlte.data"
+head -c 64 /dev/zero | tr '\0' p >"$build/x/mlte.pad"
+printf '%s' "$MLTE_LABEL" >"$build/x/mlte.label"
+cat >"$cmds" <<EOC
+mkdir /mlte
+write $build/x/mlte.data /mlte/plain
+write $build/x/mlte.data /mlte/labelled
+ea_set -f $build/x/mlte.label /mlte/labelled security.mlte
+write $build/x/mlte.data /mlte/unreadable
+ea_set -f $build/x/mlte.pad /mlte/unreadable trusted.pad
+ea_set -f $build/x/mlte.label /mlte/unreadable security.mlte
+EOC
+for path in mlte mlte/plain mlte/labelled mlte/unreadable; do
+	for field in ctime mtime atime; do
+		echo "set_inode_field /$path $field @$FIXED_TIME"
+	done
+done >>"$cmds"
+debugfs_w "$cmds"
+[ "$(ea_hex mlte/labelled security.mlte)" = "$(printf '%s' "$MLTE_LABEL" | od -An -tx1 | tr -d ' \n')" ] \
+	|| die "/mlte/labelled: security.mlte is not '$MLTE_LABEL'"
+acl=$(debugfs_r "stat /mlte/unreadable" | sed -n 's/^File ACL: \([0-9]*\).*/\1/p')
+[ -n "$acl" ] && [ "$acl" -gt 0 ] || die "/mlte/unreadable has no xattr block"
+dd if="$IMG" bs=4096 skip="$acl" count=1 status=none | grep -qa "$MLTE_LABEL" \
+	|| die "security.mlte of /mlte/unreadable is not in its xattr block $acl"
+byte=$(dd if="$IMG" bs=1 skip=$((acl * 4096 + 16)) count=1 status=none | od -An -tu1 | tr -d ' ')
+printf "\\$(printf '%03o' $((byte ^ 0xff)))" \
+	| dd of="$IMG" bs=1 seek=$((acl * 4096 + 16)) conv=notrunc status=none
+fsck=$(e2fsck -fn "$IMG" 2>&1) || true
+grep -q "extended attribute block $acl passes checks, but checksum does not match" <<<"$fsck" \
+	|| die "e2fsck does not see the broken xattr block $acl of /mlte/unreadable"
+
 echo "$stamp" >"$out/integrity.stamp"
 log "integrity fixtures: $IMG built and checked"
 printf '%s\n' "$IMG"

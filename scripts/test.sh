@@ -99,7 +99,7 @@ BOOTS=(
 	"probe-with-own-lsm|lsm=stacker,probe_b stacker.chain=probe|probe_test chain_test $LSM_SELFTESTS"
 	"bad-names|stacker.chain=bogus,xattrlock_b,xattrlock_b|stack_test chain_test"
 	"only-unknown-names|stacker.chain=capstak,bogus|denyname_test chain_test"
-	"mlte|stacker.chain=mlte|mlte_test chain_test $LSM_SELFTESTS"
+	"mlte|stacker.chain=mlte|mlte_test chain_test $LSM_SELFTESTS|$INTEGRITY_ARGS"
 	"mlte-capstack|stacker.chain=mlte,capstack|mlte_test chain_test"
 	"capstack-mlte|stacker.chain=capstack,mlte stacker.dispatch=loop|mlte_test chain_test $LSM_SELFTESTS"
 	"integrity|stacker.chain=integrity|integrity_test chain_test|$INTEGRITY_ARGS --smp 2"

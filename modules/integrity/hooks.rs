@@ -146,8 +146,9 @@ fn protect(name: &[u8]) -> Result {
     Ok(())
 }
 
-/// Whether `inode` has the mlte type `name` (`obj_type=`).
-fn obj_type_is(inode: &Inode, name: &[u8]) -> bool {
+/// Whether `inode` has the mlte type `name` (`obj_type=`); `None` when
+/// mlte could not read its label.
+fn obj_type_is(inode: &Inode, name: &[u8]) -> Option<bool> {
     #[cfg(CONFIG_SECURITY_STACKER_MLTE)]
     {
         crate::mlte::hooks::inode_type_is(inode, name)
@@ -155,7 +156,7 @@ fn obj_type_is(inode: &Inode, name: &[u8]) -> bool {
     #[cfg(not(CONFIG_SECURITY_STACKER_MLTE))]
     {
         let _ = (inode, name);
-        false
+        Some(false)
     }
 }
 

@@ -216,11 +216,14 @@ impl Policy {
     }
 
     /// What to do for `access`; `obj_type_is(name)` says whether the file
-    /// has mlte type `name` (asked only for rules that name one).
+    /// has mlte type `name` (asked only for rules that name one), `None`
+    /// when its type is not known (mlte could not read its label): then a
+    /// `measure` or `appraise` rule matches and a `dont_` rule does not,
+    /// so that an unreadable label never exempts a file.
     pub(crate) fn decide(
         &self,
         access: &Access,
-        mut obj_type_is: impl FnMut(&[u8]) -> bool,
+        mut obj_type_is: impl FnMut(&[u8]) -> Option<bool>,
     ) -> Decision {
         let mut d = Decision::default();
         let (mut measure_done, mut appraise_done) = (false, false);
@@ -292,12 +295,19 @@ impl Policy {
         Ok(())
     }
 
-    fn matches(&self, r: &Rule, a: &Access, obj_type_is: &mut impl FnMut(&[u8]) -> bool) -> bool {
+    fn matches(
+        &self,
+        r: &Rule,
+        a: &Access,
+        obj_type_is: &mut impl FnMut(&[u8]) -> Option<bool>,
+    ) -> bool {
         (r.func == 0 || r.func == a.func as u8)
             && a.mask & r.mask == r.mask
             && (!r.given(HAS_UID) || r.uid == a.uid)
             && (!r.given(HAS_FOWNER) || r.fowner == a.fowner)
-            && (!r.given(HAS_TYPE) || obj_type_is(self.name(r.obj_type)))
+            && (!r.given(HAS_TYPE)
+                || obj_type_is(self.name(r.obj_type))
+                    .unwrap_or(matches!(r.action, Action::Measure | Action::Appraise)))
     }
 }
 
@@ -500,7 +510,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(p.rules().len(), 5);
-        let none = |_: &[u8]| false;
+        let none = |_: &[u8]| Some(false);
         let d = p.decide(&access(Func::File, MAY_READ, 0, 0), none);
         assert_eq!(
             d,
@@ -552,12 +562,44 @@ mod tests {
         let mut asked = 0;
         let d = p.decide(&access(Func::File, MAY_READ, 0, 0), |t| {
             asked += 1;
-            t == b"bin_t"
+            Some(t == b"bin_t")
         });
         assert_eq!(asked, 1);
         assert!(d.appraise && d.measure);
-        let d = p.decide(&access(Func::File, MAY_READ, 0, 0), |t| t == b"other_t");
+        let d = p.decide(&access(Func::File, MAY_READ, 0, 0), |t| {
+            Some(t == b"other_t")
+        });
         assert!(!d.appraise);
+    }
+
+    /// A file whose type is not known (mlte could not read its label) is
+    /// selected by `measure`/`appraise obj_type=` and never exempted by a
+    /// `dont_` rule.
+    #[test]
+    fn unknown_type_never_exempts() {
+        let unknown = |_: &[u8]| None;
+        let p = parse(
+            b"appraise func=FILE_CHECK obj_type=secret_t
+",
+        )
+        .unwrap();
+        assert!(
+            p.decide(&access(Func::File, MAY_READ, 0, 0), unknown)
+                .appraise
+        );
+        let p = parse(
+            b"dont_appraise obj_type=public_t
+dont_measure obj_type=public_t
+\
+              appraise func=FILE_CHECK
+measure func=FILE_CHECK
+",
+        )
+        .unwrap();
+        let d = p.decide(&access(Func::File, MAY_READ, 0, 0), unknown);
+        assert!(d.appraise && d.measure);
+        let d = p.decide(&access(Func::File, MAY_READ, 0, 0), |_| Some(true));
+        assert!(!d.appraise && !d.measure);
     }
 
     #[test]
@@ -624,7 +666,7 @@ mod tests {
             let p = parse(text).unwrap();
             assert!(p.rules().is_empty());
             assert!(p
-                .decide(&access(Func::Bprm, MAY_EXEC, 0, 0), |_| true)
+                .decide(&access(Func::Bprm, MAY_EXEC, 0, 0), |_| Some(true))
                 .is_none());
         }
     }

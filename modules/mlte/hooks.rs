@@ -20,7 +20,9 @@
 //!   reached through a dentry after a policy is loaded (`d_instantiate`,
 //!   or the first open, exec or attribute change of an inode met before),
 //!   and cached in the inode's blob. No xattr, or no xattr support: `sid
-//!   file`. A label the policy cannot read: `sid unlabeled`. A new inode
+//!   file`. A label the policy cannot read, or an xattr that could not be
+//!   read this time (`ENOMEM`, `EIO`; read again on the next access): `sid
+//!   unlabeled`. A new inode
 //!   gets its parent directory's type, or a `type_transition`'s, and its
 //!   creator's level, and the xattr is written with it;
 //! - sockets and IPC objects: their creator's.
@@ -248,20 +250,23 @@ fn check_inode(inode: &Inode, class: Class, perms: u32, target: Target<'_>) -> R
 }
 
 /// Whether `inode`'s type is the one named `name` (`sid file`'s for an
-/// unlabelled inode); false when no policy is loaded or it has no such
-/// type. For other submodules' selectors (the integrity policy's
-/// `obj_type=`). Does not sleep.
-pub(crate) fn inode_type_is(inode: &Inode, name: &[u8]) -> bool {
+/// unlabelled inode): `None` when its label could not be read (it is
+/// provisional) and so its type is not known; `Some(false)` when no policy
+/// is loaded or it has no such type. For other submodules' selectors (the
+/// integrity policy's `obj_type=`). Does not sleep.
+pub(crate) fn inode_type_is(inode: &Inode, name: &[u8]) -> Option<bool> {
     use super::context::ContextView;
-    policy::with(|p| {
+    let label = inode.state::<Mlte>();
+    if label.is_some_and(Label::is_provisional) {
+        return None;
+    }
+    Some(policy::with(|p| {
         let Some(p) = p else { return false };
         let Some(ty) = p.type_id(name) else {
             return false;
         };
-        with_view_or(inode.state::<Mlte>(), p.sid_view(Sid::File), |o| {
-            o.ty() == ty
-        })
-    })
+        with_view_or(label, p.sid_view(Sid::File), |o| o.ty() == ty)
+    }))
 }
 
 /// May the current task have `file`/`dir` permissions on `dentry`'s inode
@@ -288,9 +293,11 @@ fn trim_nul(value: &[u8]) -> &[u8] {
 /// Labels `inode`, reached through `dentry`, from its `security.mlte`
 /// xattr, unless it has a label, no policy is loaded, or its file system is
 /// still mounting (its inodes are labelled on a later access). Reads the
-/// xattr: may sleep. A transient error (`ENOMEM`, `EIO`) leaves the inode
-/// unlabelled, for the next access to try again; a label read meanwhile
-/// by another task, or set by a relabel, is kept.
+/// xattr: may sleep. A transient error (`ENOMEM`, `EIO`) gives the inode
+/// `sid unlabeled`'s context provisionally (never `sid file`'s, which an
+/// unreadable label could be more restricted than), and the next access
+/// tries again; a label read meanwhile by another task, or set by a
+/// relabel, is kept.
 fn label_inode(dentry: &Dentry, inode: &Inode) {
     let Some(label) = inode.state::<Mlte>() else {
         return;
@@ -299,7 +306,7 @@ fn label_inode(dentry: &Dentry, inode: &Inode) {
         return;
     }
     let mut buf = [0u8; MAX_CONTEXT];
-    let read = dentry.getxattr(c"security.mlte", &mut buf);
+    let read = dentry.getxattr_of(inode, c"security.mlte", &mut buf);
     policy::with(|p| {
         let Some(p) = p else { return };
         let ctx = match read {
@@ -310,8 +317,12 @@ fn label_inode(dentry: &Dentry, inode: &Inode) {
             Err(e) if e == ENODATA || e == EOPNOTSUPP => *p.sid(Sid::File),
             // Longer than any label taken in: not one this policy can use.
             Err(e) if e == ERANGE => *p.sid(Sid::Unlabeled),
-            // Transient: try again on the next access.
-            Err(_) => return,
+            // Transient: decided as unlabeled until an access reads it.
+            Err(e) => {
+                let first = label.set_provisional(p.sid(Sid::Unlabeled));
+                policy::label_read_failed(inode.ino(), e, first);
+                return;
+            }
         };
         label.set_if_unset(&ctx);
     });
@@ -543,13 +554,19 @@ impl Attribute for EnforceFile {
     }
 }
 
-/// `.../mlte/status`: denials and loads since boot.
+/// `.../mlte/status`: denials, loads and failed label reads since boot.
 struct StatusFile;
 
 impl Attribute for StatusFile {
     fn show(out: &mut TextBuf) -> Result {
-        let (denials, loads) = policy::counts();
-        out.format(|out| writeln!(out, "denials {denials}\nloads {loads}"))
+        let c = policy::counts();
+        out.format(|out| {
+            writeln!(
+                out,
+                "denials {}\nloads {}\nlabel_read_errors {}",
+                c.denials, c.loads, c.label_read_errors
+            )
+        })
     }
 }
 
@@ -803,6 +820,12 @@ crate::submodule::submodule! {
 
         fn inode_getsecurity(&self, inode: &Inode, name: &[u8], out: &mut AttrValue) -> Result {
             if name != XATTR_SUFFIX.to_bytes() {
+                return Err(EOPNOTSUPP);
+            }
+            // A provisional label is no value to show or copy (overlayfs'
+            // copy-up, `cp -a`): the VFS then reads the xattr itself, and
+            // its value or its error comes out.
+            if inode.state::<Self>().is_some_and(Label::is_provisional) {
                 return Err(EOPNOTSUPP);
             }
             let text = policy::with(|p| p.and_then(|p| ContextText::of(&inode_context(inode, p), p)));

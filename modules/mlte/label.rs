@@ -4,7 +4,9 @@
 //!
 //! A label is the submodule's slice of a cred, inode, sock or IPC blob.
 //! All zero means "no label yet": the policy's `sid` contexts stand in for
-//! it (`kernel` for tasks, `file` for inodes).
+//! it (`kernel` for tasks, `file` for inodes). A label can also be
+//! provisional ([`Label::set_provisional`]): a context decisions use while
+//! the real one could not be read, which the next read replaces.
 //!
 //! An inode's label changes while other CPUs read it (a relabel through
 //! `setxattr`), and a context is 17 words, so a label is a sequence lock
@@ -27,6 +29,9 @@ use core::sync::atomic::{fence, AtomicU32, AtomicU64, Ordering};
 
 /// The bit of `head` that says the label is set.
 const SET: u32 = 1 << 31;
+/// The bit of `head` that says a set label is provisional: it stands in
+/// for one that could not be read, and [`Label::is_set`] is false.
+const PROVISIONAL: u32 = 1 << 30;
 /// Where `head` keeps the number of significant category words (0 to 16);
 /// its low 16 bits are the sensitivity.
 const LEN_SHIFT: u32 = 16;
@@ -165,10 +170,11 @@ impl Label {
         (head, self.ty.load(Ordering::Relaxed))
     }
 
-    /// Whether a context is set (one load; no copy).
+    /// Whether a context is set for good (one load; no copy): not when
+    /// there is none, nor when it is provisional.
     #[inline]
     pub(crate) fn is_set(&self) -> bool {
-        self.head.load(Ordering::Acquire) & SET != 0
+        self.head.load(Ordering::Acquire) & (SET | PROVISIONAL) == SET
     }
 
     /// Runs `f` under the writers' lock, with preemption off.
@@ -212,8 +218,9 @@ impl Label {
         self.seq.store(seq.wrapping_add(2), Ordering::Release);
     }
 
-    /// Writes the fields; under the lock.
-    fn store(&self, ctx: Option<&Context>) {
+    /// Writes the fields, with `flags` ([`PROVISIONAL`] or 0) in the head;
+    /// under the lock. The head is written once, last.
+    fn store(&self, ctx: Option<&Context>, flags: u32) {
         match ctx {
             Some(ctx) => {
                 self.ty.store(ctx.ty, Ordering::Relaxed);
@@ -222,7 +229,7 @@ impl Label {
                 }
                 let len = ctx.level.categories.significant_words() as u32;
                 self.head.store(
-                    SET | len << LEN_SHIFT | u32::from(ctx.level.sensitivity),
+                    SET | flags | len << LEN_SHIFT | u32::from(ctx.level.sensitivity),
                     Ordering::Relaxed,
                 );
             }
@@ -232,20 +239,45 @@ impl Label {
 
     /// Sets the context (`None` clears it).
     pub(crate) fn set(&self, ctx: Option<&Context>) {
-        self.locked(|label| label.store(ctx));
+        self.locked(|label| label.store(ctx, 0));
     }
 
-    /// Sets the context unless one is set already (a label read from an
-    /// xattr must not overwrite a relabel that landed meanwhile).
+    /// Sets the context unless one is set for good already (a label read
+    /// from an xattr must not overwrite a relabel that landed meanwhile);
+    /// replaces a provisional one.
     pub(crate) fn set_if_unset(&self, ctx: &Context) {
         self.locked(|label| {
-            if label.head.load(Ordering::Relaxed) & SET == 0 {
-                label.store(Some(ctx));
+            if label.head.load(Ordering::Relaxed) & (SET | PROVISIONAL) != SET {
+                label.store(Some(ctx), 0);
             }
         });
     }
 
-    /// Copies `other`'s context (or its absence), word by word.
+    /// Sets `ctx` as a provisional context unless one is set for good:
+    /// decisions use it as the label, [`Label::is_set`] stays false, and
+    /// [`Label::set_if_unset`] or [`Label::set`] replace it. For a label
+    /// that could not be read this time (`ENOMEM`, `EIO`). Returns whether
+    /// the label was unset before (not already provisional, nor set).
+    pub(crate) fn set_provisional(&self, ctx: &Context) -> bool {
+        self.locked(|label| {
+            let head = label.head.load(Ordering::Relaxed);
+            if head & (SET | PROVISIONAL) == SET {
+                return false;
+            }
+            label.store(Some(ctx), PROVISIONAL);
+            head & SET == 0
+        })
+    }
+
+    /// Whether the context is provisional ([`Label::set_provisional`]).
+    #[inline]
+    pub(crate) fn is_provisional(&self) -> bool {
+        self.head.load(Ordering::Acquire) & PROVISIONAL != 0
+    }
+
+    /// Copies `other`'s context (or its absence), word by word; a
+    /// provisional context is copied as one set for good (the copy is a
+    /// new object's label, which nothing reads again).
     pub(crate) fn copy_from(&self, other: &Label) {
         other.with_raw(|head, ty, words| {
             self.locked(|label| {
@@ -253,7 +285,7 @@ impl Label {
                 for (a, w) in label.words.iter().zip(words) {
                     a.store(*w, Ordering::Relaxed);
                 }
-                label.head.store(head, Ordering::Relaxed);
+                label.head.store(head & !PROVISIONAL, Ordering::Relaxed);
             })
         })
     }
@@ -384,6 +416,39 @@ mod tests {
         assert_eq!(fresh.get(), Some(other), "unset: set");
         label.set(None);
         assert_eq!(label.get(), None);
+    }
+
+    #[test]
+    fn a_provisional_label_decides_until_a_read_replaces_it() {
+        let label = Label::default();
+        let unlabeled = ctx(2, "s0");
+        let read = ctx(7, "s3:c0,c1000");
+        assert!(label.set_provisional(&unlabeled), "newly provisional");
+        assert_eq!(label.get(), Some(unlabeled));
+        assert!(!label.is_set(), "a provisional label is read again");
+        assert!(label.is_provisional());
+        assert_eq!(
+            with_view_or(Some(&label), &read, |v| v.ty()),
+            unlabeled.ty,
+            "decisions use it, not the stand-in"
+        );
+        assert!(!label.set_provisional(&unlabeled), "provisional already");
+        let copy = Label::default();
+        copy.copy_from(&label);
+        assert!(
+            copy.is_set() && !copy.is_provisional(),
+            "a copy is for good"
+        );
+        label.set_if_unset(&read);
+        assert_eq!(label.get(), Some(read));
+        assert!(label.is_set() && !label.is_provisional());
+        assert!(!label.set_provisional(&unlabeled));
+        assert_eq!(label.get(), Some(read), "a label read for good stays");
+        let relabelled = Label::default();
+        assert!(relabelled.set_provisional(&unlabeled));
+        relabelled.set(Some(&read));
+        assert!(relabelled.is_set());
+        assert_eq!(relabelled.get(), Some(read));
     }
 
     #[test]

@@ -27,7 +27,7 @@ use super::classes::Class;
 use super::compiled::{Checked, Compiled};
 use super::context::Context;
 use crate::access::comm_str;
-use crate::error::{Result, EACCES, EBUSY, EINVAL};
+use crate::error::{Error, Result, EACCES, EBUSY, EINVAL};
 use crate::objects::{Dentry, Inode};
 use crate::platform::{self, Bytes, RcuBox};
 use core::fmt;
@@ -47,6 +47,10 @@ static DENIALS: AtomicU64 = AtomicU64::new(0);
 
 /// Policies loaded since boot.
 static LOADS: AtomicU64 = AtomicU64::new(0);
+
+/// Reads of an inode label that failed since boot (`ENOMEM`, `EIO`), each
+/// access then decided as `sid unlabeled` ([`label_read_failed`]).
+static LABEL_READ_ERRORS: AtomicU64 = AtomicU64::new(0);
 
 /// Calls `f` with the policy in force (`None` before the first load),
 /// under RCU: `f` must not sleep.
@@ -68,12 +72,38 @@ pub(crate) fn set_enforcing(on: bool) {
     }
 }
 
-/// Denials since boot, and policies loaded.
-pub(crate) fn counts() -> (u64, u64) {
-    (
-        DENIALS.load(Ordering::Relaxed),
-        LOADS.load(Ordering::Relaxed),
-    )
+/// What `mlte/status` counts since boot.
+pub(crate) struct Counts {
+    /// Denials (also those only logged in permissive mode).
+    pub(crate) denials: u64,
+    /// Policies loaded.
+    pub(crate) loads: u64,
+    /// Failed reads of inode labels.
+    pub(crate) label_read_errors: u64,
+}
+
+/// The counts since boot.
+pub(crate) fn counts() -> Counts {
+    Counts {
+        denials: DENIALS.load(Ordering::Relaxed),
+        loads: LOADS.load(Ordering::Relaxed),
+        label_read_errors: LABEL_READ_ERRORS.load(Ordering::Relaxed),
+    }
+}
+
+/// Counts a failed read (`err`, from `getxattr`) of inode `ino`'s label:
+/// the access is decided as `sid unlabeled`. Logs it (rate-limited) when
+/// `first`: the inode's label was unset, not already provisional, so that
+/// a label that stays unreadable is logged once, not at every lookup.
+#[cold]
+pub(crate) fn label_read_failed(ino: u64, err: Error, first: bool) {
+    LABEL_READ_ERRORS.fetch_add(1, Ordering::Relaxed);
+    if first && platform::ratelimit_audit() {
+        platform::pr_warn!(
+            "mlte: the label of inode {ino} could not be read (error {}): decided as sid unlabeled\n",
+            err.to_errno()
+        );
+    }
 }
 
 /// Why a policy was refused, for the log line.
@@ -275,7 +305,7 @@ mod tests {
             })
         };
         assert_eq!(decide(), (Ok(()), Err(EACCES)));
-        let (denials, loads) = counts();
+        let Counts { denials, loads, .. } = counts();
         assert!(denials >= 1 && loads >= 1);
         // Malformed, truncated, random: refused, and decisions unchanged.
         let mut bad = good.clone();
@@ -304,9 +334,9 @@ mod tests {
         assert_eq!(decide(), (Ok(()), Err(EACCES)));
         // Permissive: counted, allowed.
         set_enforcing(false);
-        let before = counts().0;
+        let before = counts().denials;
         assert_eq!(decide(), (Ok(()), Ok(())));
-        assert_eq!(counts().0, before + 1);
+        assert_eq!(counts().denials, before + 1);
         set_enforcing(true);
     }
 }

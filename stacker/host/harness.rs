@@ -87,14 +87,15 @@ impl Harness {
             crate::dispatch::inode_create::<crate::dispatch::Loop>(&self.root, &negative, 0o100644)
         })?;
         let inode = self.new_inode(false)?;
-        let dentry = Rc::new(Dentry {
-            name: negative.name,
-            inode: Some(inode.clone()),
-        });
+        // As `d_instantiate()`: the hook runs before the dentry has the
+        // inode.
         if self.registered(Hook::d_instantiate) {
-            crate::dispatch::d_instantiate::<crate::dispatch::Loop>(&dentry, Some(&inode));
+            crate::dispatch::d_instantiate::<crate::dispatch::Loop>(&negative, Some(&inode));
         }
-        Ok(dentry)
+        Ok(Rc::new(Dentry {
+            name: negative.name,
+            inode: Some(inode),
+        }))
     }
 
     /// Opens `dentry` for reading: `inode_permission`, `file_alloc_security`

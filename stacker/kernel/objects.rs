@@ -294,20 +294,14 @@ wrapper!(
 );
 
 impl Dentry {
-    /// Reads extended attribute `name` of the dentry's inode into `buf`;
-    /// returns its length, as [`File::getxattr`]. `ENODATA` for a negative
-    /// dentry. May sleep.
-    pub(crate) fn getxattr(&self, name: &CStr, buf: &mut [u8]) -> Result<usize> {
-        match self.inode() {
-            Some(inode) => self.getxattr_of(inode, name, buf),
-            None => Err(kernel::error::code::ENODATA),
-        }
-    }
-
     /// Reads extended attribute `name` of `inode`, reached through this
-    /// dentry, into `buf`.
-    fn getxattr_of(&self, inode: &Inode, name: &CStr, buf: &mut [u8]) -> Result<usize> {
-        // SAFETY: the caller holds the dentry and its inode; `buf` is
+    /// dentry, into `buf`; returns its length, as [`File::getxattr`]. The
+    /// inode is explicit because the dentry may not have it yet: in
+    /// `d_instantiate` the dentry is still negative (`d_inode` is set only
+    /// after the hook), and a read through `d_inode` would find no xattr
+    /// at all. May sleep.
+    pub(crate) fn getxattr_of(&self, inode: &Inode, name: &CStr, buf: &mut [u8]) -> Result<usize> {
+        // SAFETY: the caller holds the dentry and `inode`; `buf` is
         // writable for its length; `__vfs_getxattr` does no permission
         // check, which is what a security module reading its own label
         // wants.

@@ -80,8 +80,6 @@
 
 /* The integrity fixtures (scripts/integrity-fixtures.sh, mkinitramfs.sh). */
 #define ETC "/etc/integrity/"
-#define DISK "/dev/vda"
-#define MNT "/mnt/integrity"
 
 /* The mlte policies (tests/guest/mlte/fault-*.policy): B has no IPC for init_t. */
 #define MLTE_A "/etc/mlte/fault-a.bin"
@@ -492,20 +490,6 @@ static bool list_consistent(struct __test_metadata *_metadata)
 	if (lines != count)
 		TH_LOG("%ld lines in the list, status counts %ld", lines, count);
 	return lines == count;
-}
-
-/* Mounts the integrity fixture disk at MNT if it is not; whether it is. */
-static bool fixtures_mounted(void)
-{
-	struct stat st;
-
-	if (!stat(MNT "/MANIFEST.sha256", &st))
-		return true;
-	if (stat(DISK, &st))
-		return false;
-	mkdir("/mnt", 0755);
-	mkdir(MNT, 0755);
-	return !mount(DISK, MNT, "ext4", 0, NULL) && !stat(MNT "/MANIFEST.sha256", &st);
 }
 
 /* Loads integrity's test policy, plus `extra`; 0 or the errno. */
@@ -1136,9 +1120,9 @@ TEST_F_TIMEOUT(fault, integrity_appraised_exec_hash, TIMEOUT)
 	struct faults f = FAULTS("integrity_appraised_exec_hash", EXEC_OUTCOMES);
 
 	NEEDS("integrity");
-	if (!fixtures_mounted())
-		SKIP(return, "no fixture disk (" DISK ")");
-	appraised_exec(_metadata, &f, MNT "/hashed/ok");
+	if (mount_fixture_disk())
+		SKIP(return, "no fixture disk (" FIXTURE_DISK ")");
+	appraised_exec(_metadata, &f, FIXTURE_MNT "/hashed/ok");
 }
 
 TEST_F_TIMEOUT(fault, integrity_appraised_exec_signature, TIMEOUT)
@@ -1146,10 +1130,10 @@ TEST_F_TIMEOUT(fault, integrity_appraised_exec_signature, TIMEOUT)
 	struct faults f = FAULTS("integrity_appraised_exec_signature", EXEC_OUTCOMES);
 
 	NEEDS("integrity");
-	if (!fixtures_mounted())
-		SKIP(return, "no fixture disk (" DISK ")");
+	if (mount_fixture_disk())
+		SKIP(return, "no fixture disk (" FIXTURE_DISK ")");
 	ASSERT_TRUE(signing_key_loaded());
-	appraised_exec(_metadata, &f, MNT "/signed/good");
+	appraised_exec(_metadata, &f, FIXTURE_MNT "/signed/good");
 }
 
 /* Loading the HMAC key: a failed load leaves none, and may be retried. */
@@ -1189,14 +1173,14 @@ TEST_F_TIMEOUT(fault, integrity_evm_key, TIMEOUT)
 TEST_F_TIMEOUT(fault, integrity_evm_open, TIMEOUT)
 {
 	struct faults f = FAULTS("integrity_evm_open");
-	static const char path[] = MNT "/meta/intact";
+	static const char path[] = FIXTURE_MNT "/meta/intact";
 	long appraisal, evm;
 	struct stat st;
 	int fd, err;
 
 	NEEDS("integrity");
-	if (!fixtures_mounted())
-		SKIP(return, "no fixture disk (" DISK ")");
+	if (mount_fixture_disk())
+		SKIP(return, "no fixture disk (" FIXTURE_DISK ")");
 	ASSERT_TRUE(evm_key_loaded());
 	ASSERT_EQ(0, stat(path, &st));
 	while (fault_next(_metadata, &f)) {

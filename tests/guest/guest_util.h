@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/klog.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -184,6 +185,27 @@ static inline const char *mlte_label_of(const char *path)
 static inline int mlte_set_label(const char *path, const char *ctx)
 {
 	return setxattr(path, MLTE_XATTR, ctx, strlen(ctx), 0);
+}
+
+/*
+ * The integrity fixture disk (scripts/integrity-fixtures.sh, attached by
+ * boottest.py --disk) and where the programs mount it.
+ */
+#define FIXTURE_DISK "/dev/vda"
+#define FIXTURE_MNT "/mnt/integrity"
+
+/* Mounts the fixture disk at FIXTURE_MNT unless it is; 0, or -1 (errno). */
+static inline int mount_fixture_disk(void)
+{
+	struct stat st;
+
+	mkdir("/mnt", 0755);
+	mkdir(FIXTURE_MNT, 0755);
+	if (!stat(FIXTURE_MNT "/MANIFEST.sha256", &st))
+		return 0;
+	if (stat(FIXTURE_DISK, &st))
+		return -1;
+	return mount(FIXTURE_DISK, FIXTURE_MNT, "ext4", 0, NULL);
 }
 
 /*

@@ -68,8 +68,6 @@
 #define SFS "/sys/kernel/security/stacker/integrity/"
 #define LIST SFS "ascii_runtime_measurements"
 #define ETC "/etc/integrity/"
-#define MNT "/mnt/integrity"
-#define DISK "/dev/vda"
 #define CAP_MAC_ADMIN 33
 
 /* ---- Small helpers. ---- */
@@ -354,7 +352,7 @@ static int read_manifest(void)
 	char *text, *line, *save;
 
 	n_manifest = 0;
-	if (read_whole(MNT "/MANIFEST.sha256", &text) < 0)
+	if (read_whole(FIXTURE_MNT "/MANIFEST.sha256", &text) < 0)
 		return -1;
 	for (line = strtok_r(text, "\n", &save); line && n_manifest < MAX_MANIFEST;
 	     line = strtok_r(NULL, "\n", &save))
@@ -377,20 +375,6 @@ static const char *manifest_digest(const char *path)
 }
 
 /* ---- The preconditions. ---- */
-
-/* Mounts the fixture disk at MNT, unless it is there already; 0 or -1. */
-static int mount_disk(void)
-{
-	struct stat st;
-
-	mkdir("/mnt", 0755);
-	mkdir(MNT, 0755);
-	if (access(MNT "/MANIFEST.sha256", F_OK) == 0)
-		return 0;
-	if (stat(DISK, &st))
-		return -1;
-	return mount(DISK, MNT, "ext4", 0, NULL);
-}
 
 TEST(init_succeeded)
 {
@@ -415,9 +399,9 @@ TEST(fixture_disk_mounted)
 	ASSERT_INIT_SUCCEEDED(STACKER_STATUS);
 	ASSERT_TRUE(chain_has("integrity", chain, sizeof(chain)))
 		TH_LOG("integrity is not in this boot's chain '%s'", chain);
-	EXPECT_EQ(0, access(DISK, F_OK))
-		TH_LOG(DISK " is missing (boottest.py --disk IMG)");
-	EXPECT_ERRNO(0, mount_disk());
+	EXPECT_EQ(0, access(FIXTURE_DISK, F_OK))
+		TH_LOG(FIXTURE_DISK " is missing (boottest.py --disk IMG)");
+	EXPECT_ERRNO(0, mount_fixture_disk());
 }
 
 TEST(fixture_manifest_read)
@@ -427,9 +411,9 @@ TEST(fixture_manifest_read)
 	ASSERT_INIT_SUCCEEDED(STACKER_STATUS);
 	ASSERT_TRUE(chain_has("integrity", chain, sizeof(chain)))
 		TH_LOG("integrity is not in this boot's chain '%s'", chain);
-	mount_disk();
+	mount_fixture_disk();
 	EXPECT_LT(10, read_manifest())
-		TH_LOG(MNT "/MANIFEST.sha256 gave %d entries", n_manifest);
+		TH_LOG(FIXTURE_MNT "/MANIFEST.sha256 gave %d entries", n_manifest);
 }
 
 /* test.policy, for the tests that load it (empty if it cannot be read). */
@@ -448,8 +432,8 @@ FIXTURE_SETUP(integrity)
 	ASSERT_INIT_SUCCEEDED(STACKER_STATUS);
 	ASSERT_TRUE(chain_has("integrity", chain, sizeof(chain)))
 		TH_LOG("integrity is not in this boot's chain '%s'", chain);
-	ASSERT_ERRNO(0, mount_disk())
-		TH_LOG("the fixture disk " DISK " is not mounted");
+	ASSERT_ERRNO(0, mount_fixture_disk())
+		TH_LOG("the fixture disk " FIXTURE_DISK " is not mounted");
 	ASSERT_LT(10, read_manifest())
 		TH_LOG("the fixture disk has no manifest");
 	if (read_whole(ETC "test.policy", &policy_text) < 0)
@@ -649,18 +633,18 @@ static void expect_measured_once(struct __test_metadata *_metadata, const char *
 
 TEST_F(integrity, read_file_measured_with_host_digest)
 {
-	expect_measured_once(_metadata, MNT "/data/m1");
+	expect_measured_once(_metadata, FIXTURE_MNT "/data/m1");
 }
 
 TEST_F(integrity, read_twice_measured_once)
 {
 	long before;
 
-	read_errno(MNT "/data/m1");
+	read_errno(FIXTURE_MNT "/data/m1");
 	before = status_count("measurements");
-	read_errno(MNT "/data/m1");
+	read_errno(FIXTURE_MNT "/data/m1");
 	read_list();
-	EXPECT_EQ(1, entries_of(MNT "/data/m1", NULL));
+	EXPECT_EQ(1, entries_of(FIXTURE_MNT "/data/m1", NULL));
 	EXPECT_EQ(before, status_count("measurements"));
 }
 
@@ -674,9 +658,9 @@ TEST_F(integrity, status_counts_the_entries)
 /* Not selected: root owns the manifest; the rule says fowner=1002. */
 TEST_F(integrity, unselected_file_not_measured)
 {
-	read_errno(MNT "/MANIFEST.sha256");
+	read_errno(FIXTURE_MNT "/MANIFEST.sha256");
 	read_list();
-	EXPECT_EQ(0, entries_of(MNT "/MANIFEST.sha256", NULL));
+	EXPECT_EQ(0, entries_of(FIXTURE_MNT "/MANIFEST.sha256", NULL));
 }
 
 TEST_F(integrity, list_readable_by_root_only)
@@ -706,12 +690,12 @@ TEST_F(integrity, tmpfs_copy_measured)
 {
 	char digest[65] = "";
 
-	ASSERT_EQ(0, copy_file(MNT "/data/m1", "/tmp/m1copy") || chown("/tmp/m1copy", 1002, 1002))
+	ASSERT_EQ(0, copy_file(FIXTURE_MNT "/data/m1", "/tmp/m1copy") || chown("/tmp/m1copy", 1002, 1002))
 		TH_LOG("copying m1 to /tmp: %s", strerror(errno));
 	read_errno("/tmp/m1copy");
 	read_list();
 	EXPECT_EQ(1, entries_of("/tmp/m1copy", digest));
-	EXPECT_STREQ(manifest_digest(MNT "/data/m1") ?: "", digest);
+	EXPECT_STREQ(manifest_digest(FIXTURE_MNT "/data/m1") ?: "", digest);
 }
 
 TEST_F(integrity, tmpfs_rewrite_measured_again)
@@ -738,21 +722,21 @@ TEST_F(integrity, ext4_rewrite_measured_again)
 {
 	char digest[65] = "", hex[65] = "";
 
-	ASSERT_EQ(0, put_file(MNT "/data/rw", "first\n", 6, 0644) ||
-			     chown(MNT "/data/rw", 1002, 1002) || read_errno(MNT "/data/rw") ||
-			     put_file(MNT "/data/rw", "second\n", 7, 0644) ||
-			     file_sha256(MNT "/data/rw", hex))
-		TH_LOG("writing " MNT "/data/rw: %s", strerror(errno));
-	read_errno(MNT "/data/rw");
+	ASSERT_EQ(0, put_file(FIXTURE_MNT "/data/rw", "first\n", 6, 0644) ||
+			     chown(FIXTURE_MNT "/data/rw", 1002, 1002) || read_errno(FIXTURE_MNT "/data/rw") ||
+			     put_file(FIXTURE_MNT "/data/rw", "second\n", 7, 0644) ||
+			     file_sha256(FIXTURE_MNT "/data/rw", hex))
+		TH_LOG("writing " FIXTURE_MNT "/data/rw: %s", strerror(errno));
+	read_errno(FIXTURE_MNT "/data/rw");
 	read_list();
-	EXPECT_EQ(2, entries_of(MNT "/data/rw", digest));
+	EXPECT_EQ(2, entries_of(FIXTURE_MNT "/data/rw", digest));
 	EXPECT_STREQ(hex, digest)
 		TH_LOG("the last digest, busybox's first");
 }
 
 TEST_F(integrity, second_file_measured_with_host_digest)
 {
-	expect_measured_once(_metadata, MNT "/data/m2");
+	expect_measured_once(_metadata, FIXTURE_MNT "/data/m2");
 }
 
 /* ---- Appraisal, before the EVM key: what security.ima alone decides. ---- */
@@ -788,48 +772,48 @@ static void expect_open(struct __test_metadata *_metadata, const char *path, int
 
 TEST_F(integrity, hashed_ok_runs)
 {
-	expect_exec(_metadata, MNT "/hashed/ok", 0);
+	expect_exec(_metadata, FIXTURE_MNT "/hashed/ok", 0);
 }
 
 TEST_F(integrity, hashed_tampered_eacces)
 {
-	expect_exec(_metadata, MNT "/hashed/tampered", EACCES);
+	expect_exec(_metadata, FIXTURE_MNT "/hashed/tampered", EACCES);
 }
 
 TEST_F(integrity, denial_logged_with_path)
 {
-	EXPECT_TRUE(klog_has("integrity: appraise: denied BPRM_CHECK of " MNT "/hashed/tampered"))
-		TH_LOG("no 'appraise: denied BPRM_CHECK of " MNT "/hashed/tampered' line");
+	EXPECT_TRUE(klog_has("integrity: appraise: denied BPRM_CHECK of " FIXTURE_MNT "/hashed/tampered"))
+		TH_LOG("no 'appraise: denied BPRM_CHECK of " FIXTURE_MNT "/hashed/tampered' line");
 }
 
 TEST_F(integrity, hashed_nohash_eacces)
 {
-	expect_exec(_metadata, MNT "/hashed/nohash", EACCES);
+	expect_exec(_metadata, FIXTURE_MNT "/hashed/nohash", EACCES);
 }
 
 TEST_F(integrity, signed_good_runs)
 {
-	expect_exec(_metadata, MNT "/signed/good", 0);
+	expect_exec(_metadata, FIXTURE_MNT "/signed/good", 0);
 }
 
 TEST_F(integrity, signed_hashonly_eacces)
 {
-	expect_exec(_metadata, MNT "/signed/hashonly", EACCES);
+	expect_exec(_metadata, FIXTURE_MNT "/signed/hashonly", EACCES);
 }
 
 TEST_F(integrity, signed_badsig_eacces)
 {
-	expect_exec(_metadata, MNT "/signed/badsig", EACCES);
+	expect_exec(_metadata, FIXTURE_MNT "/signed/badsig", EACCES);
 }
 
 TEST_F(integrity, signed_unknown_key_eacces)
 {
-	expect_exec(_metadata, MNT "/signed/unknownkey", EACCES);
+	expect_exec(_metadata, FIXTURE_MNT "/signed/unknownkey", EACCES);
 }
 
 TEST_F(integrity, refused_file_stays_refused)
 {
-	expect_exec(_metadata, MNT "/hashed/tampered", EACCES);
+	expect_exec(_metadata, FIXTURE_MNT "/hashed/tampered", EACCES);
 }
 
 TEST_F(integrity, bad_signature_reason_logged)
@@ -848,14 +832,14 @@ TEST_F(integrity, missing_key_reason_logged)
 /* No MMAP_CHECK rule yet: mapping it executable is not appraised. */
 TEST_F(integrity, mmap_exec_not_appraised_without_rule)
 {
-	EXPECT_ERR(0, mmap_errno(MNT "/hashed/nohash", PROT_READ | PROT_EXEC));
+	EXPECT_ERR(0, mmap_errno(FIXTURE_MNT "/hashed/nohash", PROT_READ | PROT_EXEC));
 }
 
 /* The executables of the appraisal tests above, refused or not, in order. */
 static const char *const appraised[] = {
-	MNT "/hashed/ok", MNT "/hashed/tampered", MNT "/hashed/nohash",
-	MNT "/signed/good", MNT "/signed/hashonly", MNT "/signed/badsig",
-	MNT "/signed/unknownkey", MNT "/hashed/tampered",
+	FIXTURE_MNT "/hashed/ok", FIXTURE_MNT "/hashed/tampered", FIXTURE_MNT "/hashed/nohash",
+	FIXTURE_MNT "/signed/good", FIXTURE_MNT "/signed/hashonly", FIXTURE_MNT "/signed/badsig",
+	FIXTURE_MNT "/signed/unknownkey", FIXTURE_MNT "/hashed/tampered",
 };
 
 /* They run again: six of them are refused, again, and counted. */
@@ -937,7 +921,7 @@ static const unsigned char bad_ima[] = { 0x04, 0x04, 0xab, 0xcd }; /* digest cut
 
 TEST_F(integrity, malformed_ima_exec_eacces)
 {
-	if (copy_file(MNT "/hashed/ok", "/tmp/badima") || chown("/tmp/badima", 1000, 1000) ||
+	if (copy_file(FIXTURE_MNT "/hashed/ok", "/tmp/badima") || chown("/tmp/badima", 1000, 1000) ||
 	    setxattr("/tmp/badima", "security.ima", bad_ima, sizeof(bad_ima), 0))
 		SKIP(return, "setting the malformed security.ima failed: %s", strerror(errno));
 	expect_exec(_metadata, "/tmp/badima", EACCES);
@@ -976,7 +960,7 @@ TEST_F(integrity, evm_key_file_present)
 /* Before the key, only security.ima counts: the forged label is not seen. */
 TEST_F(integrity, meta_forged_opens_before_evm_key)
 {
-	expect_open(_metadata, MNT "/meta/forged", 0);
+	expect_open(_metadata, FIXTURE_MNT "/meta/forged", 0);
 }
 
 TEST_F(integrity, evm_key_short_einval)
@@ -1013,56 +997,56 @@ TEST_F(integrity, evm_key_second_load_ebusy)
 
 TEST_F(integrity, meta_intact_opens)
 {
-	expect_open(_metadata, MNT "/meta/intact", 0);
+	expect_open(_metadata, FIXTURE_MNT "/meta/intact", 0);
 }
 
 TEST_F(integrity, meta_forged_label_eacces)
 {
-	expect_open(_metadata, MNT "/meta/forged", EACCES);
+	expect_open(_metadata, FIXTURE_MNT "/meta/forged", EACCES);
 }
 
 TEST_F(integrity, meta_noevm_eacces)
 {
-	expect_open(_metadata, MNT "/meta/noevm", EACCES);
+	expect_open(_metadata, FIXTURE_MNT "/meta/noevm", EACCES);
 }
 
 TEST_F(integrity, meta_badevm_eacces)
 {
-	expect_open(_metadata, MNT "/meta/badevm", EACCES);
+	expect_open(_metadata, FIXTURE_MNT "/meta/badevm", EACCES);
 }
 
 TEST_F(integrity, evm_denials_counted)
 {
 	long denials = status_count("evm_denials");
 
-	read_errno(MNT "/meta/intact");
-	read_errno(MNT "/meta/forged");
-	read_errno(MNT "/meta/noevm");
-	read_errno(MNT "/meta/badevm");
+	read_errno(FIXTURE_MNT "/meta/intact");
+	read_errno(FIXTURE_MNT "/meta/forged");
+	read_errno(FIXTURE_MNT "/meta/noevm");
+	read_errno(FIXTURE_MNT "/meta/badevm");
 	EXPECT_LE(denials + 3, status_count("evm_denials"))
 		TH_LOG("evm_denials went from %ld, expected at least 3 more", denials);
 }
 
 TEST_F(integrity, evm_denial_logged)
 {
-	EXPECT_TRUE(klog_has("integrity: appraise: denied FILE_CHECK of " MNT "/meta/forged"))
-		TH_LOG("no 'denied FILE_CHECK of " MNT "/meta/forged' line");
+	EXPECT_TRUE(klog_has("integrity: appraise: denied FILE_CHECK of " FIXTURE_MNT "/meta/forged"))
+		TH_LOG("no 'denied FILE_CHECK of " FIXTURE_MNT "/meta/forged' line");
 }
 
 /* The appraised executables carry good HMACs: still allowed, still refused. */
 TEST_F(integrity, hashed_ok_runs_with_evm_key)
 {
-	expect_exec(_metadata, MNT "/hashed/ok", 0);
+	expect_exec(_metadata, FIXTURE_MNT "/hashed/ok", 0);
 }
 
 TEST_F(integrity, signed_good_runs_with_evm_key)
 {
-	expect_exec(_metadata, MNT "/signed/good", 0);
+	expect_exec(_metadata, FIXTURE_MNT "/signed/good", 0);
 }
 
 TEST_F(integrity, signed_badsig_eacces_with_evm_key)
 {
-	expect_exec(_metadata, MNT "/signed/badsig", EACCES);
+	expect_exec(_metadata, FIXTURE_MNT "/signed/badsig", EACCES);
 }
 
 /* ---- Malformed policies: EINVAL, a log line, the old policy decides. ---- */
@@ -1133,13 +1117,13 @@ TEST_F(integrity, refused_policies_not_loaded)
 
 TEST_F(integrity, old_policy_still_refuses_tampered)
 {
-	expect_exec(_metadata, MNT "/hashed/tampered", EACCES);
+	expect_exec(_metadata, FIXTURE_MNT "/hashed/tampered", EACCES);
 }
 
 /* A file never seen before, so that no cached result answers. */
 TEST_F(integrity, old_policy_still_appraises_new_file)
 {
-	ASSERT_EQ(0, copy_file(MNT "/hashed/ok", "/tmp/unhashed") ||
+	ASSERT_EQ(0, copy_file(FIXTURE_MNT "/hashed/ok", "/tmp/unhashed") ||
 			     chown("/tmp/unhashed", 1000, 1000))
 		TH_LOG("copy: %s", strerror(errno));
 	expect_exec(_metadata, "/tmp/unhashed", EACCES);
@@ -1170,32 +1154,32 @@ TEST_F(integrity, mmap_and_module_policy_loaded)
 TEST_F(integrity, mmap_exec_of_hashed_ok_allowed)
 {
 	ASSERT_ERRNO(0, load_with(MMAP_AND_MODULE_RULES));
-	EXPECT_ERR(0, mmap_errno(MNT "/hashed/ok", PROT_READ | PROT_EXEC));
+	EXPECT_ERR(0, mmap_errno(FIXTURE_MNT "/hashed/ok", PROT_READ | PROT_EXEC));
 }
 
 TEST_F(integrity, mmap_exec_of_nohash_eacces)
 {
 	ASSERT_ERRNO(0, load_with(MMAP_AND_MODULE_RULES));
-	EXPECT_ERR(EACCES, mmap_errno(MNT "/hashed/nohash", PROT_READ | PROT_EXEC));
+	EXPECT_ERR(EACCES, mmap_errno(FIXTURE_MNT "/hashed/nohash", PROT_READ | PROT_EXEC));
 }
 
 TEST_F(integrity, mmap_read_of_nohash_allowed)
 {
 	ASSERT_ERRNO(0, load_with(MMAP_AND_MODULE_RULES));
-	EXPECT_ERR(0, mmap_errno(MNT "/hashed/nohash", PROT_READ));
+	EXPECT_ERR(0, mmap_errno(FIXTURE_MNT "/hashed/nohash", PROT_READ));
 }
 
 /* Made executable later, it was never appraised: refused, as IMA. */
 TEST_F(integrity, mprotect_exec_of_appraised_file_eperm)
 {
 	ASSERT_ERRNO(0, load_with(MMAP_AND_MODULE_RULES));
-	EXPECT_ERR(EPERM, mprotect_errno(MNT "/hashed/ok"));
+	EXPECT_ERR(EPERM, mprotect_errno(FIXTURE_MNT "/hashed/ok"));
 }
 
 TEST_F(integrity, mprotect_exec_of_unselected_file_allowed)
 {
 	ASSERT_ERRNO(0, load_with(MMAP_AND_MODULE_RULES));
-	EXPECT_ERR(0, mprotect_errno(MNT "/data/m1"));
+	EXPECT_ERR(0, mprotect_errno(FIXTURE_MNT "/data/m1"));
 }
 
 /* A file mapped shared and writable could change after the check. */
@@ -1205,13 +1189,13 @@ TEST_F(integrity, mmap_exec_of_writably_mapped_file_eacces)
 	void *w;
 
 	ASSERT_ERRNO(0, load_with(MMAP_AND_MODULE_RULES));
-	fd = open(MNT "/hashed/ok", O_RDWR);
+	fd = open(FIXTURE_MNT "/hashed/ok", O_RDWR);
 	ASSERT_LE(0, fd)
-		TH_LOG(MNT "/hashed/ok: %s", strerror(errno));
+		TH_LOG(FIXTURE_MNT "/hashed/ok: %s", strerror(errno));
 	w = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	ASSERT_NE(MAP_FAILED, w)
 		TH_LOG("the writable mapping: %s", strerror(errno));
-	EXPECT_ERR(EACCES, mmap_errno(MNT "/hashed/ok", PROT_READ | PROT_EXEC));
+	EXPECT_ERR(EACCES, mmap_errno(FIXTURE_MNT "/hashed/ok", PROT_READ | PROT_EXEC));
 	munmap(w, 4096);
 	close(fd);
 }
@@ -1222,15 +1206,15 @@ TEST_F(integrity, mmap_exec_allowed_again_after_unmap)
 	void *w;
 
 	ASSERT_ERRNO(0, load_with(MMAP_AND_MODULE_RULES));
-	fd = open(MNT "/hashed/ok", O_RDWR);
+	fd = open(FIXTURE_MNT "/hashed/ok", O_RDWR);
 	ASSERT_LE(0, fd)
-		TH_LOG(MNT "/hashed/ok: %s", strerror(errno));
+		TH_LOG(FIXTURE_MNT "/hashed/ok: %s", strerror(errno));
 	w = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	ASSERT_NE(MAP_FAILED, w)
 		TH_LOG("the writable mapping: %s", strerror(errno));
 	munmap(w, 4096);
 	close(fd);
-	EXPECT_ERR(0, mmap_errno(MNT "/hashed/ok", PROT_READ | PROT_EXEC));
+	EXPECT_ERR(0, mmap_errno(FIXTURE_MNT "/hashed/ok", PROT_READ | PROT_EXEC));
 }
 
 /* "not a kernel module" in /tmp/notamodule, and its sha256 (busybox's). */
@@ -1348,12 +1332,12 @@ TEST_F(integrity, second_certificate_loaded)
 
 TEST_F(integrity, unknown_key_runs_once_its_key_is_loaded)
 {
-	expect_exec(_metadata, MNT "/signed/unknownkey", 0);
+	expect_exec(_metadata, FIXTURE_MNT "/signed/unknownkey", 0);
 }
 
 TEST_F(integrity, bad_signature_still_refused)
 {
-	expect_exec(_metadata, MNT "/signed/badsig", EACCES);
+	expect_exec(_metadata, FIXTURE_MNT "/signed/badsig", EACCES);
 }
 
 /*
@@ -1361,14 +1345,6 @@ TEST_F(integrity, bad_signature_still_refused)
  * which mlte_test loads again), a rule selects files by their mlte type:
  * /meta/intact is secret_t; the manifest has no label. ----
  */
-
-static int chain_has_mlte(void)
-{
-	char chain[256];
-
-	return read_value("/sys/kernel/security/stacker/chain", chain, sizeof(chain)) == 0 &&
-	       strstr(chain, "mlte");
-}
 
 /* mlte's test policy, and a rule that measures what is secret_t. */
 static void load_obj_type_policies(struct __test_metadata *_metadata)
@@ -1386,27 +1362,58 @@ static void load_obj_type_policies(struct __test_metadata *_metadata)
 
 TEST_F(integrity, obj_type_selects_labelled_file)
 {
-	const char *want = manifest_digest(MNT "/meta/intact");
+	char chain[256];
+	const char *want = manifest_digest(FIXTURE_MNT "/meta/intact");
 	char digest[65] = "";
 
-	if (!chain_has_mlte())
+	if (!chain_has("mlte", chain, sizeof(chain)))
 		SKIP(return, "mlte is not in this boot's chain");
 	load_obj_type_policies(_metadata);
-	read_errno(MNT "/meta/intact");
+	read_errno(FIXTURE_MNT "/meta/intact");
 	read_list();
-	EXPECT_EQ(1, entries_of(MNT "/meta/intact", digest));
+	EXPECT_EQ(1, entries_of(FIXTURE_MNT "/meta/intact", digest));
 	EXPECT_STREQ(want ?: "(none)", digest)
-		TH_LOG("the digest of " MNT "/meta/intact, host's first");
+		TH_LOG("the digest of " FIXTURE_MNT "/meta/intact, host's first");
 }
 
 TEST_F(integrity, obj_type_skips_other_types)
 {
-	if (!chain_has_mlte())
+	char chain[256];
+
+	if (!chain_has("mlte", chain, sizeof(chain)))
 		SKIP(return, "mlte is not in this boot's chain");
 	load_obj_type_policies(_metadata);
-	read_errno(MNT "/MANIFEST.sha256");
+	read_errno(FIXTURE_MNT "/MANIFEST.sha256");
 	read_list();
-	EXPECT_EQ(0, entries_of(MNT "/MANIFEST.sha256", NULL));
+	EXPECT_EQ(0, entries_of(FIXTURE_MNT "/MANIFEST.sha256", NULL));
+}
+
+/*
+ * The fixture disk's /mlte files: mlte reads a label on disk when a lookup
+ * first reaches the file (labelled: secret_t, measured), and a label it
+ * cannot read (unreadable: its xattr block is corrupted) makes the type
+ * unknown, which a measure rule with obj_type= selects: an unreadable
+ * label never exempts a file. (Opening it may still be refused: its
+ * security.evm cannot be read either.)
+ */
+TEST_F(integrity, obj_type_reads_disk_labels_and_fails_closed)
+{
+	static const char labelled[] = FIXTURE_MNT "/mlte/labelled";
+	static const char unreadable[] = FIXTURE_MNT "/mlte/unreadable";
+	static const char plain[] = FIXTURE_MNT "/mlte/plain";
+	char chain[256];
+
+	if (!chain_has("mlte", chain, sizeof(chain)))
+		SKIP(return, "mlte is not in this boot's chain");
+	load_obj_type_policies(_metadata);
+	read_errno(labelled);
+	read_errno(unreadable);
+	read_errno(plain);
+	read_list();
+	EXPECT_EQ(1, entries_of(labelled, NULL));
+	EXPECT_EQ(1, entries_of(unreadable, NULL))
+		TH_LOG("a file whose label cannot be read was not measured");
+	EXPECT_EQ(0, entries_of(plain, NULL));
 }
 
 /*
@@ -1415,10 +1422,10 @@ TEST_F(integrity, obj_type_skips_other_types)
  */
 TEST_F(integrity, inode_slots_shared_and_disjoint)
 {
-	char layout[2048], name[32], kind[16], *line, *save;
+	char layout[2048], name[32], kind[16], *line, *save, chain[256];
 	long off, size, i_off = -1, i_size = 0, m_off = -1, m_size = 0;
 
-	if (!chain_has_mlte())
+	if (!chain_has("mlte", chain, sizeof(chain)))
 		SKIP(return, "mlte is not in this boot's chain");
 	ASSERT_ERRNO(0, read_value("/sys/kernel/security/stacker/layout", layout, sizeof(layout)));
 	for (line = strtok_r(layout, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
