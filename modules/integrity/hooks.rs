@@ -191,6 +191,12 @@ enum Refused {
 /// Why a file is refused, from what is known of it; `None`: allowed.
 fn refusal(known: Known, d: &Decision, key_loaded: bool) -> Option<(Refused, &'static str)> {
     if key_loaded && known.has(Known::META_CHECKED) && !known.has(Known::META_OK) {
+        if known.has(Known::META_UNREADABLE) {
+            return Some((
+                Refused::Metadata,
+                "security.evm or a value it covers could not be read",
+            ));
+        }
         if !known.has(Known::META_ABSENT) {
             return Some((Refused::Metadata, "security.evm does not verify (HMAC)"));
         }
@@ -200,7 +206,9 @@ fn refusal(known: Known, d: &Decision, key_loaded: bool) -> Option<(Refused, &'s
     }
     if d.appraise {
         if !known.has(Known::DIGEST_OK) {
-            let why = if known.has(Known::IMA_ABSENT) {
+            let why = if known.has(Known::IMA_UNREADABLE) {
+                "its contents or security.ima could not be read"
+            } else if known.has(Known::IMA_ABSENT) {
                 "no security.ima"
             } else if known.has(Known::IMA_MALFORMED) {
                 "security.ima is malformed"
@@ -388,7 +396,12 @@ fn learn(
             // request): nothing is measured, appraisal fails, and nothing
             // of it is cached.
             Err(e) if e == ENOMEM || e == EINTR => return Err(e),
-            Err(_) => return Ok(learnt.with(Known::APPRAISED).with(Known::TRANSIENT)),
+            Err(_) => {
+                return Ok(learnt
+                    .with(Known::APPRAISED)
+                    .with(Known::IMA_UNREADABLE)
+                    .with(Known::TRANSIENT))
+            }
         },
     };
     if measure {
@@ -420,7 +433,7 @@ fn appraise_digest(file: &File, digest: &Digest) -> Result<Known> {
         // Longer than any value this module writes or takes.
         Err(e) if e == ERANGE => return Ok(done.with(Known::IMA_MALFORMED)),
         Err(e) if e == ENOMEM => return Err(ENOMEM),
-        Err(_) => return Ok(done.with(Known::TRANSIENT)),
+        Err(_) => return Ok(done.with(Known::IMA_UNREADABLE).with(Known::TRANSIENT)),
     };
     Ok(match formats::parse_ima(buf.get(..n).unwrap_or(&[])) {
         Ok(ImaXattr::Digest(want)) if want == digest => done.with(Known::DIGEST_OK),
@@ -489,7 +502,7 @@ fn check_evm(file: &File) -> Result<Known> {
         Err(e) if e == ENODATA || e == EOPNOTSUPP => return Ok(done.with(Known::META_ABSENT)),
         Err(e) if e == ERANGE => return Ok(done),
         Err(e) if e == ENOMEM => return Err(ENOMEM),
-        Err(_) => return Ok(done.with(Known::TRANSIENT)),
+        Err(_) => return Ok(done.with(Known::META_UNREADABLE).with(Known::TRANSIENT)),
     };
     let want = match formats::parse_evm(value.get(..n).unwrap_or(&[])) {
         Ok(want) => *want,
@@ -548,7 +561,7 @@ fn check_evm(file: &File) -> Result<Known> {
         return Err(ENOMEM);
     }
     Ok(if unreadable {
-        done.with(Known::TRANSIENT)
+        done.with(Known::META_UNREADABLE).with(Known::TRANSIENT)
     } else if formats::same_secret(&got, &want) {
         done.with(Known::META_OK)
     } else {

@@ -49,6 +49,12 @@ impl Known {
     /// decides this access but is not cached. (An allocation failure
     /// decides nothing: the access fails with `ENOMEM`.)
     pub(crate) const TRANSIENT: Known = Known(1 << 11);
+    /// `security.evm`, or a value it covers, could not be read (with
+    /// [`Known::TRANSIENT`]): the refusal says so.
+    pub(crate) const META_UNREADABLE: Known = Known(1 << 12);
+    /// The contents or `security.ima` could not be read (with
+    /// [`Known::TRANSIENT`]): the refusal says so.
+    pub(crate) const IMA_UNREADABLE: Known = Known(1 << 13);
 
     /// Whether all of `other`'s bits are known.
     pub(crate) fn has(self, other: Known) -> bool {

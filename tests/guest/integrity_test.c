@@ -1015,6 +1015,22 @@ TEST_F(integrity, meta_badevm_eacces)
 	expect_open(_metadata, FIXTURE_MNT "/meta/badevm", EACCES);
 }
 
+/*
+ * /mlte/unreadable's xattr block is corrupted (scripts/integrity-fixtures.sh):
+ * its security.evm cannot be read. Refused, for that reason, not as an
+ * HMAC that does not verify; and not cached (every open reads again).
+ */
+TEST_F(integrity, meta_unreadable_eacces_and_says_why)
+{
+	static const char path[] = FIXTURE_MNT "/mlte/unreadable";
+
+	expect_open(_metadata, path, EACCES);
+	expect_open(_metadata, path, EACCES);
+	EXPECT_TRUE(klog_has("of " FIXTURE_MNT "/mlte/unreadable (pid") &&
+		    klog_has("security.evm or a value it covers could not be read"))
+		TH_LOG("no 'could not be read' reason for " FIXTURE_MNT "/mlte/unreadable");
+}
+
 TEST_F(integrity, evm_denials_counted)
 {
 	long denials = status_count("evm_denials");
