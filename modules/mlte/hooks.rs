@@ -22,9 +22,9 @@
 //!   and cached in the inode's blob. No xattr, or no xattr support: `sid
 //!   file`. A label the policy cannot read, or an xattr that could not be
 //!   read this time (`ENOMEM`, `EIO`; read again on the next access): `sid
-//!   unlabeled`. A new inode
-//!   gets its parent directory's type, or a `type_transition`'s, and its
-//!   creator's level, and the xattr is written with it;
+//!   unlabeled`. A new inode gets its parent directory's type, or a
+//!   `type_transition`'s, and its creator's level, and the xattr is written
+//!   with it;
 //! - sockets and IPC objects: their creator's.
 //!
 //! Relabelling (`setxattr security.mlte`) needs `relabelfrom` on the old

@@ -32,6 +32,12 @@ const SET: u32 = 1 << 31;
 /// The bit of `head` that says a set label is provisional: it stands in
 /// for one that could not be read, and [`Label::is_set`] is false.
 const PROVISIONAL: u32 = 1 << 30;
+
+/// Whether `head` holds a context set for good: set, not provisional.
+#[inline(always)]
+const fn set_for_good(head: u32) -> bool {
+    head & (SET | PROVISIONAL) == SET
+}
 /// Where `head` keeps the number of significant category words (0 to 16);
 /// its low 16 bits are the sensitivity.
 const LEN_SHIFT: u32 = 16;
@@ -174,7 +180,7 @@ impl Label {
     /// there is none, nor when it is provisional.
     #[inline]
     pub(crate) fn is_set(&self) -> bool {
-        self.head.load(Ordering::Acquire) & (SET | PROVISIONAL) == SET
+        set_for_good(self.head.load(Ordering::Acquire))
     }
 
     /// Runs `f` under the writers' lock, with preemption off.
@@ -247,7 +253,7 @@ impl Label {
     /// replaces a provisional one.
     pub(crate) fn set_if_unset(&self, ctx: &Context) {
         self.locked(|label| {
-            if label.head.load(Ordering::Relaxed) & (SET | PROVISIONAL) != SET {
+            if !set_for_good(label.head.load(Ordering::Relaxed)) {
                 label.store(Some(ctx), 0);
             }
         });
@@ -261,7 +267,7 @@ impl Label {
     pub(crate) fn set_provisional(&self, ctx: &Context) -> bool {
         self.locked(|label| {
             let head = label.head.load(Ordering::Relaxed);
-            if head & (SET | PROVISIONAL) == SET {
+            if set_for_good(head) {
                 return false;
             }
             label.store(Some(ctx), PROVISIONAL);

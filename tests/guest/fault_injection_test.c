@@ -1120,8 +1120,7 @@ TEST_F_TIMEOUT(fault, integrity_appraised_exec_hash, TIMEOUT)
 	struct faults f = FAULTS("integrity_appraised_exec_hash", EXEC_OUTCOMES);
 
 	NEEDS("integrity");
-	if (mount_fixture_disk())
-		SKIP(return, "no fixture disk (" FIXTURE_DISK ")");
+	NEEDS_FIXTURE_DISK();
 	appraised_exec(_metadata, &f, FIXTURE_MNT "/hashed/ok");
 }
 
@@ -1130,8 +1129,7 @@ TEST_F_TIMEOUT(fault, integrity_appraised_exec_signature, TIMEOUT)
 	struct faults f = FAULTS("integrity_appraised_exec_signature", EXEC_OUTCOMES);
 
 	NEEDS("integrity");
-	if (mount_fixture_disk())
-		SKIP(return, "no fixture disk (" FIXTURE_DISK ")");
+	NEEDS_FIXTURE_DISK();
 	ASSERT_TRUE(signing_key_loaded());
 	appraised_exec(_metadata, &f, FIXTURE_MNT "/signed/good");
 }
@@ -1179,8 +1177,7 @@ TEST_F_TIMEOUT(fault, integrity_evm_open, TIMEOUT)
 	int fd, err;
 
 	NEEDS("integrity");
-	if (mount_fixture_disk())
-		SKIP(return, "no fixture disk (" FIXTURE_DISK ")");
+	NEEDS_FIXTURE_DISK();
 	ASSERT_TRUE(evm_key_loaded());
 	ASSERT_EQ(0, stat(path, &st));
 	while (fault_next(_metadata, &f)) {

@@ -209,6 +209,16 @@ static inline int mount_fixture_disk(void)
 }
 
 /*
+ * NEEDS_FIXTURE_DISK(): in a TEST, skips it in a boot without the fixture
+ * disk, and mounts the disk (a failed mount fails the test).
+ */
+#define NEEDS_FIXTURE_DISK() do { \
+	if (access(FIXTURE_DISK, F_OK)) \
+		SKIP(return, "no fixture disk in this boot (boottest.py --disk)"); \
+	ASSERT_ERRNO(0, mount_fixture_disk()); \
+} while (0)
+
+/*
  * The whole kernel log buffer as a string (empty if it cannot be read),
  * sized from the kernel's buffer so that early boot lines are not cut off.
  * Valid until the next call.

@@ -496,11 +496,6 @@ TEST_F(loaded, refused_label_keeps_the_old)
  * SKIP in the boots without the disk.
  */
 #define ON_DISK(name) FIXTURE_MNT "/mlte/" name
-#define NEEDS_FIXTURE_DISK() do { \
-	if (access(FIXTURE_DISK, F_OK)) \
-		SKIP(return, "no fixture disk in this boot (boottest.py --disk)"); \
-	ASSERT_ERRNO(0, mount_fixture_disk()); \
-} while (0)
 
 TEST_F(loaded, label_on_disk_read_at_lookup)
 {
