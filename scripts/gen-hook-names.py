@@ -25,7 +25,8 @@ import sys
 
 RULES = "first_error|every|all_agree|first_claim|prctl|xattrs|procattr_get|procattr_set|selfattr_get|selfattr_set"
 # Hooks that follow from others (`HookSet::with_derived` in stacker/core/hook.rs).
-DERIVED = {"getprocattr": "getselfattr", "setprocattr": "setselfattr"}
+DERIVED = {"getprocattr": "getselfattr", "setprocattr": "setselfattr",
+           "file_ioctl": "file_ioctl_compat"}
 
 
 def table_hooks(root):

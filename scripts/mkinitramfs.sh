@@ -121,6 +121,13 @@ for src in "$STACKER_ROOT"/tests/guest/helpers/*.c; do
 	gcc -static -O2 -Wall -Wextra -Werror -o "$root/helpers/$name" "$src" \
 		|| die "building guest helper $name failed"
 done
+# 32-bit (i386) helpers, for the compat system calls of the test kernel
+# (CONFIG_IA32_EMULATION): gcc -m32 needs gcc-multilib.
+for src in "$STACKER_ROOT"/tests/guest/helpers32/*.c; do
+	name=$(basename "$src" .c)
+	gcc -m32 -static -O2 -Wall -Wextra -Werror -o "$root/helpers/$name" "$src" \
+		|| die "building 32-bit guest helper $name failed (gcc -m32: package gcc-multilib)"
+done
 
 if [ "$bench" = --bench ]; then
 	mkdir -p "$root/bench"

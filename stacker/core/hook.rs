@@ -16,7 +16,7 @@ macro_rules! hook_ids {
     )*) => {
         /// One LSM hook, named as the LSM core names it.
         #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-        #[repr(u8)]
+        #[repr(u16)]
         #[allow(non_camel_case_types)]
         pub(crate) enum Hook {
             $(
@@ -44,8 +44,10 @@ crate::hook_table::hook_table!(hook_ids);
 /// Number of hooks stacker knows.
 pub(crate) const N_HOOKS: usize = Hook::ALL.len();
 
-// A `HookSet` is a bitmap of `HOOK_WORDS` words.
-const HOOK_WORDS: usize = 2;
+// A `HookSet` is a bitmap of `HOOK_WORDS` words: as many as the table
+// needs. A hook id is a `u16`, so the table is limited only by the 277
+// hooks the LSM core has.
+const HOOK_WORDS: usize = N_HOOKS.div_ceil(64);
 const _: () = assert!(N_HOOKS <= 64 * HOOK_WORDS);
 
 impl Hook {
@@ -78,9 +80,13 @@ impl HookSet {
     /// The set with the hooks that follow from those in it: the LSM
     /// syscalls' `getselfattr` and `setselfattr` are answered from
     /// `getprocattr` and `setprocattr`, so a submodule that implements one
-    /// of those gets the matching one of these.
+    /// of those gets the matching one of these; and 32-bit tasks' ioctls
+    /// (`file_ioctl_compat`) reach the submodule's `file_ioctl`.
     pub(crate) const fn with_derived(self) -> HookSet {
         let mut set = self;
+        if set.contains(Hook::file_ioctl) {
+            set = set.with(Hook::file_ioctl_compat);
+        }
         if set.contains(Hook::getprocattr) {
             set = set.with(Hook::getselfattr);
         }
@@ -138,5 +144,19 @@ mod tests {
         assert!(!HookSet::of(&[Hook::file_open])
             .with_derived()
             .contains(Hook::getselfattr));
+    }
+
+    #[test]
+    fn compat_ioctl_follows_from_ioctl() {
+        assert!(HookSet::of(&[Hook::file_ioctl])
+            .with_derived()
+            .contains(Hook::file_ioctl_compat));
+        assert!(!HookSet::of(&[Hook::file_open])
+            .with_derived()
+            .contains(Hook::file_ioctl_compat));
+        // Implemented on its own, it is in the set without `file_ioctl`.
+        let own = HookSet::of(&[Hook::file_ioctl_compat]).with_derived();
+        assert!(own.contains(Hook::file_ioctl_compat));
+        assert!(!own.contains(Hook::file_ioctl));
     }
 }

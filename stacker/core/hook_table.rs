@@ -70,6 +70,15 @@ macro_rules! hook_table {
             /// May `cmd` be run on `file` through `ioctl(2)`?
             first_error file_ioctl(file: *mut c::file, cmd: c_uint, arg: c_ulong) -> c_int
                 => (file: &File = File::from_raw(file), cmd: u32 = cmd, arg: u64 = arg as u64) -> Result = Ok(());
+            /// May `cmd` be run on `file` through a 32-bit task's `ioctl(2)`
+            /// (`compat_sys_ioctl`, which calls this hook and not
+            /// `file_ioctl`)? A submodule that implements `file_ioctl` gets
+            /// this hook too, routed to its `file_ioctl` with the 32-bit
+            /// commands that name a native one translated
+            /// ([`crate::abi::native_ioctl_cmd`], as
+            /// `selinux_file_ioctl_compat`).
+            first_error file_ioctl_compat(file: *mut c::file, cmd: c_uint, arg: c_ulong) -> c_int
+                => (file: &File = File::from_raw(file), cmd: u32 = cmd, arg: u64 = arg as u64) -> Result = Ok(());
             /// May `cmd` be run on `file` through `fcntl(2)`?
             first_error file_fcntl(file: *mut c::file, cmd: c_uint, arg: c_ulong) -> c_int
                 => (file: &File = File::from_raw(file), cmd: u32 = cmd, arg: u64 = arg as u64) -> Result = Ok(());

@@ -10,6 +10,8 @@
 #[path = "../../blob-layout/layout.rs"]
 mod layout;
 
+#[path = "../core/abi.rs"]
+mod abi;
 // Values hooks pass to submodules; part of the submodule API, not all of
 // which today's submodules use.
 #[allow(dead_code)]

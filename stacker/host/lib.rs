@@ -18,6 +18,8 @@ mod error;
 mod objects;
 mod platform;
 
+#[cfg(test)]
+mod ioctl_rule;
 mod nop;
 #[path = "../../modules/probe/probe.rs"]
 mod probe;
@@ -150,6 +152,7 @@ mod registry {
         [all()] PROBE: Probe<0> = Probe;
         [all()] PROBE_B: Probe<1> = Probe;
         [all()] PROBE_C: Probe<2> = Probe;
+        [test] IOCTL_RULE: crate::ioctl_rule::IoctlRule = crate::ioctl_rule::IoctlRule;
     }
 }
 

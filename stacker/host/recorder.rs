@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 thread_local! {
     static LOG: RefCell<Vec<(&'static str, Hook)>> = const { RefCell::new(Vec::new()) };
-    static ANSWERS: RefCell<BTreeMap<(usize, u8), Error>> = const { RefCell::new(BTreeMap::new()) };
+    static ANSWERS: RefCell<BTreeMap<(usize, u16), Error>> = const { RefCell::new(BTreeMap::new()) };
     static SEEN: RefCell<Vec<(&'static str, Hook, u64)>> = const { RefCell::new(Vec::new()) };
 }
 
@@ -28,7 +28,7 @@ pub(crate) fn take_seen() -> Vec<(&'static str, Hook, u64)> {
 
 /// Makes recorder `instance` answer `hook` with `err`.
 pub(crate) fn answer(instance: usize, hook: Hook, err: Error) {
-    ANSWERS.with(|a| a.borrow_mut().insert((instance, hook as u8), err));
+    ANSWERS.with(|a| a.borrow_mut().insert((instance, hook as u16), err));
 }
 
 /// The calls recorded so far on this thread, and clears them.
@@ -68,7 +68,7 @@ where
 
     fn call(hook: Hook) -> Result {
         LOG.with(|l| l.borrow_mut().push((Self::name(), hook)));
-        match ANSWERS.with(|a| a.borrow().get(&(I, hook as u8)).copied()) {
+        match ANSWERS.with(|a| a.borrow().get(&(I, hook as u16)).copied()) {
             Some(err) => Err(err),
             None => Ok(()),
         }

@@ -83,7 +83,7 @@ fn dentry() -> Rc<Dentry> {
     })
 }
 
-fn file() -> File {
+pub(crate) fn file() -> File {
     let d = dentry();
     let inode = d
         .inode

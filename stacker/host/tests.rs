@@ -696,3 +696,33 @@ fn selfattr_names_and_routes_by_submodule() {
         "rec_a leaves the '!' unused"
     );
 }
+
+/// A 32-bit task's ioctl (`file_ioctl_compat`) reaches a submodule that
+/// implements only `file_ioctl`, in every tier, with the 32-bit commands
+/// that stand for a native one translated (as `selinux_file_ioctl_compat`).
+#[test]
+fn compat_ioctl_reaches_file_ioctl() {
+    use crate::abi::{FS_IOC32_GETFLAGS, FS_IOC32_SETFLAGS, FS_IOC_GETFLAGS};
+    use crate::dispatch::{file_ioctl, file_ioctl_compat, End, Loop, Then};
+    use crate::ioctl_rule::IoctlRule;
+
+    let h = boot("rec_a,ioctl_rule");
+    assert!(h.registered(Hook::file_ioctl));
+    assert!(h.registered(Hook::file_ioctl_compat));
+    let file = crate::samples::file();
+    for tier in 0..2 {
+        let compat = |cmd| match tier {
+            0 => file_ioctl_compat::<Loop>(&file, cmd, 0),
+            _ => file_ioctl_compat::<Then<IoctlRule, End>>(&file, cmd, 0),
+        };
+        assert_eq!(compat(FS_IOC32_GETFLAGS), Err(EACCES), "tier {tier}");
+        assert_eq!(compat(FS_IOC_GETFLAGS), Err(EACCES), "tier {tier}");
+        assert_eq!(compat(FS_IOC32_SETFLAGS), Ok(()), "tier {tier}");
+    }
+    assert_eq!(file_ioctl::<Loop>(&file, FS_IOC_GETFLAGS, 0), Err(EACCES));
+    // The native hook does not translate: the 32-bit number is another
+    // command there.
+    assert_eq!(file_ioctl::<Loop>(&file, FS_IOC32_GETFLAGS, 0), Ok(()));
+    // The recorder before it saw the compat hook as a hook of its own.
+    assert!(recorder::take_log().contains(&("rec_a", Hook::file_ioctl_compat)));
+}

@@ -97,6 +97,16 @@ static_assert(SB_BORN == (1UL << 29));
 static_assert((__force unsigned int)FMODE_READ == 1);
 static_assert((__force unsigned int)FMODE_WRITE == 2);
 
+/* stacker/core/abi.rs: the ioctl numbers file_ioctl_compat translates. */
+static_assert(FS_IOC_GETFLAGS == 0x80086601);
+static_assert(FS_IOC_SETFLAGS == 0x40086602);
+static_assert(FS_IOC_GETVERSION == 0x80087601);
+static_assert(FS_IOC_SETVERSION == 0x40087602);
+static_assert(FS_IOC32_GETFLAGS == 0x80046601);
+static_assert(FS_IOC32_SETFLAGS == 0x40046602);
+static_assert(FS_IOC32_GETVERSION == 0x80047601);
+static_assert(FS_IOC32_SETVERSION == 0x40047602);
+
 #define STACKER_OFFSET(S, F) offsetof(struct S, F),
 #define STACKER_OFFSET_NAME(S, F) "offsetof(" #S ", " #F ")",
 #define STACKER_SIZE(T) sizeof(T),

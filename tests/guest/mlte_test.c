@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <sys/auxv.h>
 #include <sys/klog.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/msg.h>
 #include <sys/socket.h>
@@ -95,6 +96,19 @@ static int child_op(const char *op, const char *arg)
 		if (fd < 0)
 			return SETUP_FAILED;
 		return connect(fd, (struct sockaddr *)&a, sizeof(a)) ? errno : 0;
+	}
+	if (!strcmp(op, "ioctl")) {
+		int n;
+
+		fd = open(arg, O_RDONLY);
+		if (fd < 0)
+			return SETUP_FAILED;
+		return ioctl(fd, FIONREAD, &n) ? errno : (close(fd), 0);
+	}
+	if (!strcmp(op, "ioctl32")) {
+		/* The same from a 32-bit program (compat_sys_ioctl). */
+		execl("/helpers/ioctl32", "ioctl32", arg, (char *)NULL);
+		return SETUP_FAILED;
 	}
 	if (!strcmp(op, "atsecure"))
 		return getauxval(AT_SECURE) == 1 ? 0 : 1;
@@ -405,6 +419,25 @@ TEST_F(loaded, s1_c0c1_reads_s1_c0)
 TEST_F(loaded, s1_c0c1_cannot_read_s1_c2)
 {
 	EXPECT_EQ(EACCES, as("s1:c0,c1", USER, "read", DIR "/public_s1c2"));
+}
+
+/*
+ * file ioctl: user_t may open public_t but not ioctl it; it may ioctl
+ * file_t. A 32-bit program's ioctl (file_ioctl_compat) is checked the same.
+ */
+TEST_F(loaded, user_cannot_ioctl_public)
+{
+	EXPECT_EQ(EACCES, as("s0", USER, "ioctl", DIR "/public"));
+}
+
+TEST_F(loaded, user_cannot_ioctl_public_from_32_bit)
+{
+	EXPECT_EQ(EACCES, as("s0", USER, "ioctl32", DIR "/public"));
+}
+
+TEST_F(loaded, user_ioctls_file_t_from_32_bit)
+{
+	EXPECT_EQ(0, as("s0", USER, "ioctl32", "/helpers/ioctl32"));
 }
 
 /* exec moves the task into its domain (exit 1: attr/current, 2: lsm_get_self_attr). */

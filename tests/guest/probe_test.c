@@ -147,6 +147,24 @@ static void change_ids(void)
 	setresuid(1, 1, 1);
 }
 
+/*
+ * Runs the 32-bit helper's ioctl on `path` (compat_sys_ioctl: only
+ * file_ioctl_compat); its exit status, or -1.
+ */
+static int run_ioctl32(const char *path)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		execl("/helpers/ioctl32", "ioctl32", path, (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
 /* Files, inodes, xattrs, mappings. */
 static void file_ops(void)
 {
@@ -162,6 +180,7 @@ static void file_ops(void)
 	if (fd >= 0) {
 		write(fd, "data", 4);
 		ioctl(fd, FIONREAD, &n);
+		run_ioctl32("/tmp/p/f");
 		fcntl(fd, F_GETFL);
 		flock(fd, LOCK_SH);
 		fcntl(fd, F_SETLK, &lk);
@@ -707,6 +726,26 @@ TEST_F(hook, reached)
 		SKIP(return, "no caller in the test kernel");
 	EXPECT_LT(0, c)
 		TH_LOG("probe was never called for %s", variant->name);
+}
+
+/*
+ * A 32-bit task's ioctl reaches the chain as file_ioctl_compat, and only
+ * as that: the kernel's compat_sys_ioctl never calls file_ioctl.
+ */
+TEST(compat_ioctl_reaches_the_chain)
+{
+	long compat, native;
+
+	ASSERT_INIT_SUCCEEDED(STACKER_STATUS);
+	ASSERT_EQ(0, make_file("/tmp/compat_ioctl"));
+	read_stats();
+	compat = calls("file_ioctl_compat");
+	native = calls("file_ioctl");
+	ASSERT_EQ(0, run_ioctl32("/tmp/compat_ioctl"))
+		TH_LOG("the 32-bit helper failed: is the kernel built with CONFIG_IA32_EMULATION?");
+	read_stats();
+	EXPECT_EQ(compat + 1, calls("file_ioctl_compat"));
+	EXPECT_EQ(native, calls("file_ioctl"));
 }
 
 /* The tests that apply to this boot, unless the command line names some. */
