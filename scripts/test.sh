@@ -66,6 +66,8 @@ build_initramfs() {
 # boots included: stacker's suites must still report there.
 INIT_FAILURE_ARGS="--allow-kernel-message 'WARNING: .*security/lsm_init\.c'"
 INIT_FAILURE_ARGS+=" --expect-kernel-message 'stacker failed to initialize'"
+# One submodule of the chain fails: it is left out, stacker starts.
+MODULE_FAILURE_ARGS="--expect-kernel-message 'left out of the chain, which runs without it'"
 DIRECT_FAILURE_ARGS="--allow-kernel-message 'WARNING: .*security/lsm_init\.c'"
 DIRECT_FAILURE_ARGS+=" --expect-kernel-message 'capstack failed to initialize'"
 # The integrity boots: the fixture image that build_initramfs made (with the
@@ -97,8 +99,8 @@ BOOTS=(
 	"probe-stacked|stacker.chain=probe_b,probe,probe_c|probe_test chain_test $LSM_SELFTESTS"
 	"probe-own-lsm|lsm=probe,probe_b,probe_c|probe_test $LSM_SELFTESTS"
 	"probe-with-own-lsm|lsm=stacker,probe_b stacker.chain=probe|probe_test chain_test $LSM_SELFTESTS"
-	"bad-names|stacker.chain=bogus,xattrlock_b,xattrlock_b|stack_test chain_test"
-	"only-unknown-names|stacker.chain=capstak,bogus|denyname_test chain_test"
+	"repeated-names|stacker.chain=xattrlock_b,xattrlock_b,xattrlock|stack_test chain_test"
+	"unknown-name|stacker.chain=xattrlock,capstak|denyname_test chain_test"
 	"mlte|stacker.chain=mlte|mlte_test chain_test $LSM_SELFTESTS|$INTEGRITY_ARGS"
 	"mlte-capstack|stacker.chain=mlte,capstack|mlte_test chain_test"
 	"capstack-mlte|stacker.chain=capstack,mlte stacker.dispatch=loop|mlte_test chain_test $LSM_SELFTESTS"
@@ -108,7 +110,9 @@ BOOTS=(
 	"capstack-stacked|stacker.chain=xattrlock,capstack|capstack_test chain_test securityfs_test"
 	"capstack-own-lsm|lsm=capstack|capstack_test securityfs_test $LSM_SELFTESTS"
 	"init-failure-core|stacker.chain=capstack stacker.fail_init=core|init_failure_test|$INIT_FAILURE_ARGS"
-	"init-failure-module|stacker.chain=denyname,capstack stacker.fail_init=capstack|init_failure_test|$INIT_FAILURE_ARGS"
+	"init-failure-module|stacker.chain=denyname,capstack stacker.fail_init=capstack|init_failure_test|$MODULE_FAILURE_ARGS"
+	"init-failure-panic|stacker.chain=denyname,capstack stacker.fail_init=capstack stacker.on_failure=panic||--expect-panic 'stacker: did not start as configured'"
+	"own-lsm-conflict|lsm=capstack,stacker stacker.chain=denyname,capstack|init_failure_test|$MODULE_FAILURE_ARGS"
 	"init-failure-own-lsm|lsm=capstack stacker.fail_init=capstack|init_failure_test|$DIRECT_FAILURE_ARGS"
 	"smp-stress|stacker.chain=integrity,mlte,capstack,denyname|smp_stress|--smp 4 --timeout \$long_timeout"
 	"fault-injection|stacker.chain=integrity,mlte,capstack,denyname|fault_injection_test|$INTEGRITY_ARGS"

@@ -67,6 +67,43 @@ pub(crate) const fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
     true
 }
 
+/// Whether `name` can name a submodule: non-empty, `[a-z0-9_]` only (so
+/// never the `,` of `stacker.chain=` or the `:` of `NAME:` routing).
+pub(crate) const fn name_is_valid(name: &[u8]) -> bool {
+    if name.is_empty() {
+        return false;
+    }
+    let mut i = 0;
+    while i < name.len() {
+        let b = name[i];
+        if !(b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_') {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Whether every name of a registry is valid ([`name_is_valid`]) and no two
+/// are the same; checked at compile time by `define_registry!`.
+pub(crate) const fn names_are_valid(names: &[&[u8]]) -> bool {
+    let mut i = 0;
+    while i < names.len() {
+        if !name_is_valid(names[i]) {
+            return false;
+        }
+        let mut j = i + 1;
+        while j < names.len() {
+            if bytes_eq(names[i], names[j]) {
+                return false;
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    true
+}
+
 impl ChainSpec {
     /// The empty chain.
     pub(crate) const EMPTY: ChainSpec = ChainSpec {
@@ -145,14 +182,6 @@ impl ChainSpec {
         }
     }
 
-    /// Whether the text named submodules but none of them is known (a
-    /// typo such as `stacker.chain=capstak`): then the default chain is
-    /// kept rather than booting with no enforcement. An empty text (or
-    /// only commas and spaces) names nothing and is an empty chain.
-    pub(crate) const fn names_none_known(&self) -> bool {
-        self.len == 0 && (self.n_rejected > 0 || self.rejects_truncated)
-    }
-
     /// Whether submodule `index` is in the chain.
     pub(crate) const fn contains(&self, index: usize) -> bool {
         let mut i = 0;
@@ -163,6 +192,38 @@ impl ChainSpec {
             i += 1;
         }
         false
+    }
+
+    /// The chain without submodule `index`: what runs when that
+    /// submodule is left out at init (its init failed, or it conflicts).
+    pub(crate) const fn without(&self, index: u8) -> ChainSpec {
+        let mut spec = *self;
+        spec.len = 0;
+        let mut i = 0;
+        while i < self.len {
+            if self.order[i] != index {
+                // INVARIANT: a subsequence of a valid order.
+                spec.order[spec.len] = self.order[i];
+                spec.len += 1;
+            }
+            i += 1;
+        }
+        spec
+    }
+
+    /// Whether the text named a submodule that is not registered (a typo
+    /// such as `mlte,capstak`): such a chain is refused as a whole, so
+    /// that no boot runs a chain with one of its submodules silently gone.
+    pub(crate) const fn names_unknown(&self) -> bool {
+        let mut i = 0;
+        while i < self.n_rejected {
+            if matches!(self.rejected[i].why, Reject::Unknown) {
+                return true;
+            }
+            i += 1;
+        }
+        // Rejects past the record's end are not known to be repeats.
+        self.rejects_truncated
     }
 
     /// The submodule indices, in chain order.
@@ -180,9 +241,11 @@ impl ChainSpec {
 ///
 /// # Invariants
 ///
-/// `layout` is the layout of `chain`, and `hook_order[h][..hook_len[h]]`
-/// lists, in chain order, the submodules of `chain` whose hook set contains
-/// hook `h`.
+/// `layout` gives a slot to every submodule of `chain` (it is the layout of
+/// the chain as given at boot: a submodule left out at init keeps its
+/// slots, unused, so that no other slot moves), and
+/// `hook_order[h][..hook_len[h]]` lists, in chain order, the submodules of
+/// `chain` whose hook set contains hook `h`.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) struct BootState {
     /// The enabled chain.
@@ -206,6 +269,19 @@ impl BootState {
             Ok(layout) => layout,
             Err(err) => return Err(err),
         };
+        Ok(BootState::with_layout(chain, layout, hooks))
+    }
+
+    /// The boot state with submodule `index` left out of the chain, with
+    /// the same layout: no slot moves, and the left-out submodule's hooks
+    /// are never called.
+    pub(crate) const fn without(&self, index: u8, hooks: &[HookSet]) -> BootState {
+        BootState::with_layout(self.chain.without(index), self.layout, hooks)
+    }
+
+    /// The boot state of `chain` with `layout`, which gives a slot to each
+    /// of its submodules.
+    const fn with_layout(chain: ChainSpec, layout: Layout, hooks: &[HookSet]) -> BootState {
         let mut state = BootState {
             chain,
             layout,
@@ -227,7 +303,7 @@ impl BootState {
             }
             h += 1;
         }
-        Ok(state)
+        state
     }
 
     /// The submodules to call for `hook`, in chain order.
@@ -296,6 +372,16 @@ impl BootState {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn registry_names_are_checked() {
+        assert!(names_are_valid(&[b"mlte", b"cap_stack2"]));
+        assert!(!names_are_valid(&[b"mlte", b"mlte"]));
+        assert!(!names_are_valid(&[b"a,b"]));
+        assert!(!names_are_valid(&[b"a:b"]));
+        assert!(!names_are_valid(&[b""]));
+        assert!(!names_are_valid(&[b"Mlte"]));
+    }
     use crate::layout::{Slot, KINDS};
 
     const NAMES: &[&[u8]] = &[b"capstack", b"selinux_like", b"integrity"];
@@ -397,21 +483,22 @@ mod tests {
     }
 
     #[test]
-    fn only_unknown_names_is_not_an_empty_chain() {
+    fn any_unknown_name_is_flagged() {
         let names: &[&[u8]] = &[b"capstack", b"mlte"];
-        assert!(ChainSpec::parse(b"capstak", names).names_none_known());
-        assert!(ChainSpec::parse(b"bogus,nosuch", names).names_none_known());
-        // An explicitly empty chain is one.
+        assert!(ChainSpec::parse(b"capstak", names).names_unknown());
+        assert!(ChainSpec::parse(b"bogus,nosuch", names).names_unknown());
+        // One unknown name among known ones (`mlte,capstak`) too: the
+        // kernel refuses such a chain rather than run without it.
+        let spec = ChainSpec::parse(b"mlte,capstak", names);
+        assert!(spec.names_unknown());
+        assert_eq!(spec.order(), &[1]);
+        // An explicitly empty chain is a chain, with nothing unknown.
         for empty in [&b""[..], b",", b" , ,"] {
             let spec = ChainSpec::parse(empty, names);
-            assert!(!spec.names_none_known());
+            assert!(!spec.names_unknown());
             assert_eq!(spec.order().len(), 0);
         }
-        // One known name among unknown ones is a chain of it.
-        let spec = ChainSpec::parse(b"bogus,mlte", names);
-        assert!(!spec.names_none_known());
-        assert_eq!(spec.order(), &[1]);
-        // Repeats of a known name are not "none known".
-        assert!(!ChainSpec::parse(b"mlte,mlte", names).names_none_known());
+        // Repeats of a known name are ignored, not unknown.
+        assert!(!ChainSpec::parse(b"mlte,mlte", names).names_unknown());
     }
 }

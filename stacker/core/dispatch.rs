@@ -625,6 +625,12 @@ macro_rules! define_registry {
 
         // A registry index is a `u8` in the chain and the hook orders.
         const _: () = assert!(NAMES.len() <= $crate::layout::MAX_MODULES);
+        // Each name can be given in `stacker.chain=` and routed by
+        // `NAME:` (`chain.rs`): unique, and made of `[a-z0-9_]` only.
+        const _: () = assert!(
+            $crate::chain::names_are_valid(NAMES),
+            "submodule names must be unique, non-empty and [a-z0-9_]"
+        );
 
         $crate::dispatch::define_registry!(@list $([$cfg] $m $ty,)*);
         /// Every registered submodule, as a chain (for the loop tier).
@@ -662,23 +668,24 @@ macro_rules! define_registry {
             Err($crate::error::EINVAL)
         }
 
-        /// Initialises every enabled submodule, in chain order, and stops at
-        /// the first failure: the failing submodule's index and error.
+        /// Initialises every enabled submodule, in chain order, and calls
+        /// `failed` with the index and error of each whose init fails: one
+        /// failure does not keep the others from starting (the caller leaves
+        /// the failed ones out of the chain).
         ///
         /// `fail` names a submodule whose init fails with `ENODEV` without
         /// running (`stacker.fail_init=`, for testing).
-        pub(crate) fn init_enabled(
-            fail: Option<u8>,
-        ) -> core::result::Result<(), (u8, $crate::error::Error)> {
+        pub(crate) fn init_enabled(fail: Option<u8>, mut failed: impl FnMut(u8, $crate::error::Error)) {
             for &m in $crate::platform::boot().chain.order() {
                 let result = if fail == Some(m) {
                     Err($crate::error::ENODEV)
                 } else {
                     init_one(m)
                 };
-                result.map_err(|err| (m, err))?;
+                if let Err(err) = result {
+                    failed(m, err);
+                }
             }
-            Ok(())
         }
 
         /// Creates submodule `m`'s files in `dir`, its securityfs directory.

@@ -110,7 +110,9 @@ macro_rules! hook_table {
                 => (file: &FileSecurity = FileSecurity::from_raw(file));
 
             // Inodes.
-            /// May `mask` access be made to `inode`?
+            /// May `mask` access be made to `inode`? With `MAY_NOT_BLOCK` in
+            /// `mask` it is called in an RCU-walk lookup (under RCU): must
+            /// not sleep then; returning `ECHILD` asks for a ref-walk retry.
             first_error inode_permission(inode: *mut c::inode, mask: c_int) -> c_int
                 => (inode: &Inode = Inode::from_raw(inode), mask: AccessMask = AccessMask::from_raw(mask))
                 -> Result = Ok(());
@@ -262,7 +264,8 @@ macro_rules! hook_table {
             /// `new` takes `old`'s security state.
             every cred_transfer(new: *mut c::cred, old: *const c::cred)
                 => (new: &Cred = Cred::from_raw(new), old: &Cred = Cred::from_raw(old));
-            /// A cred is being freed.
+            /// A cred is being freed. (May run from an RCU callback,
+            /// `put_cred_rcu`: must not sleep.)
             every cred_free(cred: *mut c::cred)
                 => (cred: &Cred = Cred::from_raw(cred));
 
@@ -293,6 +296,8 @@ macro_rules! hook_table {
 
             // Capabilities.
             /// Does `cred` have capability `cap` (`opts` as `CAP_OPT_*`)?
+            /// (Called from atomic context too, e.g. under `task_lock` and
+            /// RCU by `ptrace_may_access()`: must not sleep.)
             first_error capable(cred: *const c::cred, ns: *mut c::user_namespace, cap: c_int, opts: c_uint) -> c_int
                 => (cred: &Cred = Cred::from_raw(cred), cap: i32 = cap, opts: u32 = opts) -> Result = Ok(());
             /// May `new` get these capability sets?
@@ -309,17 +314,20 @@ macro_rules! hook_table {
                 => (cred: &Cred = Cred::current(), pages: i64 = pages as i64) -> bool = true;
 
             // Tasks.
-            /// May the current task trace `child`?
+            /// May the current task trace `child`? (Under `task_lock` and
+            /// RCU, `__ptrace_may_access()`: must not sleep.)
             first_error ptrace_access_check(child: *mut c::task_struct, mode: c_uint) -> c_int
                 => (child: &Task = Task::from_raw(child), mode: u32 = mode) -> Result = Ok(());
             /// A task is being created.
             first_error task_alloc(task: *mut c::task_struct, clone_flags: u64) -> c_int
                 => (task: &Task = Task::from_raw(task), clone_flags: u64 = clone_flags) -> Result = Ok(());
-            /// A task is being freed.
+            /// A task is being freed. (May run from an RCU callback,
+            /// `delayed_put_task_struct`: must not sleep.)
             every task_free(task: *mut c::task_struct)
                 => (task: &Task = Task::from_raw(task));
             /// May signal `sig` be sent to `target` (by `cred`, if not the
-            /// current task)?
+            /// current task)? (Under RCU, `group_send_sig_info()`: must not
+            /// sleep.)
             first_error task_kill(p: *mut c::task_struct, info: *mut c::kernel_siginfo, sig: c_int,
                     cred: *const c::cred) -> c_int
                 => (target: &Task = Task::from_raw(p), sig: i32 = sig, cred: Option<&Cred> = Cred::from_raw_opt(cred))
@@ -451,6 +459,32 @@ macro_rules! hook_table {
             /// (Under the IPC object's spinlock: must not sleep.)
             first_error sem_associate(perm: *mut c::kern_ipc_perm, semflg: c_int) -> c_int
                 => (ipc: &IpcPerm = IpcPerm::from_raw(perm), flag: i32 = semflg) -> Result = Ok(());
+            /// May `cmd` be run on the message queue (`msgctl(2)`)? `None`
+            /// for the commands about all queues (`IPC_INFO`, `MSG_INFO`).
+            /// (Under RCU: must not sleep.)
+            first_error msg_queue_msgctl(perm: *mut c::kern_ipc_perm, cmd: c_int) -> c_int
+                => (ipc: Option<&IpcPerm> = IpcPerm::from_raw_opt(perm), cmd: i32 = cmd) -> Result = Ok(());
+            /// May `cmd` be run on the shared memory segment (`shmctl(2)`)?
+            /// `None` for the commands about all segments (`IPC_INFO`,
+            /// `SHM_INFO`). (Under RCU: must not sleep.)
+            first_error shm_shmctl(perm: *mut c::kern_ipc_perm, cmd: c_int) -> c_int
+                => (ipc: Option<&IpcPerm> = IpcPerm::from_raw_opt(perm), cmd: i32 = cmd) -> Result = Ok(());
+            /// May the shared memory segment be attached (`shmat(2)`, with
+            /// `SHM_RDONLY` and the other `flag`s)? (Under RCU: must not
+            /// sleep.)
+            first_error shm_shmat(perm: *mut c::kern_ipc_perm, shmaddr: *mut c_char, shmflg: c_int) -> c_int
+                => (ipc: &IpcPerm = IpcPerm::from_raw(perm), flag: i32 = shmflg) -> Result = Ok(());
+            /// May `cmd` be run on the semaphore set (`semctl(2)`)? `None`
+            /// for the commands about all sets (`IPC_INFO`, `SEM_INFO`).
+            /// (Under RCU: must not sleep.)
+            first_error sem_semctl(perm: *mut c::kern_ipc_perm, cmd: c_int) -> c_int
+                => (ipc: Option<&IpcPerm> = IpcPerm::from_raw_opt(perm), cmd: i32 = cmd) -> Result = Ok(());
+            /// May `nsops` operations be run on the semaphore set
+            /// (`semop(2)`), `alter`ing it or only waiting for values?
+            /// (Under RCU: must not sleep.)
+            first_error sem_semop(perm: *mut c::kern_ipc_perm, sops: *mut c::sembuf, nsops: c_uint, alter: c_int) -> c_int
+                => (ipc: &IpcPerm = IpcPerm::from_raw(perm), nsops: u32 = nsops, alter: bool = alter != 0)
+                -> Result = Ok(());
             /// May `msg` be sent to the queue?
             /// (Under the queue's spinlock: must not sleep.)
             first_error msg_queue_msgsnd(perm: *mut c::kern_ipc_perm, msg: *mut c::msg_msg, msqflg: c_int) -> c_int

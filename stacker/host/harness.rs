@@ -35,10 +35,25 @@ impl Harness {
     /// Boots `chain` (as in `stacker.chain=`). Hooks go through the loop
     /// tier; tests of the other tiers call `dispatch` with their chain type.
     pub(crate) fn boot(chain: &str) -> core::result::Result<Harness, LayoutError> {
+        Harness::boot_failing(chain, None)
+    }
+
+    /// Boots `chain` with the init of registry index `fail` failing, as
+    /// `stacker.fail_init=` does: as in the kernel (`stacker_main.rs`), a
+    /// submodule whose init fails is left out of the chain, with its slots
+    /// kept, and the rest start.
+    pub(crate) fn boot_failing(
+        chain: &str,
+        fail: Option<u8>,
+    ) -> core::result::Result<Harness, LayoutError> {
         let spec = ChainSpec::parse(chain.as_bytes(), NAMES);
         let state = BootState::new(spec, REQUESTS, HOOK_SETS)?;
         crate::platform::set_boot(state);
-        registry::init_enabled(None).map_err(|_| LayoutError::BadChain)?;
+        let mut left_out = Vec::new();
+        registry::init_enabled(fail, |m, _| left_out.push(m));
+        for m in left_out {
+            crate::platform::set_boot(crate::platform::boot().without(m, HOOK_SETS));
+        }
         registry::securityfs_init_enabled(&crate::platform::Dir::stacker_root())
             .map_err(|_| LayoutError::BadChain)?;
         Ok(Harness {

@@ -726,3 +726,47 @@ fn compat_ioctl_reaches_file_ioctl() {
     // The recorder before it saw the compat hook as a hook of its own.
     assert!(recorder::take_log().contains(&("rec_a", Hook::file_ioctl_compat)));
 }
+
+/// A submodule whose init fails is left out: the rest of the chain is
+/// called, in order, and keeps the slots it had.
+#[test]
+fn failed_init_leaves_out_only_that_submodule() {
+    use crate::layout::ObjectKind;
+
+    let full = boot("rec_a,rec_b,rec_c");
+    let slots: Vec<_> = [3, 5]
+        .iter()
+        .map(|&m| crate::platform::boot().layout.offset(m, ObjectKind::Inode))
+        .collect();
+    drop(full);
+    recorder::reset();
+    // rec_b is registry index 4.
+    let _h = Harness::boot_failing("rec_a,rec_b,rec_c", Some(4)).expect("boots");
+    assert_eq!(crate::platform::boot().chain.order(), &[3, 5]);
+    let inode = Inode::new(7, false);
+    recorder::answer(2, Hook::inode_permission, EPERM); // rec_c
+    assert_eq!(
+        crate::dispatch::inode_permission::<crate::dispatch::Loop>(&inode, AccessMask(0)),
+        Err(EPERM)
+    );
+    assert_eq!(names(&recorder::take_log()), ["rec_a", "rec_c"]);
+    let after: Vec<_> = [3, 5]
+        .iter()
+        .map(|&m| crate::platform::boot().layout.offset(m, ObjectKind::Inode))
+        .collect();
+    assert_eq!(slots, after);
+}
+
+/// A chain that names an unknown submodule is known to: the kernel then
+/// refuses it as a whole (`boot.rs`); repeats alone are not unknown.
+#[test]
+fn unknown_names_are_detected() {
+    use crate::chain::ChainSpec;
+
+    let names = crate::registry::NAMES;
+    assert!(ChainSpec::parse(b"rec_a,nosuch", names).names_unknown());
+    assert!(ChainSpec::parse(b"nosuch", names).names_unknown());
+    assert!(!ChainSpec::parse(b"rec_a,rec_a", names).names_unknown());
+    assert!(!ChainSpec::parse(b"rec_a,rec_b", names).names_unknown());
+    assert!(!ChainSpec::parse(b"", names).names_unknown());
+}

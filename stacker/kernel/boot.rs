@@ -46,10 +46,16 @@ pub(crate) const DEFAULT_ORDER: [usize; crate::dispatch::STRAIGHT_MAX] =
 /// # Invariants
 ///
 /// Written only by the early parameter handlers below, which run on the
-/// boot CPU before `security_init()`; read-only afterwards (and made so by
-/// the MMU after init).
+/// boot CPU before `security_init()`, and by [`leave_out`] from stacker's
+/// LSM init, before it registers any hook; read-only afterwards (and made
+/// so by the MMU after init).
 #[link_section = ".data..ro_after_init"]
 static mut BOOT: BootState = DEFAULT_BOOT;
+
+/// Whether `stacker.on_failure=panic` asked for a panic when stacker or one
+/// of its submodules fails to start, instead of running without it.
+#[link_section = ".data..ro_after_init"]
+static mut PANIC_ON_FAILURE: bool = false;
 
 /// Whether `stacker.chain=` was given.
 #[link_section = ".data..ro_after_init"]
@@ -246,9 +252,12 @@ pub(crate) unsafe extern "C" fn stacker_rs_set_chain(value: *const c_char) -> c_
     let input = unsafe { param_bytes(value) };
     let spec = ChainSpec::parse(input, NAMES);
     log_rejects(input, &spec, "stacker.chain");
-    if spec.names_none_known() {
-        // Fail safe: a mistyped chain must not boot with no enforcement.
-        pr_err!("stacker.chain: names no known submodule; keeping the default chain\n");
+    if spec.names_unknown() {
+        // Fail safe: a mistyped chain must neither boot with no
+        // enforcement nor run without the submodule it misspells.
+        pr_err!("stacker.chain: names an unknown submodule; refused, keeping the default chain\n");
+        // SAFETY: as below.
+        unsafe { *core::ptr::addr_of_mut!(CHAIN_REFUSED) = true };
         return 0;
     }
     match BootState::new(spec, REQUESTS, HOOK_SETS) {
@@ -266,6 +275,61 @@ pub(crate) unsafe extern "C" fn stacker_rs_set_chain(value: *const c_char) -> c_
         }
     }
     0
+}
+
+/// Whether `stacker.chain=` was refused (it named an unknown submodule).
+#[link_section = ".data..ro_after_init"]
+static mut CHAIN_REFUSED: bool = false;
+
+/// Whether a `stacker.chain=` was refused: with `stacker.on_failure=panic`
+/// that is a failure to start as asked.
+pub(crate) fn chain_refused() -> bool {
+    // SAFETY: read after the early parameters, never written again.
+    unsafe { *addr_of!(CHAIN_REFUSED) }
+}
+
+/// `stacker.on_failure=` early parameter: `panic` makes any failure to
+/// start as configured fatal (stacker's init, a submodule left out, a
+/// refused `stacker.chain=`), for deployments that must fail closed;
+/// `continue`, the default, runs the rest of the chain and reports what is
+/// left out (boot log, `status`).
+///
+/// # Safety
+///
+/// As for [`stacker_rs_set_chain`].
+#[no_mangle]
+pub(crate) unsafe extern "C" fn stacker_rs_set_on_failure(value: *const c_char) -> c_int {
+    // SAFETY: the caller passes a NUL-terminated string or null.
+    let input = unsafe { param_bytes(value) };
+    let panic = match input {
+        b"panic" => true,
+        b"continue" => false,
+        _ => {
+            pr_err!("stacker.on_failure: expected 'continue' or 'panic'; using 'panic'\n");
+            true
+        }
+    };
+    // SAFETY: as in `stacker_rs_set_chain`.
+    unsafe { *core::ptr::addr_of_mut!(PANIC_ON_FAILURE) = panic };
+    0
+}
+
+/// Whether `stacker.on_failure=panic` was given.
+pub(crate) fn panic_on_failure() -> bool {
+    // SAFETY: read after the early parameters, never written again.
+    unsafe { *addr_of!(PANIC_ON_FAILURE) }
+}
+
+/// Leaves submodule `m` out of the chain: its hooks are not registered and
+/// never called; its slots stay where they are, unused.
+///
+/// Only from stacker's LSM init, before it registers any hook (the
+/// invariant of [`BOOT`]).
+pub(crate) fn leave_out(m: u8) {
+    let state = boot().without(m, HOOK_SETS);
+    // SAFETY: stacker's LSM init runs on the boot CPU before any hook or
+    // securityfs file can read `BOOT` (its invariant).
+    unsafe { *core::ptr::addr_of_mut!(BOOT) = state };
 }
 
 /// `stacker.dispatch=` early parameter: `loop` registers the loop tier

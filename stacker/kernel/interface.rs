@@ -56,11 +56,19 @@ impl WithSubmodule for OwnStatus<'_> {
     }
 }
 
-/// Writes `ok` or `failed: WHY` for `lsm`.
+/// Writes `ok`, `failed: WHY` or (stacker's) `degraded:` and what was
+/// left out, for `lsm`.
 fn show_status(out: &mut TextBuf, lsm: Lsm) -> Result {
     // The kernel's `fmt!`, whose `Display` the status implements.
-    let status = crate::init_status::get(lsm);
-    out.format(|out| out.write_fmt(fmt!("{}\n", status)))
+    match lsm {
+        Lsm::Stacker => {
+            out.format(|out| out.write_fmt(fmt!("{}\n", crate::init_status::StackerStatus)))
+        }
+        Lsm::Own(_) => {
+            let status = crate::init_status::get(lsm);
+            out.format(|out| out.write_fmt(fmt!("{}\n", status)))
+        }
+    }
 }
 
 /// stacker's `status`.

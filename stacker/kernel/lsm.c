@@ -86,6 +86,12 @@ static int __init stacker_dispatch_setup(char *str)
 }
 early_param("stacker.dispatch", stacker_dispatch_setup);
 
+static int __init stacker_on_failure_setup(char *str)
+{
+	return stacker_rs_set_on_failure(str);
+}
+early_param("stacker.on_failure", stacker_on_failure_setup);
+
 #ifdef CONFIG_SECURITY_STACKER_TEST_FAIL_INIT
 static int __init stacker_fail_init_setup(char *str)
 {
@@ -142,6 +148,9 @@ static int __init stacker_init(void)
 	/* Checks the kernel structures, then lays out and inits the chain. */
 	int err = stacker_rs_init();
 
+	/* stacker.on_failure=panic: fail closed rather than run degraded. */
+	if (stacker_rs_must_panic())
+		panic("stacker: did not start as configured (see above) and stacker.on_failure=panic\n");
 	if (err)
 		return err;
 	count = stacker_collect_hooks(stacker_hooks, -1);

@@ -17,6 +17,10 @@
 /* Early parameters: stacker.chain= and stacker.dispatch= (boot.rs). */
 int stacker_rs_set_chain(const char *value);
 int stacker_rs_set_dispatch(const char *value);
+/* stacker.on_failure= (boot.rs). */
+int stacker_rs_set_on_failure(const char *value);
+/* Whether stacker did not start as configured and must panic (stacker_main.rs). */
+bool stacker_rs_must_panic(void);
 
 /*
  * Whether the LSM core's hook @name is registered for @owner (-1: stacker;

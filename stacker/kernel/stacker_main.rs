@@ -89,6 +89,11 @@ mod registry {
 
 /// stacker's init: checks the kernel structures Rust reads, fills the
 /// tables the hooks read, and initialises the enabled submodules.
+///
+/// Only the layout check fails stacker as a whole. A submodule that is
+/// already registered as an LSM of its own, or whose init fails, is left
+/// out of the chain (logged, and listed in `status`); the rest of the chain
+/// starts and enforces.
 fn init() -> core::result::Result<(), InitStatus> {
     if boot::fail_init_core() || !objects::layout_matches() {
         return Err(InitStatus::Failed {
@@ -97,23 +102,40 @@ fn init() -> core::result::Result<(), InitStatus> {
         });
     }
     boot::log_default_rejects();
-    // A submodule already registered as its own LSM keeps its slots.
-    if let Some(&m) = boot::boot()
-        .chain
-        .order()
-        .iter()
-        .find(|&&m| matches!(init_status::get(Lsm::Own(m)), InitStatus::Ok))
-    {
-        return Err(InitStatus::Failed {
-            stage: Stage::Conflict(m),
-            err: EBUSY,
-        });
+    // A submodule already registered as its own LSM keeps its slots there:
+    // stacker must not fill them, so it leaves it out first.
+    // (A copy of the order: leaving out rewrites the boot state.)
+    let chain = boot::boot().chain;
+    for &m in chain.order() {
+        if matches!(init_status::get(Lsm::Own(m)), InitStatus::Ok) {
+            leave_out(m, Stage::Conflict(m), EBUSY);
+        }
     }
     boot::init_tables();
-    registry::init_enabled(boot::fail_init_submodule()).map_err(|(m, err)| InitStatus::Failed {
-        stage: Stage::Submodule(m),
-        err,
-    })
+    let mut failed = [None; layout::MAX_MODULES];
+    let mut n = 0;
+    registry::init_enabled(boot::fail_init_submodule(), |m, err| {
+        if let Some(slot) = failed.get_mut(n) {
+            *slot = Some((m, err));
+            n += 1;
+        }
+    });
+    for (m, err) in failed.iter().flatten() {
+        leave_out(*m, Stage::Submodule(*m), *err);
+    }
+    Ok(())
+}
+
+/// Leaves submodule `m` out of the chain because `stage` failed with `err`,
+/// and says so loudly.
+fn leave_out(m: u8, stage: Stage, err: kernel::error::Error) {
+    let why = InitStatus::Failed { stage, err };
+    pr_err!(
+        "{}; left out of the chain, which runs without it\n",
+        init_status::Reason(why)
+    );
+    init_status::record_left_out(m, stage, err);
+    boot::leave_out(m);
 }
 
 /// Called once by `stacker_init()` in `lsm.c`, before it registers any hook.
@@ -136,6 +158,17 @@ pub extern "C" fn stacker_rs_init() -> c_int {
             }
         }
     }
+}
+
+/// Whether stacker did not start as configured (its init failed, a
+/// submodule was left out, or `stacker.chain=` was refused) while
+/// `stacker.on_failure=panic` asks for a panic then; `lsm.c` panics.
+#[no_mangle]
+pub extern "C" fn stacker_rs_must_panic() -> bool {
+    let not_as_configured = !matches!(init_status::get(Lsm::Stacker), InitStatus::Ok)
+        || init_status::left_out().next().is_some()
+        || boot::chain_refused();
+    boot::panic_on_failure() && not_as_configured
 }
 
 /// Creates `/sys/kernel/security/stacker/`; called at `fs_initcall` time.

@@ -19,8 +19,9 @@
  * - that the layout gives each submodule with inode state its own,
  *   non-overlapping slot (skipped unless the chain has two xattrlock
  *   copies to compare; the slot of each copy is checked with one);
- * - that names given in stacker.chain= that are unknown or repeated are
- *   reported in the boot log and left out, the others kept in order
+ * - that names given in stacker.chain= that are repeated are reported in
+ *   the boot log and left out, the others kept in order, and that a value
+ *   with an unknown name is refused as a whole, keeping the default chain
  *   (skipped without stacker.chain= on the command line).
  */
 #define _GNU_SOURCE
@@ -98,23 +99,25 @@ static int has_inode_slot(const char *layout, const char *name)
  * Whether `param` (stacker.chain='s value) names at least one submodule
  * and none that this kernel has (/sys/kernel/security/stacker/available).
  */
-static int names_none_available(const char *param)
+/* Whether `param` names a submodule that is not compiled in. */
+static int names_any_unknown(const char *param)
 {
 	char copy[512], avail[1024], *q, *save, *a, *save2, acopy[1024];
-	int named = 0, known = 0;
+	int unknown = 0;
 
 	if (read_value(STACKER "available", avail, sizeof(avail)))
 		return 0;
 	snprintf(copy, sizeof(copy), "%s", param);
 	for (q = strtok_r(copy, ", ", &save); q; q = strtok_r(NULL, ", ", &save)) {
-		named++;
+		int known = 0;
+
 		snprintf(acopy, sizeof(acopy), "%s", avail);
 		for (a = strtok_r(acopy, " \n", &save2); a; a = strtok_r(NULL, " \n", &save2))
 			known |= !strcmp(a, q);
+		unknown |= !known;
 	}
-	return named > 0 && !known;
+	return unknown;
 }
-
 
 TEST(init_succeeded)
 {
@@ -227,8 +230,8 @@ TEST_F(chain, boot_log_counts_registered_hooks)
 }
 
 /*
- * stacker.chain=: unknown and repeated names are reported and left
- * out; the chain is the other names, in their order.
+ * stacker.chain=: repeated names are reported and left out; the chain is
+ * the other names, in their order. A value with an unknown name is refused.
  */
 TEST_F(chain, bad_chain_names_logged_and_ignored)
 {
@@ -240,17 +243,25 @@ TEST_F(chain, bad_chain_names_logged_and_ignored)
 	if (!chain_param)
 		SKIP(return, "no stacker.chain= on the command line");
 	log = klog_read();
-	if (names_none_available(chain_param)) {
+	if (names_any_unknown(chain_param)) {
 		/*
-		 * Fail safe: a value naming only unknown submodules keeps the
-		 * compiled-in default chain (never empty in the test kernel),
-		 * with an error in the log.
+		 * Fail safe: a value naming any unknown submodule (a typo such
+		 * as "mlte,capstak") is refused as a whole, so that no boot runs
+		 * without the submodule it misspells: the compiled-in default
+		 * chain stays, with an error in the log.
 		 */
-		EXPECT_LT(0, n)
-			TH_LOG("stacker.chain=%s: the chain is empty", chain_param);
-		EXPECT_NE(NULL, strstr(log, "stacker.chain: names no known submodule; "
-					    "keeping the default chain"))
-			TH_LOG("stacker.chain=%s: no 'names no known submodule' line in the log",
+		char csv[MAX * 65] = "";
+
+		for (k = 0; k < n; k++) {
+			if (k)
+				strcat(csv, ",");
+			strcat(csv, self->chain[k]);
+		}
+		EXPECT_STREQ(STACKER_DEFAULT_CHAIN, csv)
+			TH_LOG("stacker.chain=%s: not the default chain", chain_param);
+		EXPECT_NE(NULL, strstr(log, "stacker.chain: names an unknown submodule; "
+					    "refused, keeping the default chain"))
+			TH_LOG("stacker.chain=%s: no 'refused, keeping the default chain' line in the log",
 			       chain_param);
 		return;
 	}

@@ -318,7 +318,9 @@ static void socket_ops(void)
 static void ipc_ops(void)
 {
 	struct { long mtype; char text[4]; } msg = { 1, "abc" };
+	struct sembuf op = { .sem_num = 0, .sem_op = 1, .sem_flg = IPC_NOWAIT };
 	int q, s, m;
+	void *addr;
 
 	q = msgget(0x5052, IPC_CREAT | 0600);
 	msgget(0x5052, 0600);
@@ -327,9 +329,13 @@ static void ipc_ops(void)
 	msgctl(q, IPC_RMID, NULL);
 	m = shmget(0x5053, 4096, IPC_CREAT | 0600);
 	shmget(0x5053, 4096, 0600);
+	addr = shmat(m, NULL, SHM_RDONLY);
+	if (addr != (void *)-1)
+		shmdt(addr);
 	shmctl(m, IPC_RMID, NULL);
 	s = semget(0x5054, 1, IPC_CREAT | 0600);
 	semget(0x5054, 1, 0600);
+	semop(s, &op, 1);
 	semctl(s, 0, IPC_RMID);
 }
 

@@ -330,6 +330,25 @@ def counts(results):
     return tuple(sum(1 for o, _, _ in results if o == want) for want in (PASS, FAIL, SKIP))
 
 
+def check_panic(lines, regex, allow=()):
+    """The results of a boot that must panic with a message matching REGEX
+    before userspace: the panic line, no /init, and no other kernel error
+    (the panic's own lines are allowed)."""
+    results = []
+    panic = re.compile(r"Kernel panic - not syncing: .*" + regex)
+    if any(panic.search(line) for line in lines):
+        results.append((PASS, "kernel:expected-panic", regex))
+    else:
+        results.append((FAIL, "kernel:expected-panic",
+                        f"no 'Kernel panic - not syncing: ' line matches '{regex}'"))
+    if any("Run /init as init process" in line for line in lines):
+        results.append((FAIL, "kernel:panic-before-userspace", "the kernel ran /init"))
+    errors, _ = kernel_errors(lines, list(allow) + [r"Kernel panic", r"---\[ end Kernel panic"])
+    for line in errors:
+        results.append((FAIL, "kernel:log-clean", line))
+    return results
+
+
 def report(results, out=sys.stdout):
     """Prints one line per result and the summary; returns the exit code:
     non-zero on any failure or when nothing passed."""
@@ -363,6 +382,9 @@ def parse_args(argv=None):
                     help="a kernel error line matching REGEX is not a failure")
     ap.add_argument("--expect-kernel-message", action="append", default=[], metavar="REGEX",
                     help="fail unless some console line matches REGEX")
+    ap.add_argument("--expect-panic", metavar="REGEX",
+                    help="the kernel must panic before userspace with a message matching "
+                         "REGEX; no KUnit suite or program is expected then")
     ap.add_argument("--echo", action="store_true", help="echo the console")
     args = ap.parse_args(argv)
     if args.smp < 1:
@@ -374,7 +396,8 @@ def parse_args(argv=None):
             ap.error(f"--disk {disk}: a comma would end QEMU's file= option")
         if not os.path.isfile(disk):
             ap.error(f"--disk {disk}: no such file")
-    for regex in args.allow_kernel_message + args.expect_kernel_message:
+    for regex in args.allow_kernel_message + args.expect_kernel_message + (
+            [args.expect_panic] if args.expect_panic is not None else []):
         try:
             re.compile(regex)
         except re.error as e:
@@ -390,8 +413,11 @@ def main(argv=None):
                        args.disk, args.cpu)
     lines, guest, timed_out, secs = run_qemu(cmd, args.timeout, args.log, guest_path,
                                              args.echo)
-    results = check(lines, guest, args.kunit, args.program,
-                    args.allow_kernel_message, args.expect_kernel_message)
+    if args.expect_panic is not None:
+        results = check_panic(lines, args.expect_panic, args.allow_kernel_message)
+    else:
+        results = check(lines, guest, args.kunit, args.program,
+                        args.allow_kernel_message, args.expect_kernel_message)
     if timed_out:
         results.append((FAIL, "qemu:timeout", f"no power-off within {args.timeout} s"))
     for line in kernel_errors(lines + guest, args.allow_kernel_message)[1]:

@@ -105,6 +105,24 @@ def by(results, outcome):
     return [n for o, n, _ in results if o == outcome]
 
 class T(unittest.TestCase):
+    def test_expected_panic(self):
+        panicked = ["stacker: submodule capstack init: error -19; left out",
+                    "Kernel panic - not syncing: stacker: did not start as configured",
+                    "---[ end Kernel panic - not syncing: stacker: did not start ]---"]
+        r = bt.check_panic(panicked, "stacker: did not start")
+        self.assertEqual(by(r, bt.FAIL), [])
+        self.assertEqual(by(r, bt.PASS), ["kernel:expected-panic"])
+        # No panic, another panic, or a boot that reached userspace fail.
+        self.assertEqual(by(bt.check_panic(panicked[:1], "stacker"), bt.FAIL),
+                         ["kernel:expected-panic"])
+        self.assertEqual(by(bt.check_panic(panicked, "something else"), bt.FAIL),
+                         ["kernel:expected-panic"])
+        self.assertIn("kernel:panic-before-userspace",
+                      by(bt.check_panic(panicked + ["Run /init as init process"], "stacker"), bt.FAIL))
+        # Another kernel error next to the panic still fails.
+        self.assertIn("kernel:log-clean",
+                      by(bt.check_panic(panicked + ["BUG: unable to handle"], "stacker"), bt.FAIL))
+
     def test_skip_is_its_own_outcome(self):
         r = bt.check(KUNIT_OK, guest("chain_test", CHAIN_SKIPS), ["stacker", "stacker_denyname"], ["chain_test"])
         self.assertEqual(by(r, bt.FAIL), [])
