@@ -88,6 +88,17 @@ macro_rules! hook_table {
             /// May `file` be received over a Unix socket or by `pidfd_getfd`?
             first_error file_receive(file: *mut c::file) -> c_int
                 => (file: &File = File::from_raw(file)) -> Result = Ok(());
+            /// The current task was made the owner of `file`, for SIGIO
+            /// (`F_SETOWN`). (Under the owner's write lock, interrupts off:
+            /// must not sleep.)
+            every file_set_fowner(file: *mut c::file)
+                => (file: &File = File::from_raw(file));
+            /// May `task` be sent `sig` (SIGIO or the `F_SETSIG` signal)
+            /// for I/O on `file`, whose owner it is? (Under RCU: must not
+            /// sleep.)
+            first_error file_send_sigiotask(tsk: *mut c::task_struct, fown: *mut c::fown_struct, sig: c_int) -> c_int
+                => (task: &Task = Task::from_raw(tsk), file: &File = File::from_raw((*fown).file),
+                    sig: i32 = sig) -> Result = Ok(());
             /// `file` was opened with `mask` access: the measure and
             /// appraise point of integrity modules.
             first_error file_post_open(file: *mut c::file, mask: c_int) -> c_int
@@ -223,6 +234,14 @@ macro_rules! hook_table {
             /// callback: must not sleep.
             every inode_free_security_rcu(inode_security: *mut c_void)
                 => (blob: &InodeBlob<'_> = &InodeBlob::from_raw(inode_security));
+            /// A temporary file (`O_TMPFILE`) was created, its `inode` set up.
+            every inode_post_create_tmpfile(idmap: *mut c::mnt_idmap, inode: *mut c::inode)
+                => (inode: &Inode = Inode::from_raw(inode));
+            /// `inode`, a `/proc/PID` entry, was set up or revalidated for
+            /// `task`: the point to label it as its task. (Under RCU: must
+            /// not sleep.)
+            every task_to_inode(p: *mut c::task_struct, inode: *mut c::inode)
+                => (task: &Task = Task::from_raw(p), inode: &Inode = Inode::from_raw(inode));
             /// `dentry` now refers to `inode`.
             every d_instantiate(dentry: *mut c::dentry, inode: *mut c::inode)
                 => (dentry: &Dentry = Dentry::from_raw(dentry), inode: Option<&Inode> = Inode::from_raw_opt(inode));
@@ -394,6 +413,17 @@ macro_rules! hook_table {
             /// May `sock` listen?
             first_error socket_listen(sock: *mut c::socket, backlog: c_int) -> c_int
                 => (sock: &Socket = Socket::from_raw(sock), backlog: i32 = backlog) -> Result = Ok(());
+            /// May the new sockets `a` and `b` be connected as a pair
+            /// (`socketpair(2)`)?
+            first_error socket_socketpair(socka: *mut c::socket, sockb: *mut c::socket) -> c_int
+                => (a: &Socket = Socket::from_raw(socka), b: &Socket = Socket::from_raw(sockb))
+                -> Result = Ok(());
+            /// `sk`, a connection just accepted, was grafted onto its
+            /// socket `parent`: the point to give the accepted socket its
+            /// label. (Under the socket's callback lock, bottom halves off:
+            /// must not sleep.)
+            every sock_graft(sk: *mut c::sock, parent: *mut c::socket)
+                => (sk: &Sock = Sock::from_raw(sk), parent: &Socket = Socket::from_raw(parent));
             /// May `sock` accept a connection? `new` has no `sock` yet.
             first_error socket_accept(sock: *mut c::socket, new: *mut c::socket) -> c_int
                 => (sock: &Socket = Socket::from_raw(sock), new: &Socket = Socket::from_raw(new)) -> Result = Ok(());

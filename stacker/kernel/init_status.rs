@@ -20,6 +20,7 @@
 use crate::error::Error;
 use crate::layout::MAX_MODULES;
 use core::ptr::addr_of;
+use kernel::prelude::fmt;
 
 /// The outcome of stacker's init.
 #[derive(Clone, Copy)]
@@ -113,11 +114,11 @@ impl kernel::fmt::Display for StackerStatus {
     fn fmt(&self, f: &mut kernel::fmt::Formatter<'_>) -> kernel::fmt::Result {
         let status = get(Lsm::Stacker);
         if !matches!(status, InitStatus::Ok) || left_out().next().is_none() {
-            return write!(f, "{status}");
+            return f.write_fmt(fmt!("{}", status));
         }
         write!(f, "degraded: the rest of the chain enforces; left out:")?;
         for (stage, err) in left_out() {
-            write!(f, "\n  {}", Reason(InitStatus::Failed { stage, err }))?;
+            f.write_fmt(fmt!("\n  {}", Reason(InitStatus::Failed { stage, err })))?;
         }
         Ok(())
     }
@@ -186,7 +187,7 @@ impl kernel::fmt::Display for InitStatus {
     fn fmt(&self, f: &mut kernel::fmt::Formatter<'_>) -> kernel::fmt::Result {
         match self {
             InitStatus::Ok => write!(f, "ok"),
-            _ => write!(f, "failed: {}", Reason(*self)),
+            _ => f.write_fmt(fmt!("failed: {}", Reason(*self))),
         }
     }
 }

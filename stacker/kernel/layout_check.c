@@ -74,7 +74,8 @@
 	X(inode, i_generation) X(super_block, s_uuid)                        \
 	X(super_block, s_type) X(file_system_type, fs_flags)                 \
 	X(vm_area_struct, vm_flags) X(inode, i_writecount)                  \
-	X(file, f_mapping) X(address_space, i_mmap_writable)
+	X(file, f_mapping) X(address_space, i_mmap_writable)                 \
+	X(fown_struct, file)
 
 /*
  * The sizes of what Rust builds (file_operations, lsm_blob_sizes, xattr

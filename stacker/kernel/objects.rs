@@ -753,6 +753,7 @@ static stacker_rust_offsets: [usize; CHECKED_FIELDS] = {
         offset_of!(b::inode, i_writecount),
         offset_of!(b::file, f_mapping),
         offset_of!(b::address_space, i_mmap_writable),
+        offset_of!(b::fown_struct, file),
         // Sizes (`STACKER_SIZES` in C).
         size_of::<b::xattr>(),
         size_of::<b::name_snapshot>(),
@@ -767,7 +768,7 @@ static stacker_rust_offsets: [usize; CHECKED_FIELDS] = {
 };
 
 /// Number of fields and sizes checked.
-const CHECKED_FIELDS: usize = 84;
+const CHECKED_FIELDS: usize = 85;
 
 /// Whether Rust's and C's views of every listed kernel structure agree:
 /// `stacker_layout_check()` (`layout_check.c`) compares the two lists and

@@ -165,6 +165,21 @@ static int run_ioctl32(const char *path)
 	return WEXITSTATUS(status);
 }
 
+/* SIGIO: F_SETOWN (file_set_fowner), then I/O that sends it (file_send_sigiotask). */
+static void sigio_ops(void)
+{
+	int p[2];
+
+	if (pipe(p))
+		return;
+	signal(SIGIO, SIG_IGN);
+	fcntl(p[0], F_SETOWN, getpid());
+	fcntl(p[0], F_SETFL, O_ASYNC);
+	write(p[1], "x", 1);
+	close(p[0]);
+	close(p[1]);
+}
+
 /* Files, inodes, xattrs, mappings. */
 static void file_ops(void)
 {
@@ -181,6 +196,7 @@ static void file_ops(void)
 		write(fd, "data", 4);
 		ioctl(fd, FIONREAD, &n);
 		run_ioctl32("/tmp/p/f");
+		sigio_ops();
 		fcntl(fd, F_GETFL);
 		flock(fd, LOCK_SH);
 		fcntl(fd, F_SETLK, &lk);
@@ -211,6 +227,11 @@ static void file_ops(void)
 	unlink("/tmp/p/h");
 	mkdir("/tmp/p/d", 0755);
 	rmdir("/tmp/p/d");
+	fd = open("/tmp/p", O_TMPFILE | O_RDWR, 0600);
+	if (fd >= 0)
+		close(fd);
+	/* A /proc/PID inode, labelled as its task (task_to_inode). */
+	stat("/proc/self/status", &st);
 }
 
 /* Superblocks and mounts. */
