@@ -195,10 +195,10 @@ pub(crate) use submodule;
 /// ```
 ///
 /// Kinds, in any order: `inode`, `cred`, `file`, `task`, `superblock`,
-/// `sock`, `ipc`, `msg_msg`, `key`. A misspelt kind is not an error: it
-/// leaves that kind `()`, so check the spelling.
+/// `sock`, `ipc`, `msg_msg`, `key`. Any other name does not build.
 macro_rules! blob_states {
     ($($kind:ident: $ty:ty),* $(,)?) => {
+        $($crate::submodule::blob_states!(@known $kind);)*
         type InodeState = $crate::submodule::blob_states!(@pick inode; $($kind: $ty,)*);
         type CredState = $crate::submodule::blob_states!(@pick cred; $($kind: $ty,)*);
         type FileState = $crate::submodule::blob_states!(@pick file; $($kind: $ty,)*);
@@ -208,6 +208,22 @@ macro_rules! blob_states {
         type IpcState = $crate::submodule::blob_states!(@pick ipc; $($kind: $ty,)*);
         type MsgMsgState = $crate::submodule::blob_states!(@pick msg_msg; $($kind: $ty,)*);
         type KeyState = $crate::submodule::blob_states!(@pick key; $($kind: $ty,)*);
+    };
+    // Each kind named must be one of the nine.
+    (@known inode) => {};
+    (@known cred) => {};
+    (@known file) => {};
+    (@known task) => {};
+    (@known superblock) => {};
+    (@known sock) => {};
+    (@known ipc) => {};
+    (@known msg_msg) => {};
+    (@known key) => {};
+    (@known $other:ident) => {
+        compile_error!(concat!(
+            "blob_states!: no object kind `", stringify!($other),
+            "` (inode, cred, file, task, superblock, sock, ipc, msg_msg, key)"
+        ));
     };
     // The type given for `$want`, or `()`.
     (@pick $want:ident;) => { () };
