@@ -38,7 +38,10 @@ done
 # compile-time default chain. workloads: "" for all of them, "hooks" for
 # the per-hook figures only (hook_bench.c). The chain variants measure what
 # each further submodule costs per hook in each tier: probe_b and probe_c
-# implement every hook and do nothing (modules/probe).
+# implement every hook and do nothing (modules/probe). The positions
+# variants give the chain at boot in another order than the default, so
+# that it takes the positions tier (the default chain's order is always
+# straight-line); no probe denies, so the order changes no hook's work.
 #
 # setup: "" for none, or NAME for the guest script tests/bench/setup/NAME.sh
 # (passed as stacker_bench_setup=NAME), which run.sh sources before
@@ -82,9 +85,11 @@ VARIANTS=(
 	"integrity|lsm=stacker stacker.chain=integrity|||integrity"
 	"chain2-straight|lsm=stacker||hooks"
 	"chain2-loop|lsm=stacker stacker.dispatch=loop||hooks"
+	"chain2-positions|lsm=stacker stacker.chain=probe_b,capstack||hooks"
 	"chain2-own-lsm|lsm=capstack,probe_b stacker.chain=||hooks"
 	"chain3-straight|lsm=stacker|chain3|hooks"
 	"chain3-loop|lsm=stacker stacker.dispatch=loop|chain3|hooks"
+	"chain3-positions|lsm=stacker stacker.chain=probe_c,probe_b,capstack|chain3|hooks"
 	"chain3-own-lsm|lsm=capstack,probe_b,probe_c stacker.chain=|chain3|hooks"
 )
 if [ "$quick" = 1 ]; then

@@ -13,9 +13,10 @@
 So the tests expect what the code declares, and adding a hook or a
 submodule needs no edit here.
 
-It also writes STACKER_DEFAULT_CHAIN: the test kernel's compile-time
-default chain, the last value in linux/stacker.config then
-linux/test.config (the order the test kernel merges them).
+It also writes STACKER_DEFAULT_CHAIN, the test kernel's compile-time
+default chain, and STACKER_POSITIONS, its static call positions: each the
+last value in linux/stacker.config then linux/test.config (the order the
+test kernel merges them), or the Kconfig default.
 
 Usage: gen-hook-names.py REPO_ROOT OUT_HEADER
 """
@@ -82,6 +83,19 @@ def default_chain(root):
     return value
 
 
+def positions(root):
+    """CONFIG_SECURITY_STACKER_POSITIONS of the test kernel: the last value
+    in its fragments, else the Kconfig default."""
+    m = re.search(r"^config SECURITY_STACKER_POSITIONS\n(?:\t.*\n)*?\tdefault (\d+)",
+                  (root / "Kconfig").read_text(), re.M)
+    value = m.group(1) if m else "1"
+    for frag in ("linux/stacker.config", "linux/test.config"):
+        for m in re.finditer(r"^CONFIG_SECURITY_STACKER_POSITIONS=(\d+)",
+                             (root / frag).read_text(), re.M):
+            value = m.group(1)
+    return value
+
+
 def main():
     root, header = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
     hooks = table_hooks(root)
@@ -96,6 +110,8 @@ def main():
         "",
         "/* The test kernel's default chain (CONFIG_SECURITY_STACKER_DEFAULT_CHAIN). */",
         f'#define STACKER_DEFAULT_CHAIN "{default_chain(root)}"',
+        "/* Its static call positions (CONFIG_SECURITY_STACKER_POSITIONS). */",
+        f"#define STACKER_POSITIONS {positions(root)}",
         "",
         "/* Every hook stacker can register, in hook table order. */",
         f"static const char *const all_hooks[] = {{ {c(hooks)}, NULL }};",

@@ -333,6 +333,14 @@ pub(crate) enum DispatchTier {
     Single(u8),
     /// The compile-time default chain: straight-line calls.
     Straight,
+    /// Any other chain of at most as many submodules as stacker has static
+    /// call positions (`CONFIG_SECURITY_STACKER_POSITIONS`): each
+    /// submodule's own entry points are registered in the LSM core's
+    /// static call slots, one position per submodule, in chain order, for
+    /// every hook whose combining rule is the LSM core's own
+    /// ([`Hook::positional`]); the LSM core calls them as it calls stacked
+    /// LSMs. The other hooks go through the loop.
+    Positions,
     /// Any other chain: the loop over the boot-time hook order.
     Loop,
 }
@@ -344,6 +352,7 @@ impl DispatchTier {
             DispatchTier::Empty => "none",
             DispatchTier::Single(_) => "single",
             DispatchTier::Straight => "straight-line",
+            DispatchTier::Positions => "positions",
             DispatchTier::Loop => "loop",
         }
     }
@@ -351,9 +360,15 @@ impl DispatchTier {
 
 impl BootState {
     /// The tier for this chain: `default` is the compile-time default
-    /// chain, and `loop_forced` (`stacker.dispatch=loop`) asks for the loop
-    /// whatever the chain.
-    pub(crate) const fn tier(&self, default: &ChainSpec, loop_forced: bool) -> DispatchTier {
+    /// chain, `positions` how many static call positions stacker has in
+    /// the LSM core, and `loop_forced` (`stacker.dispatch=loop`) asks for
+    /// the loop whatever the chain.
+    pub(crate) const fn tier(
+        &self,
+        default: &ChainSpec,
+        positions: usize,
+        loop_forced: bool,
+    ) -> DispatchTier {
         let order = self.chain.order();
         if order.is_empty() {
             DispatchTier::Empty
@@ -363,6 +378,8 @@ impl BootState {
             DispatchTier::Single(order[0])
         } else if bytes_eq(order, default.order()) {
             DispatchTier::Straight
+        } else if order.len() <= positions {
+            DispatchTier::Positions
         } else {
             DispatchTier::Loop
         }
@@ -461,20 +478,30 @@ mod tests {
     fn dispatch_tiers() {
         let hooks = [HookSet::of(&[Hook::capable]); 3];
         let default = ChainSpec::parse(b"capstack,integrity", NAMES);
-        let tier = |chain: &[u8], forced| {
+        let tier_with = |chain: &[u8], positions, forced| {
             let spec = ChainSpec::parse(chain, NAMES);
             BootState::new(spec, &requests(), &hooks)
                 .unwrap()
-                .tier(&default, forced)
+                .tier(&default, positions, forced)
         };
+        let tier = |chain: &[u8], forced| tier_with(chain, 2, forced);
         assert_eq!(tier(b"selinux_like", false), DispatchTier::Single(1));
         assert_eq!(tier(b"selinux_like", true), DispatchTier::Loop);
         assert_eq!(tier(b"capstack,integrity", false), DispatchTier::Straight);
         assert_eq!(tier(b"capstack,integrity", true), DispatchTier::Loop);
-        assert_eq!(tier(b"integrity,capstack", false), DispatchTier::Loop);
+        assert_eq!(tier(b"integrity,capstack", false), DispatchTier::Positions);
+        assert_eq!(
+            tier_with(b"integrity,capstack", 1, false),
+            DispatchTier::Loop
+        );
+        // More submodules than positions: the loop.
         assert_eq!(
             tier(b"capstack,integrity,selinux_like", false),
             DispatchTier::Loop
+        );
+        assert_eq!(
+            tier_with(b"capstack,integrity,selinux_like", 3, false),
+            DispatchTier::Positions
         );
         assert_eq!(tier(b"", false), DispatchTier::Empty);
         assert_eq!(tier(b"", true), DispatchTier::Empty);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 
 //! The registry of compiled-in submodules, and hook dispatch through a
-//! chain of them in three tiers.
+//! chain of them in three tiers (a fourth, `positions`, is the LSM core's
+//! own stacking of the single tier's entry points: `kernel/entry.rs`).
 //!
 //! A chain is a [`Tier`]: a way to visit, in order, the submodules that
 //! implement a hook, and to call one of them. Which tier runs is chosen once,
@@ -15,7 +16,9 @@
 //! - **straight-line**: the compile-time default chain is a nest of
 //!   [`Then`] types (`straight_chain!`); each submodule is called directly,
 //!   in order, with no loop and no table;
-//! - **loop**: any other chain, from `stacker.chain=`, is [`Loop`]: it walks
+//! - **loop**: a chain from `stacker.chain=` longer than the static call
+//!   positions (or any chain with `stacker.dispatch=loop`), and the hooks
+//!   of the positions tier whose rule is stacker's own, is [`Loop`]: it walks
 //!   the hook's order computed at boot ([`crate::chain::BootState`]) and
 //!   calls each submodule through a compare on its index, never through a
 //!   function pointer.

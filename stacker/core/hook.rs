@@ -35,11 +35,34 @@ macro_rules! hook_ids {
                     $(Hook::$name => stringify!($name),)*
                 }
             }
+
+            /// Whether the hook's combining rule is the one the LSM core
+            /// applies across stacked LSMs (`security/security.c`): then
+            /// each submodule's own entry point can sit in a static call
+            /// position of its own and the core combines them (the
+            /// `positions` tier). True for `first_error` (`call_int_hook`
+            /// with default 0), `every` (`call_void_hook`), `all_agree`
+            /// (`security_vm_enough_memory_mm`) and `prctl`
+            /// (`security_task_prctl`); the other rules are stacker's own.
+            pub(crate) const fn positional(self) -> bool {
+                match self {
+                    $(Hook::$name => crate::hook::positional_rule(stringify!($rule)),)*
+                }
+            }
         }
     };
 }
 
 crate::hook_table::hook_table!(hook_ids);
+
+/// Whether combining rule `rule` (`hook_table.rs`) is the LSM core's own.
+pub(crate) const fn positional_rule(rule: &str) -> bool {
+    let r = rule.as_bytes();
+    crate::chain::bytes_eq(r, b"first_error")
+        || crate::chain::bytes_eq(r, b"every")
+        || crate::chain::bytes_eq(r, b"all_agree")
+        || crate::chain::bytes_eq(r, b"prctl")
+}
 
 /// Number of hooks stacker knows.
 pub(crate) const N_HOOKS: usize = Hook::ALL.len();
@@ -144,6 +167,24 @@ mod tests {
         assert!(!HookSet::of(&[Hook::file_open])
             .with_derived()
             .contains(Hook::getselfattr));
+    }
+
+    #[test]
+    fn positional_hooks_are_those_with_the_cores_rules() {
+        assert!(Hook::file_open.positional());
+        assert!(Hook::cred_free.positional());
+        assert!(Hook::vm_enough_memory.positional());
+        assert!(Hook::task_prctl.positional());
+        for h in [
+            Hook::inode_getsecurity,
+            Hook::inode_init_security,
+            Hook::getprocattr,
+            Hook::setprocattr,
+            Hook::getselfattr,
+            Hook::setselfattr,
+        ] {
+            assert!(!h.positional(), "{h:?}");
+        }
     }
 
     #[test]

@@ -66,12 +66,37 @@ static mut CHAIN_FROM_CMDLINE: bool = false;
 #[link_section = ".data..ro_after_init"]
 static mut LOOP_FORCED: bool = false;
 
+/// The static call positions stacker has in the LSM core
+/// (`CONFIG_SECURITY_STACKER_POSITIONS`, passed in by Kbuild; counted in
+/// `include/linux/lsm_count.h` by linux/patches/0004).
+pub(crate) const POSITIONS: usize = parse_positions(env!("STACKER_POSITIONS").as_bytes());
+
+/// A decimal number of 1 to 4, as Kconfig's range gives it; anything else
+/// fails the build.
+const fn parse_positions(text: &[u8]) -> usize {
+    match text {
+        [d @ b'1'..=b'4'] => (*d - b'0') as usize,
+        _ => panic!("CONFIG_SECURITY_STACKER_POSITIONS must be 1 to 4"),
+    }
+}
+
 /// The dispatch tier stacker registers its hooks with.
 pub(crate) fn tier() -> DispatchTier {
     // SAFETY: written only by the early parameter handler, before any
     // reader runs.
     let forced = unsafe { *addr_of!(LOOP_FORCED) };
-    boot().tier(&DEFAULT_SPEC, forced)
+    boot().tier(&DEFAULT_SPEC, POSITIONS, forced)
+}
+
+/// How many static call positions stacker fills: the chain's length for
+/// the positions tier, else 0 (its hooks then take one position, that of
+/// its chain's entry points). Called by `stacker_init()` (`lsm.c`).
+#[no_mangle]
+pub(crate) extern "C" fn stacker_rs_positions() -> c_int {
+    match tier() {
+        DispatchTier::Positions => boot().chain.order().len() as c_int,
+        _ => 0,
+    }
 }
 
 /// stacker's blob sizes, read by the LSM core (`DEFINE_LSM` in `lsm.c`
@@ -427,16 +452,29 @@ pub(crate) fn fail_init_submodule() -> Option<u8> {
 }
 
 /// Logs how many hooks stacker registered, and with which dispatch tier;
-/// called by `stacker_init()` (`lsm.c`) once it registered them.
+/// called by `stacker_init()` (`lsm.c`) once it registered them, with the
+/// number of entries it gave the LSM core (with the positions tier, one
+/// per submodule of a hook).
 #[no_mangle]
-pub(crate) extern "C" fn stacker_rs_log_registered(count: c_int) {
+pub(crate) extern "C" fn stacker_rs_log_registered(entries: c_int) {
     let t = tier();
+    let count = crate::hook::Hook::ALL
+        .iter()
+        .filter(|&&hook| boot().wants(hook))
+        .count();
     match t {
         DispatchTier::Single(m) => pr_info!(
             "registered {count} hooks, dispatch: {} {}\n",
             t.name(),
             crate::interface::name(m)
         ),
+        DispatchTier::Positions => {
+            pr_info!("registered {count} hooks, dispatch: {}\n", t.name());
+            pr_info!(
+                "{entries} entries in {} static call positions\n",
+                boot().chain.order().len()
+            );
+        }
         _ => pr_info!("registered {count} hooks, dispatch: {}\n", t.name()),
     }
 }

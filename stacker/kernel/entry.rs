@@ -345,11 +345,32 @@ fn entry_point(tier: DispatchTier, hook: Hook) -> Option<c::security_list_option
         DispatchTier::Empty => None,
         DispatchTier::Single(m) => crate::registry::with_single(m, Options(hook)),
         DispatchTier::Straight => Some(options::<Straight>(hook)),
-        DispatchTier::Loop => Some(options::<Loop>(hook)),
+        // The positional hooks are registered per position
+        // (`position_entry_point`); the others through the loop.
+        DispatchTier::Positions if hook.positional() => None,
+        DispatchTier::Positions | DispatchTier::Loop => Some(options::<Loop>(hook)),
     }
 }
 
-/// Whom the C glue registers hooks for: stacker (`-1`) or, with
+/// The entry point of `hook` at static call position `position` of the
+/// positions tier: that of the chain's submodule at `position`, as a
+/// one-submodule chain, if the hook is positional and it implements it.
+fn position_entry_point(position: usize, hook: Hook) -> Option<c::security_list_options> {
+    if !matches!(crate::boot::tier(), DispatchTier::Positions) || !hook.positional() {
+        return None;
+    }
+    let &m = crate::boot::boot().chain.order().get(position)?;
+    let implements = crate::registry::HOOK_SETS
+        .get(m as usize)
+        .is_some_and(|set| set.contains(hook));
+    if !implements {
+        return None;
+    }
+    crate::registry::with_single(m, Options(hook))
+}
+
+/// Whom the C glue registers hooks for: stacker (`-1`), position `p` of
+/// stacker's positions tier (`-2 - p`) or, with
 /// `CONFIG_SECURITY_STACKER_OWN_LSM`, the submodule of that registry index
 /// as an LSM of its own.
 ///
@@ -387,6 +408,9 @@ pub(crate) unsafe extern "C" fn stacker_rs_hook(
             }
             crate::registry::with_single(m, Options(hook))
         }
+        Err(_) if owner <= -2 => usize::try_from(-2 - owner)
+            .ok()
+            .and_then(|position| position_entry_point(position, hook)),
         Err(_) if crate::boot::boot().wants(hook) => entry_point(crate::boot::tier(), hook),
         Err(_) => None,
     };

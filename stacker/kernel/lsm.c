@@ -48,8 +48,19 @@ static const struct stacker_hook_slot stacker_catalog[STACKER_CATALOG_SIZE] __in
 };
 #undef LSM_HOOK
 
-/* The hooks actually registered: at most one per hook of the catalog. */
-static struct security_hook_list stacker_hooks[STACKER_CATALOG_SIZE]
+/*
+ * The static call positions of the positions tier
+ * (CONFIG_SECURITY_STACKER_POSITIONS, counted in MAX_LSM_COUNT by
+ * include/linux/lsm_count.h).
+ */
+#define STACKER_POSITIONS CONFIG_SECURITY_STACKER_POSITIONS
+
+/*
+ * The hooks actually registered: at most one per hook of the catalog and
+ * position (a hook takes either one entry per submodule, in the positions
+ * tier, or one entry for the whole chain).
+ */
+static struct security_hook_list stacker_hooks[STACKER_POSITIONS * STACKER_CATALOG_SIZE]
 	__ro_after_init;
 
 /*
@@ -144,7 +155,7 @@ void stacker_preempt_enable(void)
 
 static int __init stacker_init(void)
 {
-	int count;
+	int count, positions, p;
 	/* Checks the kernel structures, then lays out and inits the chain. */
 	int err = stacker_rs_init();
 
@@ -153,7 +164,21 @@ static int __init stacker_init(void)
 		panic("stacker: did not start as configured (see above) and stacker.on_failure=panic\n");
 	if (err)
 		return err;
-	count = stacker_collect_hooks(stacker_hooks, -1);
+	/*
+	 * The positions tier: position p holds the entry points of the
+	 * chain's p-th submodule, for the hooks whose combining rule is the
+	 * LSM core's own; the chain's entry points (-1) take the other hooks.
+	 * security_add_hooks() gives each entry the next free slot of its
+	 * hook, so the positions keep chain order. Other tiers: positions is
+	 * 0 and the chain's entry points take every hook.
+	 */
+	positions = stacker_rs_positions();
+	if (WARN_ON(positions < 0 || positions > STACKER_POSITIONS))
+		positions = 0;
+	count = 0;
+	for (p = 0; p < positions; p++)
+		count += stacker_collect_hooks(stacker_hooks + count, -2 - p);
+	count += stacker_collect_hooks(stacker_hooks + count, -1);
 	security_add_hooks(stacker_hooks, count, &stacker_lsmid);
 	stacker_rs_log_registered(count);
 	return 0;

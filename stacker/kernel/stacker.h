@@ -21,6 +21,8 @@ int stacker_rs_set_dispatch(const char *value);
 int stacker_rs_set_on_failure(const char *value);
 /* Whether stacker did not start as configured and must panic (stacker_main.rs). */
 bool stacker_rs_must_panic(void);
+/* How many static call positions the chain fills: 0 unless the positions tier (boot.rs). */
+int stacker_rs_positions(void);
 
 /*
  * Whether the LSM core's hook @name is registered for @owner (-1: stacker;

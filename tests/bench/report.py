@@ -22,8 +22,8 @@ BASELINE = "baseline"
 ORDER = ["baseline", "stacker-empty", "stacker-capstack", "stacker-capstack-loop",
          "capstack-own-lsm", "landlock-yama", "selinux", "mlte", "mlte-capstack",
          "ima", "integrity",
-         "chain2-straight", "chain2-loop", "chain2-own-lsm",
-         "chain3-straight", "chain3-loop", "chain3-own-lsm"]
+         "chain2-straight", "chain2-positions", "chain2-loop", "chain2-own-lsm",
+         "chain3-straight", "chain3-positions", "chain3-loop", "chain3-own-lsm"]
 DESCRIBE = {
     "baseline": "no stacker: capability only (`lsm=capability`)",
     "stacker-empty": "stacker with an empty chain",
@@ -40,9 +40,12 @@ DESCRIBE = {
            "appraising, enforcing, the appraise workloads' files (`tests/bench/appraise.c`)",
     "integrity": "stacker + integrity (`stacker.chain=integrity`), with IMA's policy",
     "chain2-straight": "stacker, capstack,probe_b: straight-line tier (the default chain)",
+    "chain2-positions": "stacker, probe_b,capstack from `stacker.chain=`: positions tier",
     "chain2-loop": "stacker, capstack,probe_b: loop tier",
     "chain2-own-lsm": "capstack and probe_b as LSMs of their own (`lsm=capstack,probe_b`)",
     "chain3-straight": "stacker, capstack,probe_b,probe_c: straight-line tier (second image)",
+    "chain3-positions": "stacker, probe_c,probe_b,capstack from `stacker.chain=`: positions "
+                        "tier (second image)",
     "chain3-loop": "stacker, capstack,probe_b,probe_c: loop tier (second image)",
     "chain3-own-lsm": "capstack, probe_b, probe_c as LSMs of their own",
 }
@@ -55,8 +58,10 @@ COMPARE = [
     ("stacker-capstack", "capstack-own-lsm"),
     ("stacker-capstack-loop", "stacker-capstack"),
     ("chain2-straight", "chain2-own-lsm"),
+    ("chain2-positions", "chain2-own-lsm"),
     ("chain2-loop", "chain2-straight"),
     ("chain3-straight", "chain3-own-lsm"),
+    ("chain3-positions", "chain3-own-lsm"),
     ("chain3-loop", "chain3-straight"),
 ]
 # One, two and three submodules (capstack, then no-op probes) in each way of
@@ -64,6 +69,8 @@ COMPARE = [
 FURTHER = {
     "stacker (single, then straight-line)": ["stacker-capstack", "chain2-straight",
                                              "chain3-straight"],
+    "stacker, positions tier (boot-time chain)": ["stacker-capstack", "chain2-positions",
+                                                  "chain3-positions"],
     "stacker, loop tier": ["stacker-capstack-loop", "chain2-loop", "chain3-loop"],
     "LSMs of their own (LSM core stacking)": ["capstack-own-lsm", "chain2-own-lsm",
                                               "chain3-own-lsm"],

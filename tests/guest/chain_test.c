@@ -13,9 +13,9 @@
  * - that the dispatch tier is the one the chain calls for (the "dispatch"
  *   file and the boot log): "single NAME" for one submodule, "straight-line"
  *   for the compile-time default chain (STACKER_DEFAULT_CHAIN in
- *   hook_names.h), even when stacker.chain= names it, "loop" for any other
- *   chain or with
- *   stacker.dispatch=loop, "none" for the empty chain;
+ *   hook_names.h), even when stacker.chain= names it, "positions" for any
+ *   other chain of at most STACKER_POSITIONS submodules, "loop" for a
+ *   longer one or with stacker.dispatch=loop, "none" for the empty chain;
  * - that the layout gives each submodule with inode state its own,
  *   non-overlapping slot (skipped unless the chain has two xattrlock
  *   copies to compare; the slot of each copy is checked with one);
@@ -188,6 +188,8 @@ FIXTURE_SETUP(chain)
 		snprintf(self->tier_want, sizeof(self->tier_want), "single %s", self->chain[0]);
 	else if (!strcmp(chain_csv, STACKER_DEFAULT_CHAIN))
 		snprintf(self->tier_want, sizeof(self->tier_want), "straight-line");
+	else if (self->n <= STACKER_POSITIONS)
+		snprintf(self->tier_want, sizeof(self->tier_want), "positions");
 	else
 		snprintf(self->tier_want, sizeof(self->tier_want), "loop");
 }
