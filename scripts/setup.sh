@@ -20,8 +20,8 @@ DEB_PACKAGES=(
 	# clang, ld.lld and llvm-ar/nm/objcopy/... of the same LLVM as the
 	# libclang that bindgen uses (scripts/build-kernel.sh, LLVM=)
 	clang-19 lld-19 llvm-19
-	# the static i386 guest program that makes compat syscalls
-	# (tests/guest/compat_ioctl_test.c, gcc -m32)
+	# the static i386 guest helpers that make compat syscalls
+	# (tests/guest/helpers32/, gcc -m32)
 	gcc-multilib
 	dbench python3-matplotlib valgrind shellcheck
 	# compiles the SELinux policy of the bench variant "selinux"

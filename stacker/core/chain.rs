@@ -50,6 +50,8 @@ pub(crate) struct ChainSpec {
     n_rejected: usize,
     /// More names were rejected than `rejected` can hold.
     pub(crate) rejects_truncated: bool,
+    /// Some name was not a registered submodule (recorded or not).
+    unknown: bool,
 }
 
 /// Whether two byte strings are equal, in a `const` context too.
@@ -116,6 +118,7 @@ impl ChainSpec {
         }; MAX_REJECTS],
         n_rejected: 0,
         rejects_truncated: false,
+        unknown: false,
     };
 
     /// Parses a comma-separated list of submodule names.
@@ -174,6 +177,9 @@ impl ChainSpec {
     }
 
     const fn reject(&mut self, start: usize, end: usize, why: Reject) {
+        if matches!(why, Reject::Unknown) {
+            self.unknown = true;
+        }
         if self.n_rejected < MAX_REJECTS {
             self.rejected[self.n_rejected] = Rejected { start, end, why };
             self.n_rejected += 1;
@@ -215,15 +221,7 @@ impl ChainSpec {
     /// such as `mlte,capstak`): such a chain is refused as a whole, so
     /// that no boot runs a chain with one of its submodules silently gone.
     pub(crate) const fn names_unknown(&self) -> bool {
-        let mut i = 0;
-        while i < self.n_rejected {
-            if matches!(self.rejected[i].why, Reject::Unknown) {
-                return true;
-            }
-            i += 1;
-        }
-        // Rejects past the record's end are not known to be repeats.
-        self.rejects_truncated
+        self.unknown
     }
 
     /// The submodule indices, in chain order.
@@ -525,7 +523,12 @@ mod tests {
             assert!(!spec.names_unknown());
             assert_eq!(spec.order().len(), 0);
         }
-        // Repeats of a known name are ignored, not unknown.
+        // Repeats of a known name are ignored, not unknown, however many.
         assert!(!ChainSpec::parse(b"mlte,mlte", names).names_unknown());
+        let many = b"mlte,mlte,mlte,mlte,mlte,mlte,mlte,mlte,mlte,mlte,mlte,mlte";
+        assert!(!ChainSpec::parse(many, names).names_unknown());
+        // An unknown name past the record of rejects is still unknown.
+        let late = b"mlte,mlte,mlte,mlte,mlte,mlte,mlte,mlte,mlte,mlte,mlte,bogus";
+        assert!(ChainSpec::parse(late, names).names_unknown());
     }
 }

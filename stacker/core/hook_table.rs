@@ -94,8 +94,10 @@ macro_rules! hook_table {
             every file_set_fowner(file: *mut c::file)
                 => (file: &File = File::from_raw(file));
             /// May `task` be sent `sig` (SIGIO or the `F_SETSIG` signal)
-            /// for I/O on `file`, whose owner it is? (Under RCU: must not
-            /// sleep.)
+            /// for I/O on `file`, whose owner it is? (From `kill_fasync()`,
+            /// possibly in interrupt context, with the owner's lock
+            /// read-held and interrupts off, and under RCU: must not sleep,
+            /// and any lock taken must be irq-safe.)
             first_error file_send_sigiotask(tsk: *mut c::task_struct, fown: *mut c::fown_struct, sig: c_int) -> c_int
                 => (task: &Task = Task::from_raw(tsk), file: &File = File::from_raw((*fown).file),
                     sig: i32 = sig) -> Result = Ok(());
@@ -238,8 +240,8 @@ macro_rules! hook_table {
             every inode_post_create_tmpfile(idmap: *mut c::mnt_idmap, inode: *mut c::inode)
                 => (inode: &Inode = Inode::from_raw(inode));
             /// `inode`, a `/proc/PID` entry, was set up or revalidated for
-            /// `task`: the point to label it as its task. (Under RCU: must
-            /// not sleep.)
+            /// `task`: the point to label it as its task. (Under RCU when
+            /// revalidated, `pid_revalidate()`: must not sleep.)
             every task_to_inode(p: *mut c::task_struct, inode: *mut c::inode)
                 => (task: &Task = Task::from_raw(p), inode: &Inode = Inode::from_raw(inode));
             /// `dentry` now refers to `inode`.
@@ -333,8 +335,8 @@ macro_rules! hook_table {
                 => (cred: &Cred = Cred::current(), pages: i64 = pages as i64) -> bool = true;
 
             // Tasks.
-            /// May the current task trace `child`? (Under `task_lock` and
-            /// RCU, `__ptrace_may_access()`: must not sleep.)
+            /// May the current task trace `child`? (Under `task_lock(child)`,
+            /// `__ptrace_may_access()`: must not sleep.)
             first_error ptrace_access_check(child: *mut c::task_struct, mode: c_uint) -> c_int
                 => (child: &Task = Task::from_raw(child), mode: u32 = mode) -> Result = Ok(());
             /// A task is being created.
@@ -418,10 +420,11 @@ macro_rules! hook_table {
             first_error socket_socketpair(socka: *mut c::socket, sockb: *mut c::socket) -> c_int
                 => (a: &Socket = Socket::from_raw(socka), b: &Socket = Socket::from_raw(sockb))
                 -> Result = Ok(());
-            /// `sk`, a connection just accepted, was grafted onto its
-            /// socket `parent`: the point to give the accepted socket its
-            /// label. (Under the socket's callback lock, bottom halves off:
-            /// must not sleep.)
+            /// `sk` was grafted onto the socket `parent`: an accepted
+            /// connection (`sock_graft()`, under the socket's callback lock
+            /// with bottom halves off) or a socket some families make
+            /// (af_alg, LLC). The point to give an accepted socket its
+            /// label. Must not sleep.
             every sock_graft(sk: *mut c::sock, parent: *mut c::socket)
                 => (sk: &Sock = Sock::from_raw(sk), parent: &Socket = Socket::from_raw(parent));
             /// May `sock` accept a connection? `new` has no `sock` yet.
@@ -491,12 +494,12 @@ macro_rules! hook_table {
                 => (ipc: &IpcPerm = IpcPerm::from_raw(perm), flag: i32 = semflg) -> Result = Ok(());
             /// May `cmd` be run on the message queue (`msgctl(2)`)? `None`
             /// for the commands about all queues (`IPC_INFO`, `MSG_INFO`).
-            /// (Under RCU: must not sleep.)
+            /// (Under RCU for a queue: must not sleep.)
             first_error msg_queue_msgctl(perm: *mut c::kern_ipc_perm, cmd: c_int) -> c_int
                 => (ipc: Option<&IpcPerm> = IpcPerm::from_raw_opt(perm), cmd: i32 = cmd) -> Result = Ok(());
             /// May `cmd` be run on the shared memory segment (`shmctl(2)`)?
             /// `None` for the commands about all segments (`IPC_INFO`,
-            /// `SHM_INFO`). (Under RCU: must not sleep.)
+            /// `SHM_INFO`). (Under RCU for a segment: must not sleep.)
             first_error shm_shmctl(perm: *mut c::kern_ipc_perm, cmd: c_int) -> c_int
                 => (ipc: Option<&IpcPerm> = IpcPerm::from_raw_opt(perm), cmd: i32 = cmd) -> Result = Ok(());
             /// May the shared memory segment be attached (`shmat(2)`, with
@@ -506,7 +509,7 @@ macro_rules! hook_table {
                 => (ipc: &IpcPerm = IpcPerm::from_raw(perm), flag: i32 = shmflg) -> Result = Ok(());
             /// May `cmd` be run on the semaphore set (`semctl(2)`)? `None`
             /// for the commands about all sets (`IPC_INFO`, `SEM_INFO`).
-            /// (Under RCU: must not sleep.)
+            /// (Under RCU for a set: must not sleep.)
             first_error sem_semctl(perm: *mut c::kern_ipc_perm, cmd: c_int) -> c_int
                 => (ipc: Option<&IpcPerm> = IpcPerm::from_raw_opt(perm), cmd: i32 = cmd) -> Result = Ok(());
             /// May `nsops` operations be run on the semaphore set

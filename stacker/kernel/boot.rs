@@ -261,10 +261,13 @@ unsafe fn param_bytes<'a>(value: *const c_char) -> &'a [u8] {
 
 /// `stacker.chain=` early parameter: lays out the chain it names.
 ///
-/// Unknown and repeated names are logged and ignored; an empty value gives
-/// an empty chain. A value that names only unknown submodules, or a chain
-/// that cannot be laid out, is logged as an error and the default chain
-/// stays: a typo never boots with no enforcement.
+/// Repeated names are logged and ignored; an empty value gives an empty
+/// chain. A value that names any unknown submodule, or a chain that cannot
+/// be laid out, is refused: logged as an error, and the chain in force
+/// stays (the default, or the one an earlier `stacker.chain=` gave), so
+/// that a typo never boots with no enforcement nor without the submodule it
+/// misspells. A refusal is reported in `status` and, with
+/// `stacker.on_failure=panic`, panics. The last occurrence decides.
 ///
 /// # Safety
 ///
@@ -277,32 +280,44 @@ pub(crate) unsafe extern "C" fn stacker_rs_set_chain(value: *const c_char) -> c_
     let input = unsafe { param_bytes(value) };
     let spec = ChainSpec::parse(input, NAMES);
     log_rejects(input, &spec, "stacker.chain");
-    if spec.names_unknown() {
+    // SAFETY: before `security_init()` on the boot CPU, so nothing else
+    // reads or writes these (see their invariants).
+    let keeping = if unsafe { *addr_of!(CHAIN_FROM_CMDLINE) } {
+        "the chain an earlier stacker.chain= gave"
+    } else {
+        "the default chain"
+    };
+    let state = if spec.names_unknown() {
         // Fail safe: a mistyped chain must neither boot with no
         // enforcement nor run without the submodule it misspells.
-        pr_err!("stacker.chain: names an unknown submodule; refused, keeping the default chain\n");
-        // SAFETY: as below.
-        unsafe { *core::ptr::addr_of_mut!(CHAIN_REFUSED) = true };
-        return 0;
-    }
-    match BootState::new(spec, REQUESTS, HOOK_SETS) {
-        Ok(state) => {
-            // SAFETY: before `security_init()` on the boot CPU, so nothing
-            // else reads or writes these (see their invariants).
-            unsafe {
+        pr_err!("stacker.chain: names an unknown submodule; refused, keeping {keeping}\n");
+        None
+    } else {
+        match BootState::new(spec, REQUESTS, HOOK_SETS) {
+            Ok(state) => Some(state),
+            Err(err) => {
+                pr_err!("stacker.chain: cannot lay out this chain ({err:?}); refused, keeping {keeping}\n");
+                None
+            }
+        }
+    };
+    // SAFETY: as above.
+    unsafe {
+        match state {
+            Some(state) => {
                 BOOT = state;
                 stacker_blob_sizes = blob_sizes(&state);
                 CHAIN_FROM_CMDLINE = true;
+                CHAIN_REFUSED = false;
             }
-        }
-        Err(err) => {
-            pr_err!("stacker.chain: cannot lay out this chain ({err:?}); keeping the default\n")
+            None => CHAIN_REFUSED = true,
         }
     }
     0
 }
 
-/// Whether `stacker.chain=` was refused (it named an unknown submodule).
+/// Whether the last `stacker.chain=` was refused (it named an unknown
+/// submodule, or could not be laid out).
 #[link_section = ".data..ro_after_init"]
 static mut CHAIN_REFUSED: bool = false;
 

@@ -113,10 +113,17 @@ pub(crate) struct StackerStatus;
 impl kernel::fmt::Display for StackerStatus {
     fn fmt(&self, f: &mut kernel::fmt::Formatter<'_>) -> kernel::fmt::Result {
         let status = get(Lsm::Stacker);
-        if !matches!(status, InitStatus::Ok) || left_out().next().is_none() {
+        let refused = crate::boot::chain_refused();
+        if !matches!(status, InitStatus::Ok) || (left_out().next().is_none() && !refused) {
             return f.write_fmt(fmt!("{}", status));
         }
         write!(f, "degraded: the rest of the chain enforces; left out:")?;
+        if refused {
+            write!(
+                f,
+                "\n  stacker.chain= (refused: see the boot log; an earlier or the default chain runs)"
+            )?;
+        }
         for (stage, err) in left_out() {
             f.write_fmt(fmt!("\n  {}", Reason(InitStatus::Failed { stage, err })))?;
         }

@@ -252,7 +252,7 @@ TEST_F(chain, bad_chain_names_logged_and_ignored)
 		 * without the submodule it misspells: the compiled-in default
 		 * chain stays, with an error in the log.
 		 */
-		char csv[MAX * 65] = "";
+		char csv[MAX * 65] = "", status[512];
 
 		for (k = 0; k < n; k++) {
 			if (k)
@@ -261,6 +261,9 @@ TEST_F(chain, bad_chain_names_logged_and_ignored)
 		}
 		EXPECT_STREQ(STACKER_DEFAULT_CHAIN, csv)
 			TH_LOG("stacker.chain=%s: not the default chain", chain_param);
+		/* status says so. */
+		EXPECT_ERRNO(0, read_value(STACKER "status", status, sizeof(status)));
+		EXPECT_STREQ(STACKER_STATUS_CHAIN_REFUSED, status);
 		EXPECT_NE(NULL, strstr(log, "stacker.chain: names an unknown submodule; "
 					    "refused, keeping the default chain"))
 			TH_LOG("stacker.chain=%s: no 'refused, keeping the default chain' line in the log",

@@ -304,6 +304,14 @@ static inline const char *escaped(const char *s)
  * REASON\n" after a failed init); `shown` gets what it reads, for the
  * message.
  */
+/*
+ * stacker's status when stacker.chain= was refused (an unknown name) and
+ * the chain in force started whole.
+ */
+#define STACKER_STATUS_CHAIN_REFUSED                                           \
+	"degraded: the rest of the chain enforces; left out:\n"                \
+	"  stacker.chain= (refused: see the boot log; an earlier or the default chain runs)\n"
+
 static inline int status_is_ok(const char *path, char *shown, size_t size)
 {
 	char status[256];
@@ -313,7 +321,8 @@ static inline int status_is_ok(const char *path, char *shown, size_t size)
 		return 0;
 	}
 	snprintf(shown, size, "'%.*s'", (int)strcspn(status, "\n"), status);
-	return !strcmp(status, "ok\n");
+	/* A refused stacker.chain= alone: the chain that runs started whole. */
+	return !strcmp(status, "ok\n") || !strcmp(status, STACKER_STATUS_CHAIN_REFUSED);
 }
 
 /*

@@ -342,6 +342,8 @@ static void ipc_ops(void)
 	struct sembuf op = { .sem_num = 0, .sem_op = 1, .sem_flg = IPC_NOWAIT };
 	int q, s, m;
 	void *addr;
+	/* Room for struct msginfo, shminfo or seminfo. */
+	static long info[64];
 
 	q = msgget(0x5052, IPC_CREAT | 0600);
 	msgget(0x5052, 0600);
@@ -358,6 +360,10 @@ static void ipc_ops(void)
 	semget(0x5054, 1, 0600);
 	semop(s, &op, 1);
 	semctl(s, 0, IPC_RMID);
+	/* The commands about all objects: the *ctl hooks without one. */
+	msgctl(0, IPC_INFO, (struct msqid_ds *)&info);
+	shmctl(0, IPC_INFO, (struct shmid_ds *)&info);
+	semctl(0, 0, IPC_INFO, &info);
 }
 
 /*
