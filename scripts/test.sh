@@ -113,6 +113,7 @@ BOOTS=(
 	"init-failure-module|stacker.chain=denyname,capstack stacker.fail_init=capstack|init_failure_test|$MODULE_FAILURE_ARGS"
 	"init-failure-panic|stacker.chain=denyname,capstack stacker.fail_init=capstack stacker.on_failure=panic||--expect-panic 'stacker: did not start as configured'"
 	"own-lsm-conflict|lsm=capstack,stacker stacker.chain=denyname,capstack|init_failure_test|$MODULE_FAILURE_ARGS"
+	"own-lsm-conflict-stacker-first|lsm=stacker,capstack stacker.chain=denyname,capstack|init_failure_test|$DIRECT_FAILURE_ARGS"
 	"init-failure-own-lsm|lsm=capstack stacker.fail_init=capstack|init_failure_test|$DIRECT_FAILURE_ARGS"
 	"smp-stress|stacker.chain=integrity,mlte,capstack,denyname|smp_stress|--smp 4 --timeout \$long_timeout"
 	"fault-injection|stacker.chain=integrity,mlte,capstack,denyname|fault_injection_test|$INTEGRITY_ARGS"

@@ -45,13 +45,22 @@ FIXTURE(init_failure)
 };
 
 /*
- * The conflict boot (lsm=capstack,stacker with capstack in the chain):
- * both LSMs are up, stacker without capstack.
+ * The conflict boots: capstack both in stacker's chain and an LSM of its
+ * own, both LSMs up. CONFLICT_OWN_FIRST: lsm=capstack,stacker, capstack's
+ * own LSM initialised first and stacker runs without it;
+ * CONFLICT_STACKER_FIRST: lsm=stacker,capstack, stacker runs it and the
+ * own LSM gave way.
  */
+enum { NO_CONFLICT, CONFLICT_OWN_FIRST, CONFLICT_STACKER_FIRST };
+
 static int conflict_boot(void)
 {
-	return !cmdline_value("stacker.fail_init") && !access(SECFS "capstack/status", F_OK) &&
-	       !access(SECFS "stacker/status", F_OK);
+	char status[64];
+
+	if (cmdline_value("stacker.fail_init") || access(SECFS "capstack/status", F_OK) ||
+	    read_value(SECFS "stacker/status", status, sizeof(status)))
+		return NO_CONFLICT;
+	return strcmp(status, "ok\n") ? CONFLICT_OWN_FIRST : CONFLICT_STACKER_FIRST;
 }
 
 FIXTURE_SETUP(init_failure)
@@ -161,7 +170,9 @@ FIXTURE_SETUP(submodule_failure)
 {
 	const char *fail = cmdline_value("stacker.fail_init");
 
-	self->conflict = conflict_boot();
+	self->conflict = conflict_boot() == CONFLICT_OWN_FIRST;
+	if (conflict_boot() == CONFLICT_STACKER_FIRST)
+		SKIP(return, "stacker left nothing out: the own_lsm_gave_way tests");
 	if (self->conflict) {
 		self->what = "capstack";
 		snprintf(self->reason, sizeof(self->reason),
@@ -245,6 +256,48 @@ TEST_F(submodule_failure, boot_log_says_what_is_left_out)
 		TH_LOG("no '%s' line in the log", line);
 	EXPECT_TRUE(klog_has("stacker: registered "))
 		TH_LOG("stacker registered no hook");
+}
+
+/*
+ * lsm=stacker,capstack with capstack in the chain: stacker initialised
+ * first and runs capstack; capstack's own LSM refuses to start.
+ */
+FIXTURE(own_lsm_gave_way)
+{
+};
+
+FIXTURE_SETUP(own_lsm_gave_way)
+{
+	if (conflict_boot() != CONFLICT_STACKER_FIRST)
+		SKIP(return, "not the boot where stacker initialised first");
+}
+
+FIXTURE_TEARDOWN(own_lsm_gave_way)
+{
+}
+
+TEST_F(own_lsm_gave_way, own_status_says_why)
+{
+	char status[256];
+
+	ASSERT_ERRNO(0, read_value(SECFS "capstack/status", status, sizeof(status)));
+	EXPECT_STREQ("failed: submodule capstack is both in stacker's chain and an LSM of its "
+		     "own: error -16\n", status);
+}
+
+TEST_F(own_lsm_gave_way, stacker_runs_capstack)
+{
+	char chain[256];
+
+	ASSERT_ERRNO(0, read_value(SECFS "stacker/chain", chain, sizeof(chain)));
+	EXPECT_NE(NULL, strstr(chain, "capstack\n"))
+		TH_LOG("stacker's chain '%s' lost capstack", escaped(chain));
+	EXPECT_EQ(0, access(SECFS "stacker/capstack/policy", F_OK));
+}
+
+TEST_F(own_lsm_gave_way, own_lsm_has_only_status)
+{
+	EXPECT_ERRNO(ENOENT, access(SECFS "capstack/policy", F_OK));
 }
 
 TEST_HARNESS_MAIN
