@@ -671,15 +671,20 @@ macro_rules! define_registry {
             Err($crate::error::EINVAL)
         }
 
-        /// Initialises every enabled submodule, in chain order, and calls
+        /// Initialises the submodules of `order`, in order, and calls
         /// `failed` with the index and error of each whose init fails: one
-        /// failure does not keep the others from starting (the caller leaves
-        /// the failed ones out of the chain).
+        /// failure does not keep the others from starting. `order` is a
+        /// copy of the chain's, so that `failed` may leave the submodule
+        /// out of the boot state.
         ///
         /// `fail` names a submodule whose init fails with `ENODEV` without
         /// running (`stacker.fail_init=`, for testing).
-        pub(crate) fn init_enabled(fail: Option<u8>, mut failed: impl FnMut(u8, $crate::error::Error)) {
-            for &m in $crate::platform::boot().chain.order() {
+        pub(crate) fn init_enabled(
+            order: &[u8],
+            fail: Option<u8>,
+            mut failed: impl FnMut(u8, $crate::error::Error),
+        ) {
+            for &m in order {
                 let result = if fail == Some(m) {
                     Err($crate::error::ENODEV)
                 } else {

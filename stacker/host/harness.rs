@@ -49,11 +49,9 @@ impl Harness {
         let spec = ChainSpec::parse(chain.as_bytes(), NAMES);
         let state = BootState::new(spec, REQUESTS, HOOK_SETS)?;
         crate::platform::set_boot(state);
-        let mut left_out = Vec::new();
-        registry::init_enabled(fail, |m, _| left_out.push(m));
-        for m in left_out {
-            crate::platform::set_boot(crate::platform::boot().without(m, HOOK_SETS));
-        }
+        registry::init_enabled(state.chain.order(), fail, |m, _| {
+            crate::platform::set_boot(crate::platform::boot().without(m, HOOK_SETS))
+        });
         registry::securityfs_init_enabled(&crate::platform::Dir::stacker_root())
             .map_err(|_| LayoutError::BadChain)?;
         Ok(Harness {

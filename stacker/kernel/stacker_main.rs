@@ -112,17 +112,10 @@ fn init() -> core::result::Result<(), InitStatus> {
         }
     }
     boot::init_tables();
-    let mut failed = [None; layout::MAX_MODULES];
-    let mut n = 0;
-    registry::init_enabled(boot::fail_init_submodule(), |m, err| {
-        if let Some(slot) = failed.get_mut(n) {
-            *slot = Some((m, err));
-            n += 1;
-        }
+    let chain = boot::boot().chain;
+    registry::init_enabled(chain.order(), boot::fail_init_submodule(), |m, err| {
+        leave_out(m, Stage::Submodule(m), err)
     });
-    for (m, err) in failed.iter().flatten() {
-        leave_out(*m, Stage::Submodule(*m), *err);
-    }
     Ok(())
 }
 
