@@ -90,10 +90,12 @@ unsafe impl BlobState for CredState {}
 /// The capstack submodule.
 pub(crate) struct Capstack;
 
+crate::submodule::state_key!(CapstackKey for Capstack);
+
 impl Capstack {
     /// `new` starts with what `old` lost (`cred_prepare`, `cred_transfer`).
     fn inherit_cred(new: &Cred, old: &Cred) {
-        if let (Some(n), Some(o)) = (new.state::<Self>(), old.state::<Self>()) {
+        if let (Some(n), Some(o)) = (new.state(&KEY), old.state(&KEY)) {
             inherit(n, o);
         }
     }
@@ -448,6 +450,7 @@ crate::submodule::submodule! {
     impl Submodule for Capstack {
         const NAME: &'static CStr = c"capstack";
 
+        type Key = CapstackKey;
         crate::submodule::blob_states! { cred: CredState }
 
         fn securityfs_init(&'static self, dir: &Dir) -> Result {
@@ -465,34 +468,34 @@ crate::submodule::submodule! {
         }
 
         fn mmap_addr(&self, cred: &Cred, addr: MmapAddr) -> Result {
-            check_mmap_addr(cred.state::<Self>(), &ids(cred), addr)
+            check_mmap_addr(cred.state(&KEY), &ids(cred), addr)
         }
 
         fn bprm_creds_for_exec(&self, bprm: &Binprm) -> Result {
-            on_exec(bprm.cred().state::<Self>(), bprm)
+            on_exec(bprm.cred().state(&KEY), bprm)
         }
 
         fn task_fix_setuid(&self, new: &PreparedCred<'_>, _old: &Cred, _flags: i32) -> Result {
-            drop_on_id_change(new.cred().state::<Self>(), new);
+            drop_on_id_change(new.cred().state(&KEY), new);
             Ok(())
         }
 
         fn task_fix_setgid(&self, new: &PreparedCred<'_>, _old: &Cred, _flags: i32) -> Result {
-            drop_on_id_change(new.cred().state::<Self>(), new);
+            drop_on_id_change(new.cred().state(&KEY), new);
             Ok(())
         }
 
         fn bprm_creds_from_file(&self, cred: &PreparedCred<'_>, file: &File) -> Result {
-            drop_on_exec(cred.cred().state::<Self>(), cred, file);
+            drop_on_exec(cred.cred().state(&KEY), cred, file);
             Ok(())
         }
 
         fn vm_enough_memory(&self, cred: &Cred, _pages: i64) -> bool {
-            check_vm_enough_memory(cred.state::<Self>(), &ids(cred))
+            check_vm_enough_memory(cred.state(&KEY), &ids(cred))
         }
 
         fn capable(&self, cred: &Cred, cap: i32, opts: u32) -> Result {
-            check_capable(cred.state::<Self>(), &ids(cred), cap, opts)
+            check_capable(cred.state(&KEY), &ids(cred), cap, opts)
         }
 
         fn capset(
@@ -504,7 +507,7 @@ crate::submodule::submodule! {
             permitted: KernelCap,
         ) -> Result {
             check_capset(
-                old.state::<Self>(),
+                old.state(&KEY),
                 &ids(old),
                 old.caps(),
                 [effective, permitted, inheritable],

@@ -32,6 +32,16 @@ file -L /bin/busybox 2>/dev/null | grep -q 'statically linked' \
 	|| ldd /bin/busybox 2>&1 | grep -q 'not a dynamic' \
 	|| die "/bin/busybox is not static (package busybox-static)"
 cp /bin/busybox "$root/bin/busybox"
+
+# copy_libraries PROGRAM...: the shared libraries the programs load, where
+# the loader looks for them in the guest.
+copy_libraries() {
+	local lib
+	for lib in $(ldd "$@" | grep -o '/[^ ]*\.so[^ ]*' | sort -u); do
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
+	done
+}
 install -m 0755 "$STACKER_ROOT/tests/guest/init" "$root/init"
 
 # hook_names.h: the hooks of the table and of each submodule, from the sources.
@@ -115,6 +125,20 @@ mkdir -p "$root/etc/integrity"
 install -m 0644 "$out/integrity/"cert[1-8].der "$out/integrity/evm.key" \
 	"$STACKER_ROOT/tests/guest/integrity/test.policy" "$root/etc/integrity/"
 
+# The coexistence boots' policies (tests/guest/coexist_test.c): SELinux's
+# (the bench's MLS policy, compiled for this kernel's classes), and the
+# AppArmor profile with Debian's apparmor_parser and the libraries it
+# loads, which loads it in the guest against the kernel's own features.
+policy=$("$STACKER_ROOT/scripts/selinux-policy.sh" "$out") || die "compiling the SELinux policy failed"
+mkdir -p "$root/etc/selinux" "$root/etc/apparmor" "$root/sbin"
+install -m 0644 "$policy" "$root/etc/selinux/policy"
+install -m 0644 "$STACKER_ROOT/tests/guest/coexist/apparmor.profile" "$root/etc/apparmor/stacker_coexist"
+parser=$(command -v apparmor_parser || true)
+[ -n "$parser" ] || parser=/sbin/apparmor_parser
+[ -x "$parser" ] || die "apparmor_parser missing (Debian package apparmor; scripts/setup.sh installs it)"
+cp -L "$parser" "$root/sbin/apparmor_parser"
+copy_libraries "$parser"
+
 # Helpers that tests run; not tests themselves.
 for src in "$STACKER_ROOT"/tests/guest/helpers/*.c; do
 	name=$(basename "$src" .c)
@@ -142,16 +166,11 @@ if [ "$bench" = --bench ]; then
 	# and its mlte counterpart.
 	mkdir -p "$root/bench/setup" "$root/bench/selinux" "$root/bench/mlte"
 	install -m 0644 "$STACKER_ROOT"/tests/bench/setup/*.sh "$root/bench/setup/"
-	policy=$("$STACKER_ROOT/scripts/selinux-policy.sh" "$out") || die "compiling the SELinux policy failed"
 	install -m 0644 "$policy" "$root/bench/selinux/policy"
 	compile_mlte "$STACKER_ROOT/tests/bench/mlte/bench.policy" "$root/bench/mlte/policy"
 	if [ -x /usr/bin/dbench ] && [ -x /usr/bin/tbench ] && [ -x /usr/bin/tbench_srv ]; then
 		cp /usr/bin/dbench /usr/bin/tbench /usr/bin/tbench_srv "$root/bench/"
-		# The shared libraries they need, where the loader looks for them.
-		for lib in $(ldd /usr/bin/dbench /usr/bin/tbench_srv | grep -o '/[^ ]*\.so[^ ]*' | sort -u); do
-			mkdir -p "$root$(dirname "$lib")"
-			cp -L "$lib" "$root$lib"
-		done
+		copy_libraries /usr/bin/dbench /usr/bin/tbench_srv
 		# A slice of the NetBench load, cut where no file is open, so that
 		# dbench can replay it in a loop.
 		python3 - /usr/share/dbench/client.txt "$root/bench/client.txt" <<'PY'

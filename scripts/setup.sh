@@ -24,8 +24,12 @@ DEB_PACKAGES=(
 	# (tests/guest/helpers32/, gcc -m32)
 	gcc-multilib
 	dbench python3-matplotlib valgrind shellcheck
-	# compiles the SELinux policy of the bench variant "selinux"
+	# compiles the SELinux policy of the bench variant "selinux" and of
+	# the coexistence boots
 	checkpolicy
+	# apparmor_parser, which loads coexist_test's AppArmor profile in the
+	# guest (copied into the initramfs with its libraries)
+	apparmor
 	# the integrity boot test's fixtures (scripts/integrity-fixtures.sh):
 	# keys, IMA hashes and signatures, the ext4 image
 	openssl ima-evm-utils e2fsprogs

@@ -23,6 +23,9 @@ host_tests() {
 	# Includes stacker/tests/fuzz_corpus.rs: the committed fuzz corpus
 	# (fuzz/corpus) replayed through the fuzz entry points, no fuzzer.
 	(cd "$STACKER_ROOT" && cargo test --workspace --all-targets)
+	# The rules the type system enforces, each shown broken: a case that
+	# builds when it must not fails (tests/compile_fail/run.py).
+	python3 "$STACKER_ROOT/tests/compile_fail/run.py"
 	# The policy tool on the example policy, and on a bad one, which it
 	# must refuse with the line and column.
 	(cd "$STACKER_ROOT" && cargo run --quiet --bin mlte-policy -- check modules/mlte/example.policy)
@@ -79,6 +82,9 @@ INTEGRITY_ARGS="--disk '$OUT/integrity/integrity.img'"
 # lsm_get_self_attr(2), after the program that gives it something to
 # answer (mlte_test loads mlte's policy).
 LSM_SELFTESTS="lsm_get_self_attr_test lsm_set_self_attr_test lsm_list_modules_test"
+# The coexistence boots (tests/guest/coexist_test.c): SELinux (its policy
+# loaded, enforcing) and AppArmor (a profile loaded, enforcing) before and
+# after stacker, each one denying and each one's attributes reachable.
 # The fault-injection boot (tests/guest/fault_injection_test.c): the three
 # real submodules and denyname stacked, with the integrity fixtures, each
 # operation run with its 1st, 2nd, ... allocation failed (fail-nth) until
@@ -115,6 +121,10 @@ BOOTS=(
 	"own-lsm-conflict|lsm=capstack,stacker stacker.chain=denyname,capstack|init_failure_test|$MODULE_FAILURE_ARGS"
 	"own-lsm-conflict-stacker-first|lsm=stacker,capstack stacker.chain=denyname,capstack|init_failure_test|$DIRECT_FAILURE_ARGS"
 	"init-failure-own-lsm|lsm=capstack stacker.fail_init=capstack|init_failure_test|$DIRECT_FAILURE_ARGS"
+	"selinux-stacker|lsm=selinux,stacker stacker.chain=denyname,mlte|coexist_test $LSM_SELFTESTS"
+	"stacker-selinux|lsm=stacker,selinux stacker.chain=denyname,mlte|coexist_test $LSM_SELFTESTS"
+	"apparmor-stacker|lsm=apparmor,stacker stacker.chain=mlte,denyname,probe|coexist_test $LSM_SELFTESTS"
+	"stacker-apparmor|lsm=stacker,apparmor stacker.chain=mlte,denyname,probe|coexist_test $LSM_SELFTESTS"
 	"smp-stress|stacker.chain=integrity,mlte,capstack,denyname|smp_stress|--smp 4 --timeout \$long_timeout"
 	"fault-injection|stacker.chain=integrity,mlte,capstack,denyname|fault_injection_test|$INTEGRITY_ARGS"
 )

@@ -35,6 +35,8 @@ static RULE_SET: AtomicBool = AtomicBool::new(false);
 /// The `denyname` submodule.
 pub(crate) struct DenyName;
 
+crate::submodule::state_key!(DenyNameKey for DenyName);
+
 impl DenyName {
     /// Whether `name` is the denied name.
     pub(crate) fn denies(name: &[u8]) -> bool {
@@ -53,6 +55,7 @@ crate::submodule::submodule! {
     impl Submodule for DenyName {
         const NAME: &'static CStr = c"denyname";
 
+        type Key = DenyNameKey;
         crate::submodule::blob_states! {}
 
         fn init(&'static self) -> Result {

@@ -54,6 +54,8 @@ use kernel::prelude::GFP_KERNEL;
 /// The `integrity` submodule.
 pub(crate) struct Integrity;
 
+crate::submodule::state_key!(IntegrityKey for Integrity);
+
 /// What the submodule keeps in an inode's blob.
 #[derive(Default)]
 pub(crate) struct FileIntegrity {
@@ -280,7 +282,7 @@ fn check(file: &File, func: Func, mask: u32, contents: Contents<'_>) -> Result {
     if inode.on_pseudo_fs() {
         return Ok(());
     }
-    let Some(state) = inode.state::<Integrity>() else {
+    let Some(state) = inode.state(&KEY) else {
         return Ok(());
     };
     if (d.appraise || key_loaded) && !inode.on_content_fs() {
@@ -580,7 +582,7 @@ fn wipe(key: &mut [u8; EVM_KEY_LEN]) {
 /// The file changed (contents, security xattrs or covered attributes):
 /// forget what is known of it.
 fn invalidate(inode: &Inode) {
-    if let Some(state) = inode.state::<Integrity>() {
+    if let Some(state) = inode.state(&KEY) {
         state.status.invalidate();
     }
 }
@@ -754,6 +756,7 @@ crate::submodule::submodule! {
     impl Submodule for Integrity {
         const NAME: &'static CStr = c"integrity";
 
+        type Key = IntegrityKey;
         crate::submodule::blob_states! { inode: FileIntegrity }
 
         fn securityfs_init(&'static self, dir: &Dir) -> Result {

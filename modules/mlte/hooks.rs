@@ -58,6 +58,8 @@ use core::fmt::Write;
 /// The `mlte` submodule.
 pub(crate) struct Mlte;
 
+crate::submodule::state_key!(MlteKey for Mlte);
+
 /// The xattr that holds an inode's context (after `security.`).
 const XATTR_SUFFIX: &CStr = c"mlte";
 /// Its full name.
@@ -185,13 +187,13 @@ fn or_sid(label: Option<&Label>, policy: &Compiled<'_>, sid: Sid) -> Context {
 /// The context of a cred.
 #[inline(always)]
 fn cred_context(cred: &Cred, policy: &Compiled<'_>) -> Context {
-    or_sid(cred.state::<Mlte>(), policy, Sid::Kernel)
+    or_sid(cred.state(&KEY), policy, Sid::Kernel)
 }
 
 /// The context of an inode.
 #[inline(always)]
 fn inode_context(inode: &Inode, policy: &Compiled<'_>) -> Context {
-    or_sid(inode.state::<Mlte>(), policy, Sid::File)
+    or_sid(inode.state(&KEY), policy, Sid::File)
 }
 
 /// The class of an inode.
@@ -219,7 +221,7 @@ fn by_class(inode: &Inode, file: u32, dir: u32) -> (Class, u32) {
 fn as_current(f: impl FnOnce(&Compiled<'_>, &Context) -> Result) -> Result {
     Cred::with_current(|cred| {
         policy::with(|p| match p {
-            Some(p) => with_label(cred.state::<Mlte>(), p, Sid::Kernel, |s| f(p, s)),
+            Some(p) => with_label(cred.state(&KEY), p, Sid::Kernel, |s| f(p, s)),
             None => Ok(()),
         })
     })
@@ -235,8 +237,8 @@ fn check_inode(inode: &Inode, class: Class, perms: u32, target: Target<'_>) -> R
     Cred::with_current(|cred| {
         policy::with(|p| {
             let Some(p) = p else { return Ok(()) };
-            let denied = with_view_or(cred.state::<Mlte>(), p.sid_view(Sid::Kernel), |s| {
-                with_view_or(inode.state::<Mlte>(), p.sid_view(Sid::File), |o| {
+            let denied = with_view_or(cred.state(&KEY), p.sid_view(Sid::Kernel), |s| {
+                with_view_or(inode.state(&KEY), p.sid_view(Sid::File), |o| {
                     p.denied(s, o, class, perms)
                 })
             });
@@ -256,7 +258,7 @@ fn check_inode(inode: &Inode, class: Class, perms: u32, target: Target<'_>) -> R
 /// integrity policy's `obj_type=`). Does not sleep.
 pub(crate) fn inode_type_is(inode: &Inode, name: &[u8]) -> Option<bool> {
     use super::context::ContextView;
-    let label = inode.state::<Mlte>();
+    let label = inode.state(&KEY);
     if label.is_some_and(Label::is_provisional) {
         return None;
     }
@@ -299,7 +301,7 @@ fn trim_nul(value: &[u8]) -> &[u8] {
 /// tries again; a label read meanwhile by another task, or set by a
 /// relabel, is kept.
 fn label_inode(dentry: &Dentry, inode: &Inode) {
-    let Some(label) = inode.state::<Mlte>() else {
+    let Some(label) = inode.state(&KEY) else {
         return;
     };
     if label.is_set() || !inode.fs_ready() || policy::with(|p| p.is_none()) {
@@ -418,7 +420,7 @@ fn check_task(target: &Task, cred: Option<&Cred>, perms: u32) -> Result {
 /// take their listener's.
 fn check_socket(sock: &Socket, perms: u32) -> Result {
     as_current(|p, s| {
-        let label = sock.sock().and_then(|sk| sk.state::<Mlte>());
+        let label = sock.sock().and_then(|sk| sk.state(&KEY));
         match label {
             Some(label) if label.is_set() => label.with_context(s, |o| {
                 policy::check(p, s, o, Class::Socket, perms, Target::None)
@@ -436,7 +438,7 @@ fn check_socket(sock: &Socket, perms: u32) -> Result {
 /// May the current task have `perms` on IPC object `ipc`?
 fn check_ipc(ipc: &IpcPerm, perms: u32) -> Result {
     as_current(|p, s| {
-        with_label(ipc.state::<Mlte>(), p, Sid::Kernel, |o| {
+        with_label(ipc.state(&KEY), p, Sid::Kernel, |o| {
             policy::check(p, s, o, Class::Ipc, perms, Target::None)
         })
     })
@@ -446,7 +448,7 @@ fn check_ipc(ipc: &IpcPerm, perms: u32) -> Result {
 /// `ipc create` on it.
 fn create_ipc(ipc: &IpcPerm) -> Result {
     as_current(|p, s| {
-        if let Some(label) = ipc.state::<Mlte>() {
+        if let Some(label) = ipc.state(&KEY) {
             label.set(Some(s));
         }
         policy::check(p, s, s, Class::Ipc, IPC_CREATE, Target::None)
@@ -575,6 +577,7 @@ crate::submodule::submodule! {
         const NAME: &'static CStr = c"mlte";
         const XATTR_COUNT: u32 = 1;
 
+        type Key = MlteKey;
         crate::submodule::blob_states! { inode: Label, cred: Label, sock: Label, ipc: Label }
 
         fn securityfs_init(&'static self, dir: &Dir) -> Result {
@@ -585,14 +588,14 @@ crate::submodule::submodule! {
     }
     hooks {
         fn cred_prepare(&self, new: &Cred, old: &Cred) -> Result {
-            if let (Some(n), Some(o)) = (new.state::<Self>(), old.state::<Self>()) {
+            if let (Some(n), Some(o)) = (new.state(&KEY), old.state(&KEY)) {
                 n.copy_from(o);
             }
             Ok(())
         }
 
         fn cred_transfer(&self, new: &Cred, old: &Cred) {
-            if let (Some(n), Some(o)) = (new.state::<Self>(), old.state::<Self>()) {
+            if let (Some(n), Some(o)) = (new.state(&KEY), old.state(&KEY)) {
                 n.copy_from(o);
             }
         }
@@ -630,7 +633,7 @@ crate::submodule::submodule! {
                 let new = Context { ty, level: s.level };
                 policy::check(p, &s, &new, Class::Process, PROCESS_TRANSITION, target)?;
                 // The new cred is still private to this exec.
-                if let Some(label) = cred.state::<Self>() {
+                if let Some(label) = cred.state(&KEY) {
                     label.set(Some(&new));
                 }
                 // The loader of the new domain ignores LD_PRELOAD and the
@@ -671,7 +674,7 @@ crate::submodule::submodule! {
             // An inode met before the policy (or while its file system was
             // mounting) is labelled first: in RCU-walk mode, which cannot
             // read an xattr, by asking the VFS to walk again (`ECHILD`).
-            if inode.state::<Self>().is_some_and(|l| !l.is_set()) && inode.fs_ready() {
+            if inode.state(&KEY).is_some_and(|l| !l.is_set()) && inode.fs_ready() {
                 if policy::with(|p| p.is_some()) {
                     if mask.non_blocking() {
                         return Err(ECHILD);
@@ -799,7 +802,7 @@ crate::submodule::submodule! {
             if name != XATTR_NAME {
                 return;
             }
-            let Some(label) = dentry.inode().and_then(|i| i.state::<Self>()) else {
+            let Some(label) = dentry.inode().and_then(|i| i.state(&KEY)) else {
                 return;
             };
             policy::with(|p| {
@@ -825,7 +828,7 @@ crate::submodule::submodule! {
             // A provisional label is no value to show or copy (overlayfs'
             // copy-up, `cp -a`): the VFS then reads the xattr itself, and
             // its value or its error comes out.
-            if inode.state::<Self>().is_some_and(Label::is_provisional) {
+            if inode.state(&KEY).is_some_and(Label::is_provisional) {
                 return Err(EOPNOTSUPP);
             }
             let text = policy::with(|p| p.and_then(|p| ContextText::of(&inode_context(inode, p), p)));
@@ -844,7 +847,7 @@ crate::submodule::submodule! {
                     let s = cred_context(cred, p);
                     let new = new_inode_context(p, &s, dir, class);
                     let text = ContextText::of(&new, p);
-                    if let (Some(label), Some(_)) = (inode.state::<Self>(), &text) {
+                    if let (Some(label), Some(_)) = (inode.state(&KEY), &text) {
                         label.set(Some(&new));
                     }
                     Some(text)
@@ -933,7 +936,7 @@ crate::submodule::submodule! {
             if kern {
                 return Ok(());
             }
-            let Some(label) = sock.sock().and_then(|sk| sk.state::<Self>()) else {
+            let Some(label) = sock.sock().and_then(|sk| sk.state(&KEY)) else {
                 return Ok(());
             };
             Cred::with_current(|cred| {
@@ -1014,7 +1017,7 @@ crate::submodule::submodule! {
             };
             policy::with(|p| match p {
                 Some(p) => {
-                    let o = or_sid(ipc.state::<Self>(), p, Sid::Kernel);
+                    let o = or_sid(ipc.state(&KEY), p, Sid::Kernel);
                     policy::check(p, &s, &o, Class::Ipc, IPC_READ, Target::None)
                 }
                 None => Ok(()),
@@ -1061,7 +1064,7 @@ crate::submodule::submodule! {
                     EINVAL
                 })?;
                 policy::check(p, s, &new, Class::Process, PROCESS_SETCURRENT, Target::None)?;
-                if let Some(label) = new_cred.cred().state::<Self>() {
+                if let Some(label) = new_cred.cred().state(&KEY) {
                     label.set(Some(&new));
                 }
                 Ok(())

@@ -36,6 +36,8 @@ use core::sync::atomic::{AtomicU32, Ordering};
 /// Instance `I` of the probe.
 pub(crate) struct Probe<const I: usize>;
 
+crate::submodule::state_key!(ProbeKey<const I: usize> for Probe<I>);
+
 const NAMES: [&CStr; 3] = [c"probe", c"probe_b", c"probe_c"];
 
 /// The `prctl(2)` option `probe` answers: "PROB".
@@ -120,6 +122,7 @@ where
     // blob: so a probe asks for both, and never uses them.
     const XATTR_COUNT: u32 = 1;
 
+    type Key = ProbeKey<I>;
     crate::submodule::blob_states! {
         inode: AtomicU32,
         cred: AtomicU32,

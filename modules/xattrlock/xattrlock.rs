@@ -26,6 +26,8 @@ use core::sync::atomic::{AtomicBool, Ordering};
 /// Instance `I` of the example submodule.
 pub(crate) struct XattrLock<const I: usize>;
 
+crate::submodule::state_key!(XattrLockKey<const I: usize> for XattrLock<I>);
+
 /// The per-inode state: is the inode locked?
 #[derive(Default)]
 pub(crate) struct LockState {
@@ -46,7 +48,7 @@ where
     /// Whether `inode` is locked by this instance.
     fn locked(inode: &Inode) -> bool {
         inode
-            .state::<Self>()
+            .state(&key::<I>())
             .is_some_and(|s| s.locked.load(Ordering::Acquire))
     }
 
@@ -60,7 +62,7 @@ where
 
     /// Records the lock state of `dentry`'s inode.
     fn set(dentry: &Dentry, locked: bool) {
-        if let Some(state) = dentry.inode().and_then(|i| i.state::<Self>()) {
+        if let Some(state) = dentry.inode().and_then(|i| i.state(&key::<I>())) {
             state.locked.store(locked, Ordering::Release);
         }
     }
@@ -70,6 +72,7 @@ crate::submodule::submodule! {
     impl [const I: usize] Submodule for XattrLock<I> where [Self: Registered] {
         const NAME: &'static CStr = NAMES[I];
 
+        type Key = XattrLockKey<I>;
         crate::submodule::blob_states! { inode: LockState }
     }
     hooks {

@@ -41,6 +41,20 @@ unsafe impl BlobState for core::sync::atomic::AtomicU64 {}
 // SAFETY: as above.
 unsafe impl BlobState for core::sync::atomic::AtomicBool {}
 
+/// The key to one submodule's blob state, which [`HasBlob::state`]
+/// demands: a type that only the submodule's own Rust module (and the
+/// modules inside it) can make, because its one field is private there.
+/// Made by [`crate::submodule::state_key!`], named as the submodule's
+/// [`Submodule::Key`]; nothing else implements it.
+///
+/// So no submodule reaches another's state in safe code: a key of its own
+/// whose `Owner` is another submodule is refused too, since `state` also
+/// demands that the owner's `Key` is that very type.
+pub(crate) trait StateKey: 'static {
+    /// The submodule whose state the key opens.
+    type Owner;
+}
+
 /// A kernel object that carries a security blob.
 pub(crate) trait HasBlob {
     /// The blob this object carries.
@@ -52,30 +66,36 @@ pub(crate) trait HasBlob {
     /// The start of this object's security blob, or null when it has none.
     fn blob(&self) -> *mut u8;
 
-    /// Submodule `M`'s state in this object, or `None` when `M` is not in
-    /// the enabled chain (it then has no slot) or the object has no blob.
+    /// The state of the submodule whose `key` is given, in this object, or
+    /// `None` when that submodule is not in the enabled chain (it then has
+    /// no slot) or the object has no blob. Only the submodule's own code
+    /// has its key ([`StateKey`]).
     ///
     /// One load of the slot's offset in the blob (fixed at boot, read-only
     /// afterwards) and one add.
     #[inline(always)]
-    fn state<M: Submodule + Registered>(&self) -> Option<&Self::State<M>> {
-        if core::mem::size_of::<Self::State<M>>() == 0 {
+    fn state<K>(&self, _key: &K) -> Option<&Self::State<K::Owner>>
+    where
+        K: StateKey,
+        K::Owner: Submodule<Key = K> + Registered,
+    {
+        if core::mem::size_of::<Self::State<K::Owner>>() == 0 {
             // SAFETY: a zero-sized state needs no storage; a dangling,
             // aligned pointer is a valid reference to it.
-            return Some(unsafe { NonNull::<Self::State<M>>::dangling().as_ref() });
+            return Some(unsafe { NonNull::<Self::State<K::Owner>>::dangling().as_ref() });
         }
-        let offset = crate::platform::slot_offset(M::INDEX, Self::KIND)?;
+        let offset = crate::platform::slot_offset(K::Owner::INDEX, Self::KIND)?;
         let base = self.blob();
         if base.is_null() {
             return None;
         }
         // SAFETY: a slot exists only for an enabled submodule, and it is
-        // `size_of::<Self::State<M>>()` bytes: the layout was computed from
+        // `size_of::<Self::State<K::Owner>>()` bytes: the layout was computed from
         // the request the registry built from these very state types
         // (`dispatch::request`). It lies inside stacker's slice, aligned for
         // the state type (the slice is `BLOB_ALIGN`-aligned). The blob was
         // zeroed at allocation, a valid state by `BlobState`, and lives as
         // long as `self`. Only shared references are ever handed out.
-        Some(unsafe { &*base.add(offset).cast::<Self::State<M>>() })
+        Some(unsafe { &*base.add(offset).cast::<Self::State<K::Owner>>() })
     }
 }

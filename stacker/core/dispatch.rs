@@ -417,34 +417,71 @@ fn self_attr_name(attr: u32) -> Option<&'static [u8]> {
 }
 
 /// Dispatches `getselfattr` (`lsm_get_self_attr(2)`) for `task`, the
-/// current task: the first submodule whose `getprocattr` answers for
-/// attribute `attr` decides, and `out` gets `NAME:value` with the
-/// submodule's name. `EOPNOTSUPP` (the LSM default, "nothing from this
-/// LSM") for an attribute no submodule answers. Unlike `getprocattr`, never
-/// forwarded: the LSMs after stacker answer the syscall under their own ids.
+/// current task: each submodule of the chain whose `getprocattr` answers
+/// for attribute `attr` gives one entry, `NAME:value` with its name, to
+/// `entry`, in chain order, so that every label-bearing submodule's label
+/// is shown at once (all under stacker's one LSM id, told apart by the
+/// name). With `single` (`LSM_FLAG_SINGLE`) only the first answer gives an
+/// entry. Returns the number of entries; `EOPNOTSUPP` (the LSM default,
+/// "nothing from this LSM") when none answers. An error other than
+/// `EINVAL` ("not mine") from a submodule, or from `entry`, ends the call
+/// with that error, as an LSM's error ends `security_getselfattr()`.
+/// Unlike `getprocattr`, never forwarded: the LSMs after stacker answer
+/// the syscall under their own ids.
 #[inline(always)]
-pub(crate) fn getselfattr<T: Tier>(task: &Task, attr: u32, out: &mut AttrValue) -> Result {
+pub(crate) fn getselfattr<T: Tier>(
+    task: &Task,
+    attr: u32,
+    single: bool,
+    mut entry: impl FnMut(&mut AttrValue) -> Result,
+) -> Result<u32> {
     let Some(name) = self_attr_name(attr) else {
         return Err(EOPNOTSUPP);
     };
     let mut value = AttrValue::default();
+    let mut shown = AttrValue::default();
+    let mut count = 0u32;
+    let mut failure = None;
     // Each submodule that implements `getprocattr` has `getselfattr`
     // (`HookSet::with_derived`); the calls count as `getselfattr`.
-    match first_claim::<T, _>(Hook::getselfattr, EINVAL, |m| {
+    T::each(Hook::getselfattr, |m| {
         value.0.clear();
-        T::getprocattr(m, task, name, &mut value)
-    }) {
-        Some((m, Ok(()))) => {
-            let owner = crate::registry::NAMES
-                .get(m as usize)
-                .copied()
-                .unwrap_or(b"");
-            out.push_bytes(owner)?;
-            out.push_bytes(b":")?;
-            out.push_bytes(&value.0)
+        let answer = record(
+            m,
+            Hook::getselfattr,
+            T::getprocattr(m, task, name, &mut value),
+        );
+        let given = match answer {
+            Err(err) if err == EINVAL => return ControlFlow::Continue(()),
+            Err(err) => Err(err),
+            Ok(()) => {
+                let owner = crate::registry::NAMES
+                    .get(m as usize)
+                    .copied()
+                    .unwrap_or(b"");
+                shown.0.clear();
+                shown
+                    .push_bytes(owner)
+                    .and_then(|()| shown.push_bytes(b":"))
+                    .and_then(|()| shown.push_bytes(&value.0))
+                    .and_then(|()| entry(&mut shown))
+            }
+        };
+        if let Err(err) = given {
+            failure = Some(err);
+            return ControlFlow::Break(());
         }
-        Some((_, Err(err))) => Err(err),
-        None => Err(EOPNOTSUPP),
+        count = count.saturating_add(1);
+        if single {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    match failure {
+        Some(err) => Err(err),
+        None if count == 0 => Err(EOPNOTSUPP),
+        None => Ok(count),
     }
 }
 
@@ -492,9 +529,12 @@ pub(crate) fn setprocattr<T: Tier>(write: ProcAttrWrite<'_>) -> Result<usize> {
 /// so it is never called, and has no state.
 pub(crate) struct Absent;
 
+crate::submodule::state_key!(AbsentKey for Absent);
+
 crate::submodule::submodule! {
     impl Submodule for Absent {
         const NAME: &'static core::ffi::CStr = c"";
+        type Key = AbsentKey;
         crate::submodule::blob_states! {}
     }
     hooks {}

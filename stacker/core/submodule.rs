@@ -54,6 +54,11 @@ pub(crate) trait Submodule: Sync + 'static {
     /// Made by [`submodule!`] from the methods the submodule implements.
     const HOOKS: HookSet;
 
+    /// The key to this submodule's blob state ([`crate::blob::StateKey`]),
+    /// made by [`state_key!`] in the submodule's own module, which alone
+    /// can make one.
+    type Key: crate::blob::StateKey<Owner = Self>;
+
     /// How many xattrs `inode_init_security` may add (LSM xattr slots).
     const XATTR_COUNT: u32 = 0;
 
@@ -183,6 +188,54 @@ macro_rules! submodule {
     };
 }
 pub(crate) use submodule;
+
+/// Declares the key to a submodule's blob state ([`crate::blob::StateKey`])
+/// in the submodule's module: a type whose one field is private there, so
+/// that only this module and the modules inside it can make one, and a
+/// private `KEY` (plain) or `key()` (generic over a `const` parameter) that
+/// makes one. The submodule names it as its `type Key`.
+///
+/// ```ignore
+/// crate::submodule::state_key!(MineKey for Mine);
+/// crate::submodule::state_key!(OursKey<const I: usize> for Ours<I>);
+/// // in `impl Submodule for Mine`: type Key = MineKey;
+/// // in a hook: inode.state(&KEY)
+/// ```
+macro_rules! state_key {
+    ($key:ident for $owner:ty) => {
+        /// The key to this submodule's blob state: only this module and the
+        /// modules inside it can make one (`StateKey`). A submodule
+        /// without state never makes one.
+        #[allow(dead_code)]
+        pub(crate) struct $key(());
+
+        impl $crate::blob::StateKey for $key {
+            type Owner = $owner;
+        }
+
+        /// This submodule's key.
+        #[allow(dead_code)]
+        const KEY: $key = $key(());
+    };
+    ($key:ident<const $n:ident: usize> for $owner:ty) => {
+        /// The key to this submodule's blob state: only this module and the
+        /// modules inside it can make one (`StateKey`). A submodule
+        /// without state never makes one.
+        #[allow(dead_code)]
+        pub(crate) struct $key<const $n: usize>(());
+
+        impl<const $n: usize> $crate::blob::StateKey for $key<$n> {
+            type Owner = $owner;
+        }
+
+        /// The key of instance `$n`.
+        #[allow(dead_code)]
+        const fn key<const $n: usize>() -> $key<$n> {
+            $key(())
+        }
+    };
+}
+pub(crate) use state_key;
 
 /// Declares a submodule's blob state types inside its `impl Submodule`:
 /// the kinds named get the given type, every other kind `()`.

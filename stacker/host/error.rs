@@ -43,6 +43,7 @@ codes! {
     EACCES = 13,
     ENODEV = 19,
     EINVAL = 22,
+    EFAULT = 14,
     EFBIG = 27,
     ENOSPC = 28,
     EROFS = 30,

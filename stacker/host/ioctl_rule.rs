@@ -11,9 +11,12 @@ use std::ffi::CStr;
 /// The test submodule.
 pub(crate) struct IoctlRule;
 
+crate::submodule::state_key!(IoctlRuleKey for IoctlRule);
+
 crate::submodule::submodule! {
     impl Submodule for IoctlRule {
         const NAME: &'static CStr = c"ioctl_rule";
+        type Key = IoctlRuleKey;
         crate::submodule::blob_states! {}
     }
     hooks {

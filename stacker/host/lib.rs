@@ -16,6 +16,14 @@ include!("../core/modules.rs");
 
 mod error;
 mod objects;
+
+// One compile-fail case (tests/compile_fail/run.py): the file that
+// STACKER_COMPILE_FAIL_CASE names, compiled as a module of this crate, so
+// that it sees the crate's own items as a submodule's code would.
+#[cfg(stacker_compile_fail)]
+mod compile_fail_case {
+    include!(env!("STACKER_COMPILE_FAIL_CASE"));
+}
 mod platform;
 
 #[cfg(test)]

@@ -11,6 +11,8 @@ use std::ffi::CStr;
 /// No-op instance `I`.
 pub(crate) struct Nop<const I: usize>;
 
+crate::submodule::state_key!(NopKey<const I: usize> for Nop<I>);
+
 const NAMES: [&CStr; 8] = [
     c"nop_a", c"nop_b", c"nop_c", c"nop_d", c"nop_e", c"nop_f", c"nop_g", c"nop_h",
 ];
@@ -18,6 +20,7 @@ const NAMES: [&CStr; 8] = [
 crate::submodule::submodule! {
     impl [const I: usize] Submodule for Nop<I> where [Self: Registered] {
         const NAME: &'static CStr = NAMES[I];
+        type Key = NopKey<I>;
         crate::submodule::blob_states! {}
     }
     hooks {

@@ -46,6 +46,8 @@ pub(crate) fn reset() {
 /// Recorder instance `I`.
 pub(crate) struct Recorder<const I: usize>;
 
+crate::submodule::state_key!(RecorderKey<const I: usize> for Recorder<I>);
+
 const NAMES: [&CStr; 8] = [
     c"rec_a", c"rec_b", c"rec_c", c"rec_d", c"rec_e", c"rec_f", c"rec_g", c"rec_h",
 ];
@@ -77,26 +79,31 @@ where
     /// Writes `value` into this instance's state in `inode`.
     pub(crate) fn tag_inode(inode: &Inode, value: u64) -> bool {
         inode
-            .state::<Self>()
+            .state(&key::<I>())
             .map(|s| s.store(value, Ordering::Relaxed))
             .is_some()
     }
 
     /// Reads this instance's state in `inode`.
     pub(crate) fn inode_tag(inode: &Inode) -> Option<u64> {
-        inode.state::<Self>().map(|s| s.load(Ordering::Relaxed))
+        inode.state(&key::<I>()).map(|s| s.load(Ordering::Relaxed))
     }
 
     /// Writes `value` into this instance's state in `cred`.
     pub(crate) fn tag_cred(cred: &Cred, value: u32) -> bool {
-        cred.state::<Self>()
+        cred.state(&key::<I>())
             .map(|s| s.store(value, Ordering::Relaxed))
             .is_some()
     }
 
     /// Reads this instance's state in `cred`.
     pub(crate) fn cred_tag(cred: &Cred) -> Option<u32> {
-        cred.state::<Self>().map(|s| s.load(Ordering::Relaxed))
+        cred.state(&key::<I>()).map(|s| s.load(Ordering::Relaxed))
+    }
+
+    /// Reads this instance's state in `file`.
+    pub(crate) fn file_tag(file: &File) -> Option<u32> {
+        file.state(&key::<I>()).map(|s| s.load(Ordering::Relaxed))
     }
 }
 
@@ -152,6 +159,7 @@ where
     const HOOKS: HookSet = HookSet::of(Hook::ALL);
     const XATTR_COUNT: u32 = 1;
 
+    type Key = RecorderKey<I>;
     crate::submodule::blob_states! {
         inode: AtomicU64,
         cred: AtomicU32,
@@ -164,14 +172,14 @@ where
     fn file_alloc_security(&self, file: &FileSecurity) -> Result {
         Self::call(Hook::file_alloc_security)?;
         // Set up this instance's file state, as a real module would.
-        if let Some(state) = file.state::<Self>() {
+        if let Some(state) = file.state(&key::<I>()) {
             state.store(Self::TAG as u32, Ordering::Relaxed);
         }
         Ok(())
     }
     fn file_free_security(&self, file: &FileSecurity) {
         let _ = Self::call(Hook::file_free_security);
-        if let Some(state) = file.state::<Self>() {
+        if let Some(state) = file.state(&key::<I>()) {
             Self::see(
                 Hook::file_free_security,
                 u64::from(state.load(Ordering::Relaxed)),
@@ -184,7 +192,7 @@ where
     }
     fn inode_free_security_rcu(&self, blob: &InodeBlob<'_>) {
         let _ = Self::call(Hook::inode_free_security_rcu);
-        if let Some(state) = blob.state::<Self>() {
+        if let Some(state) = blob.state(&key::<I>()) {
             Self::see(Hook::inode_free_security_rcu, state.load(Ordering::Relaxed));
         }
     }

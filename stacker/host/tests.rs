@@ -3,8 +3,7 @@
 //! Host tests of dispatch: order, short-circuit, defaults, void hooks, the
 //! hooks with their own combining rules, the dispatch tiers, and blob state.
 
-use crate::blob::HasBlob;
-use crate::error::{EACCES, EINVAL, ENOSYS, EOPNOTSUPP, EPERM};
+use crate::error::{EACCES, EFAULT, EINVAL, ENOMEM, ENOSYS, EOPNOTSUPP, EPERM};
 use crate::harness::Harness;
 use crate::hook::Hook;
 use crate::objects::{
@@ -14,7 +13,6 @@ use crate::objects::{
 use crate::recorder::{self, Recorder};
 use crate::registry;
 use crate::stats;
-use std::sync::atomic::Ordering;
 
 fn boot(chain: &str) -> Harness {
     recorder::reset();
@@ -371,12 +369,8 @@ fn file_alloc_and_free_get_the_file_state() {
     let tag_a = Recorder::<0>::TAG as u32;
     let tag_b = Recorder::<1>::TAG as u32;
     let state = |m: u32| match m {
-        0 => file
-            .state::<Recorder<0>>()
-            .map(|s| s.load(Ordering::Relaxed)),
-        _ => file
-            .state::<Recorder<1>>()
-            .map(|s| s.load(Ordering::Relaxed)),
+        0 => Recorder::<0>::file_tag(&file),
+        _ => Recorder::<1>::file_tag(&file),
     };
     assert_eq!((state(0), state(1)), (Some(tag_a), Some(tag_b)));
     recorder::take_seen();
@@ -667,8 +661,15 @@ fn selfattr_names_and_routes_by_submodule() {
     let _h = boot("probe_b,probe,probe_c");
     let task = Task::new(1);
     let get = |attr| {
-        let mut out = AttrValue::default();
-        crate::dispatch::getselfattr::<crate::dispatch::Loop>(&task, attr, &mut out).map(|()| out.0)
+        let mut out = Vec::new();
+        crate::dispatch::getselfattr::<crate::dispatch::Loop>(&task, attr, false, |v| {
+            out = v.0.clone();
+            Ok(())
+        })
+        .map(|n| {
+            assert_eq!(n, 1);
+            out
+        })
     };
     let set = crate::dispatch::setselfattr::<crate::dispatch::Loop>;
     assert_eq!(set(100, b"probe:5"), Ok(()));
@@ -695,6 +696,56 @@ fn selfattr_names_and_routes_by_submodule() {
         Err(EINVAL),
         "rec_a leaves the '!' unused"
     );
+}
+
+/// `getselfattr` shows every submodule that answers, one entry each in
+/// chain order (`NAME:value`), skips those that say "not mine" (`EINVAL`),
+/// gives only the first with `LSM_FLAG_SINGLE`, and ends at an error, as
+/// `security_getselfattr()` ends at an LSM's error.
+#[test]
+fn selfattr_shows_every_label() {
+    use crate::dispatch::{getselfattr, Loop};
+    let _h = boot("rec_b,rec_a,rec_c");
+    let task = Task::new(1);
+    let get = |single| {
+        let mut entries = Vec::new();
+        getselfattr::<Loop>(&task, 100, single, |v| {
+            entries.push(String::from_utf8_lossy(&v.0).into_owned());
+            Ok(())
+        })
+        .map(|n| {
+            assert_eq!(n as usize, entries.len());
+            entries
+        })
+    };
+    assert_eq!(
+        get(false),
+        Ok(vec![
+            "rec_b:rec_b".into(),
+            "rec_a:rec_a".into(),
+            "rec_c:rec_c".into()
+        ])
+    );
+    assert_eq!(get(true), Ok(vec!["rec_b:rec_b".into()]));
+    recorder::answer(1, Hook::getprocattr, EINVAL); // rec_b: not mine
+    assert_eq!(
+        get(false),
+        Ok(vec!["rec_a:rec_a".into(), "rec_c:rec_c".into()])
+    );
+    assert_eq!(get(true), Ok(vec!["rec_a:rec_a".into()]));
+    recorder::answer(2, Hook::getprocattr, ENOMEM); // rec_c fails
+    assert_eq!(get(false), Err(ENOMEM));
+    recorder::answer(0, Hook::getprocattr, EINVAL);
+    recorder::answer(2, Hook::getprocattr, EINVAL);
+    assert_eq!(get(false), Err(EOPNOTSUPP), "nobody answers");
+    // An error of the entry (the user buffer) ends it too.
+    recorder::reset();
+    let mut calls = 0;
+    let failed = getselfattr::<Loop>(&task, 100, false, |_| {
+        calls += 1;
+        Err(EFAULT)
+    });
+    assert_eq!((failed, calls), (Err(EFAULT), 1));
 }
 
 /// A 32-bit task's ioctl (`file_ioctl_compat`) reaches a submodule that

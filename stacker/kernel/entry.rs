@@ -256,35 +256,50 @@ unsafe extern "C" fn inode_getsecurity<T: Tier>(
 }
 
 /// `getselfattr` entry point for chain `T` (`lsm_get_self_attr(2)`): one
-/// `struct lsm_ctx` under stacker's LSM id, whose value is `NAME:value`
-/// and a NUL.
+/// `struct lsm_ctx` under stacker's LSM id for each submodule that answers
+/// (the first only, with `LSM_FLAG_SINGLE`), whose value is `NAME:value`
+/// and a NUL, filled in as `security_getselfattr()` fills in the LSMs'
+/// entries: each after the last, and when one does not fit, `E2BIG` with
+/// the size that all of them need in `*size`.
 ///
 /// # Safety
 ///
 /// Called by the LSM core only, with valid arguments (module docs): `ctx`
-/// is a user pointer with room for `*size` bytes.
+/// is NULL or a user pointer with room for `*size` bytes, and `size` a
+/// valid kernel pointer.
 unsafe extern "C" fn getselfattr<T: Tier>(
     attr: c_uint,
     ctx: *mut c::lsm_ctx,
     size: *mut u32,
-    _flags: u32,
+    flags: u32,
 ) -> c_int {
     // SAFETY: the LSM syscalls run in process context, where `current`
     // is valid.
     let current = unsafe { c::get_current() };
     // SAFETY: the current task stays valid for the call.
     let task = unsafe { Task::from_raw(current) };
-    let mut value = AttrValue::default();
-    kernel::error::from_result(|| {
-        crate::dispatch::getselfattr::<T>(task, attr, &mut value)?;
+    // SAFETY: `size` is the core's valid pointer to the room left.
+    let mut left = unsafe { size.read() };
+    let mut total = 0u32;
+    let mut too_big = false;
+    let single = flags & c::LSM_FLAG_SINGLE != 0;
+    let count = crate::dispatch::getselfattr::<T>(task, attr, single, |value| {
         value.push_bytes(b"\0")?;
-        // SAFETY: `ctx` and `size` are the core's (user) buffer and its
-        // size; `lsm_fill_user_ctx` checks the size and copies with
-        // `copy_to_user`.
+        let mut entry_size = left;
+        // Each entry after the ones before it; a user pointer, never
+        // dereferenced here (`lsm_fill_user_ctx` copies with
+        // `copy_to_user`), and NULL stays NULL: a query of the size.
+        let at = if ctx.is_null() {
+            ctx
+        } else {
+            ctx.cast::<u8>().wrapping_add(total as usize).cast()
+        };
+        // SAFETY: `at` is NULL or inside the user buffer with
+        // `entry_size` bytes left, the value is `value.0`'s bytes.
         let rc = unsafe {
             c::lsm_fill_user_ctx(
-                ctx,
-                size,
+                at,
+                &mut entry_size,
                 value.0.as_mut_ptr().cast(),
                 value.0.len(),
                 u64::from(c::LSM_ID_STACKER),
@@ -293,9 +308,28 @@ unsafe extern "C" fn getselfattr<T: Tier>(
                 0,
             )
         };
-        // One entry, or the error (`E2BIG` with the size needed in `*size`).
-        kernel::error::to_result(rc).map(|()| 1)
-    })
+        if rc == kernel::error::code::E2BIG.to_errno() {
+            too_big = true;
+            left = 0;
+        } else {
+            kernel::error::to_result(rc)?;
+            left = left.saturating_sub(entry_size);
+        }
+        total = total.saturating_add(entry_size);
+        Ok(())
+    });
+    match count {
+        Err(err) => err.to_errno(),
+        Ok(count) => {
+            // SAFETY: as above.
+            unsafe { size.write(total) };
+            if too_big {
+                kernel::error::code::E2BIG.to_errno()
+            } else {
+                c_int::try_from(count).unwrap_or(c_int::MAX)
+            }
+        }
+    }
 }
 
 /// `setselfattr` entry point for chain `T` (`lsm_set_self_attr(2)` with
