@@ -821,6 +821,22 @@ crate::submodule::submodule! {
             check_dentry(dentry, FILE_SETATTR, DIR_SETATTR)
         }
 
+        // POSIX ACLs are permission bits, kept out of the xattr hooks
+        // (`vfs_set_acl`, `vfs_get_acl`, `vfs_remove_acl`): as SELinux's
+        // `selinux_inode_set_acl`, `_get_acl` and `_remove_acl`, setting
+        // or removing one is `setattr`, reading one `getattr`.
+        fn inode_set_acl(&self, dentry: &Dentry, _name: &[u8]) -> Result {
+            check_dentry(dentry, FILE_SETATTR, DIR_SETATTR)
+        }
+
+        fn inode_get_acl(&self, dentry: &Dentry, _name: &[u8]) -> Result {
+            check_dentry(dentry, FILE_GETATTR, DIR_GETATTR)
+        }
+
+        fn inode_remove_acl(&self, dentry: &Dentry, _name: &[u8]) -> Result {
+            check_dentry(dentry, FILE_SETATTR, DIR_SETATTR)
+        }
+
         fn inode_getsecurity(&self, inode: &Inode, name: &[u8], out: &mut AttrValue) -> Result {
             if name != XATTR_SUFFIX.to_bytes() {
                 return Err(EOPNOTSUPP);

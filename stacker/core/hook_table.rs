@@ -205,6 +205,29 @@ macro_rules! hook_table {
             /// Xattr `name` of `dentry` was removed.
             every inode_post_removexattr(dentry: *mut c::dentry, name: *const c_char)
                 => (dentry: &Dentry = Dentry::from_raw(dentry), name: &[u8] = c_bytes(name));
+            /// May the POSIX ACL `acl_name` (`system.posix_acl_access` or
+            /// `_default`) of `dentry` be set (`setxattr(2)`, `vfs_set_acl`)?
+            first_error inode_set_acl(idmap: *mut c::mnt_idmap, dentry: *mut c::dentry,
+                    acl_name: *const c_char, kacl: *mut c::posix_acl) -> c_int
+                => (dentry: &Dentry = Dentry::from_raw(dentry), name: &[u8] = c_bytes(acl_name))
+                -> Result = Ok(());
+            /// The POSIX ACL `acl_name` of `dentry` was set.
+            every inode_post_set_acl(dentry: *mut c::dentry, acl_name: *const c_char, kacl: *mut c::posix_acl)
+                => (dentry: &Dentry = Dentry::from_raw(dentry), name: &[u8] = c_bytes(acl_name));
+            /// May the POSIX ACL `acl_name` of `dentry` be read?
+            first_error inode_get_acl(idmap: *mut c::mnt_idmap, dentry: *mut c::dentry,
+                    acl_name: *const c_char) -> c_int
+                => (dentry: &Dentry = Dentry::from_raw(dentry), name: &[u8] = c_bytes(acl_name))
+                -> Result = Ok(());
+            /// May the POSIX ACL `acl_name` of `dentry` be removed?
+            first_error inode_remove_acl(idmap: *mut c::mnt_idmap, dentry: *mut c::dentry,
+                    acl_name: *const c_char) -> c_int
+                => (dentry: &Dentry = Dentry::from_raw(dentry), name: &[u8] = c_bytes(acl_name))
+                -> Result = Ok(());
+            /// The POSIX ACL `acl_name` of `dentry` was removed.
+            every inode_post_remove_acl(idmap: *mut c::mnt_idmap, dentry: *mut c::dentry,
+                    acl_name: *const c_char)
+                => (dentry: &Dentry = Dentry::from_raw(dentry), name: &[u8] = c_bytes(acl_name));
             /// The value of `security.NAME` of `inode`, made by the
             /// submodule rather than read from the file system. The default,
             /// `EOPNOTSUPP`, means "not mine": the next submodule is asked,
@@ -316,6 +339,15 @@ macro_rules! hook_table {
                 => (bprm: &CommittedBinprm = CommittedBinprm::from_raw(bprm));
 
             // Capabilities.
+            /// May the kernel log be acted on with `syslog(2)` action
+            /// `action` (`SYSLOG_ACTION_*`; reads of `/dev/kmsg` and
+            /// `/proc/kmsg` too)?
+            first_error syslog(r#type: c_int) -> c_int
+                => (action: i32 = r#type) -> Result = Ok(());
+            /// May the current task, with `cred`, set the system time
+            /// (`clock_settime(2)`, `settimeofday(2)`, `adjtimex(2)`)?
+            first_error settime(ts: *const c::timespec64, tz: *const c::timezone) -> c_int
+                => (cred: &Cred = Cred::current()) -> Result = Ok(());
             /// Does `cred` have capability `cap` (`opts` as `CAP_OPT_*`)?
             /// (Called from atomic context too, e.g. under `task_lock` and
             /// RCU by `ptrace_may_access()`: must not sleep.)
@@ -376,6 +408,30 @@ macro_rules! hook_table {
             /// May `target`'s scheduling policy be changed?
             first_error task_setscheduler(p: *mut c::task_struct) -> c_int
                 => (target: &Task = Task::from_raw(p)) -> Result = Ok(());
+            /// May `target`'s scheduling policy be read? (Under RCU,
+            /// `sched_getscheduler()`, `sched_getparam()`: must not sleep.)
+            first_error task_getscheduler(p: *mut c::task_struct) -> c_int
+                => (target: &Task = Task::from_raw(p)) -> Result = Ok(());
+            /// May `target`'s I/O priority be set to `ioprio`? (Under RCU,
+            /// `ioprio_set()`: must not sleep.)
+            first_error task_setioprio(p: *mut c::task_struct, ioprio: c_int) -> c_int
+                => (target: &Task = Task::from_raw(p), ioprio: i32 = ioprio) -> Result = Ok(());
+            /// May `target`'s I/O priority be read? (Under RCU,
+            /// `ioprio_get()`: must not sleep.)
+            first_error task_getioprio(p: *mut c::task_struct) -> c_int
+                => (target: &Task = Task::from_raw(p)) -> Result = Ok(());
+            /// May a task with `cred` read (`flags` has `LSM_PRLIMIT_READ`)
+            /// or write (`LSM_PRLIMIT_WRITE`) the resource limits of a task
+            /// with `target` (`prlimit(2)`)? (Under RCU: must not sleep.)
+            first_error task_prlimit(cred: *const c::cred, tcred: *const c::cred, flags: c_uint) -> c_int
+                => (cred: &Cred = Cred::from_raw(cred), target: &Cred = Cred::from_raw(tcred),
+                    flags: u32 = flags) -> Result = Ok(());
+            /// May `target`'s limit `resource` be set, to the hard limit
+            /// `max` (`setrlimit(2)`, `prlimit(2)`)? (Under the task's
+            /// `task_lock`: must not sleep.)
+            first_error task_setrlimit(p: *mut c::task_struct, resource: c_uint, new_rlim: *mut c::rlimit) -> c_int
+                => (target: &Task = Task::from_raw(p), resource: u32 = resource,
+                    max: u64 = (*new_rlim).rlim_max as u64) -> Result = Ok(());
             /// A `prctl(2)` call. The default, `ENOSYS`, means "not mine";
             /// `Ok(0)` means handled, and the next submodule is asked too;
             /// any other answer ends the walk and is `prctl`'s result.
@@ -415,6 +471,28 @@ macro_rules! hook_table {
             /// May `sock` listen?
             first_error socket_listen(sock: *mut c::socket, backlog: c_int) -> c_int
                 => (sock: &Socket = Socket::from_raw(sock), backlog: i32 = backlog) -> Result = Ok(());
+            /// May `sock`'s own address be read (`getsockname(2)`)?
+            first_error socket_getsockname(sock: *mut c::socket) -> c_int
+                => (sock: &Socket = Socket::from_raw(sock)) -> Result = Ok(());
+            /// May `sock`'s peer's address be read (`getpeername(2)`)?
+            first_error socket_getpeername(sock: *mut c::socket) -> c_int
+                => (sock: &Socket = Socket::from_raw(sock)) -> Result = Ok(());
+            /// May option `optname` at `level` of `sock` be read?
+            first_error socket_getsockopt(sock: *mut c::socket, level: c_int, optname: c_int) -> c_int
+                => (sock: &Socket = Socket::from_raw(sock), level: i32 = level, optname: i32 = optname)
+                -> Result = Ok(());
+            /// May option `optname` at `level` of `sock` be set?
+            first_error socket_setsockopt(sock: *mut c::socket, level: c_int, optname: c_int) -> c_int
+                => (sock: &Socket = Socket::from_raw(sock), level: i32 = level, optname: i32 = optname)
+                -> Result = Ok(());
+            /// May `sock` be shut down (`how`: `SHUT_RD`, `SHUT_WR`,
+            /// `SHUT_RDWR`)?
+            first_error socket_shutdown(sock: *mut c::socket, how: c_int) -> c_int
+                => (sock: &Socket = Socket::from_raw(sock), how: i32 = how) -> Result = Ok(());
+            /// May the message being sent on netlink socket `sk` go to the
+            /// kernel (`netlink_sendmsg()`)?
+            first_error netlink_send(sk: *mut c::sock, skb: *mut c::sk_buff) -> c_int
+                => (sk: &Sock = Sock::from_raw(sk)) -> Result = Ok(());
             /// May the new sockets `a` and `b` be connected as a pair
             /// (`socketpair(2)`)?
             first_error socket_socketpair(socka: *mut c::socket, sockb: *mut c::socket) -> c_int
@@ -445,6 +523,23 @@ macro_rules! hook_table {
             /// blob is reachable. May run in softirq context: must not sleep.
             every sk_free_security(sk: *mut c::sock)
                 => (sk: &SockSecurity = SockSecurity::from_raw(sk));
+            /// `new`, a copy of `sk` (`sk_clone_lock()`: an accepted TCP
+            /// connection's socket, made from its listener), was made: the
+            /// point to copy the listener's state. (Softirq context, `new`
+            /// locked: must not sleep.)
+            every sk_clone_security(sk: *const c::sock, newsk: *mut c::sock)
+                => (sk: &Sock = Sock::from_raw(sk), new: &Sock = Sock::from_raw(newsk));
+            /// `new`, the socket of a connection a listener accepts, was
+            /// cloned from the request (`inet_csk_clone_lock()`): the point
+            /// to label it from the peer's request. (Softirq context: must
+            /// not sleep.)
+            every inet_csk_clone(newsk: *mut c::sock, req: *const c::request_sock)
+                => (new: &Sock = Sock::from_raw(newsk));
+            /// `sk`'s outgoing TCP connection was established (the peer's
+            /// SYN-ACK arrived, `tcp_finish_connect()`). (Softirq context:
+            /// must not sleep.)
+            every inet_conn_established(sk: *mut c::sock, skb: *mut c::sk_buff)
+                => (sk: &Sock = Sock::from_raw(sk));
             /// May Unix stream socket `sock` connect to `other` (`new` is
             /// the server's end of the new connection)?
             first_error unix_stream_connect(sock: *mut c::sock, other: *mut c::sock, new: *mut c::sock) -> c_int

@@ -63,6 +63,22 @@ static long status_count(const char *key)
 	return strtol(p + strlen(key), NULL, 10);
 }
 
+/*
+ * A POSIX ACL in its xattr form, "u::rw-,u:1000:r--,g::r--,m::r--,o::r--"
+ * (include/uapi/linux/posix_acl_xattr.h: version 2, then tag, perm, id),
+ * with an entry that the mode bits cannot hold, so that the file system
+ * keeps it.
+ */
+#define ACL_XATTR "system.posix_acl_access"
+static const uint32_t extended_acl[] = {
+	2,
+	0x01 | (6 << 16), (uint32_t)-1,	/* ACL_USER_OBJ, rw- */
+	0x02 | (4 << 16), 1000,		/* ACL_USER 1000, r-- */
+	0x04 | (4 << 16), (uint32_t)-1,	/* ACL_GROUP_OBJ, r-- */
+	0x10 | (4 << 16), (uint32_t)-1,	/* ACL_MASK, r-- */
+	0x20 | (4 << 16), (uint32_t)-1,	/* ACL_OTHER, r-- */
+};
+
 /* ---- The child side: one operation, its errno as the exit status. ---- */
 
 static int child_op(const char *op, const char *arg)
@@ -82,6 +98,19 @@ static int child_op(const char *op, const char *arg)
 		fd = open(arg, O_CREAT | O_WRONLY | O_EXCL, 0644);
 		return fd < 0 ? errno : (close(fd), 0);
 	}
+	if (!strcmp(op, "setacl") || !strcmp(op, "create_setacl")) {
+		if (op[0] == 'c') {
+			fd = open(arg, O_CREAT | O_WRONLY | O_EXCL, 0644);
+			if (fd < 0)
+				return SETUP_FAILED;
+			close(fd);
+		}
+		return setxattr(arg, ACL_XATTR, extended_acl, sizeof(extended_acl), 0) ? errno : 0;
+	}
+	if (!strcmp(op, "getacl"))
+		return getxattr(arg, ACL_XATTR, buf, sizeof(buf)) < 0 ? errno : 0;
+	if (!strcmp(op, "removeacl"))
+		return removexattr(arg, ACL_XATTR) ? errno : 0;
 	if (!strcmp(op, "relabel"))
 		return mlte_set_label(arg, "public_t:s0") ? errno : 0;
 	if (!strcmp(op, "socket")) {
@@ -438,6 +467,40 @@ TEST_F(loaded, user_cannot_ioctl_public_from_32_bit)
 TEST_F(loaded, user_ioctls_file_t_from_32_bit)
 {
 	EXPECT_EQ(0, as("s0", USER, "ioctl32", "/helpers/ioctl32"));
+}
+
+/*
+ * POSIX ACLs (inode_set_acl, _get_acl, _remove_acl), which the xattr hooks
+ * never see: as SELinux, setting or removing one is setattr, reading one
+ * getattr. user_t has no setattr on public_t and nothing on secret_t; it
+ * has setattr on the files it creates (user_tmp_t).
+ */
+TEST_F(loaded, user_cannot_set_acl_of_public)
+{
+	EXPECT_EQ(EACCES, as("s0", USER, "setacl", DIR "/public"));
+}
+
+TEST_F(loaded, user_sets_acl_of_own_file)
+{
+	unlink(DIR "/tmpdir/acl");
+	EXPECT_EQ(0, as("s0", USER, "create_setacl", DIR "/tmpdir/acl"));
+	/* And reads it back (getattr), and removes it (setattr). */
+	EXPECT_EQ(0, as("s0", USER, "getacl", DIR "/tmpdir/acl"));
+	EXPECT_EQ(0, as("s0", USER, "removeacl", DIR "/tmpdir/acl"));
+}
+
+TEST_F(loaded, user_cannot_read_acl_of_secret)
+{
+	EXPECT_EQ(EACCES, as("s0", USER, "getacl", DIR "/secret"));
+	/* public_t it may getattr: the file system's own answer, no ACL. */
+	EXPECT_EQ(ENODATA, as("s0", USER, "getacl", DIR "/public"));
+}
+
+TEST_F(loaded, user_cannot_remove_acl_of_public)
+{
+	ASSERT_ERRNO(0, setxattr(DIR "/public", ACL_XATTR, extended_acl, sizeof(extended_acl), 0));
+	EXPECT_EQ(EACCES, as("s0", USER, "removeacl", DIR "/public"));
+	EXPECT_ERRNO(0, removexattr(DIR "/public", ACL_XATTR));
 }
 
 /* exec moves the task into its domain (exit 1: attr/current, 2: lsm_get_self_attr). */

@@ -55,6 +55,12 @@
 #include <sys/wait.h>
 #include <sys/xattr.h>
 #include <unistd.h>
+#include <arpa/inet.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <time.h>
 
 #include "guest_util.h"
 #include "hook_names.h"
@@ -180,6 +186,31 @@ static void sigio_ops(void)
 	close(p[1]);
 }
 
+/*
+ * A POSIX ACL set, read and removed (tmpfs with CONFIG_TMPFS_POSIX_ACL):
+ * inode_set_acl, inode_post_set_acl, inode_get_acl, inode_remove_acl,
+ * inode_post_remove_acl. The value is the xattr form of
+ * "u::rw-,u:1000:r--,g::r--,m::r--,o::r--" (include/uapi/linux/
+ * posix_acl_xattr.h: version 2, then tag, perm, id): an ACL the mode bits
+ * cannot hold, so that the file system keeps it.
+ */
+static void acl_ops(const char *path)
+{
+	static const uint32_t acl[] = {
+		2,
+		0x01 | (6 << 16), (uint32_t)-1,	/* ACL_USER_OBJ, rw- */
+		0x02 | (4 << 16), 1000,		/* ACL_USER 1000, r-- */
+		0x04 | (4 << 16), (uint32_t)-1,	/* ACL_GROUP_OBJ, r-- */
+		0x10 | (4 << 16), (uint32_t)-1,	/* ACL_MASK, r-- */
+		0x20 | (4 << 16), (uint32_t)-1,	/* ACL_OTHER, r-- */
+	};
+	char buf[256];
+
+	setxattr(path, "system.posix_acl_access", acl, sizeof(acl), 0);
+	getxattr(path, "system.posix_acl_access", buf, sizeof(buf));
+	removexattr(path, "system.posix_acl_access");
+}
+
 /* Files, inodes, xattrs, mappings. */
 static void file_ops(void)
 {
@@ -230,6 +261,7 @@ static void file_ops(void)
 	fd = open("/tmp/p", O_TMPFILE | O_RDWR, 0600);
 	if (fd >= 0)
 		close(fd);
+	acl_ops("/tmp/p/f");
 	/* A /proc/PID inode, labelled as its task (task_to_inode). */
 	stat("/proc/self/status", &st);
 }
@@ -274,6 +306,17 @@ static void task_ops(void)
 		getsid(pid);
 		setpriority(PRIO_PROCESS, pid, 1);
 		sched_setscheduler(pid, SCHED_OTHER, &sp);
+		sched_getscheduler(pid);
+		/* IOPRIO_WHO_PROCESS; class best effort (2), level 4. */
+		syscall(SYS_ioprio_set, 1, pid, (2 << 13) | 4);
+		syscall(SYS_ioprio_get, 1, pid);
+		{
+			struct rlimit rl;
+
+			prlimit(pid, RLIMIT_NOFILE, NULL, &rl);
+			if (getrlimit(RLIMIT_NOFILE, &rl) == 0)
+				setrlimit(RLIMIT_NOFILE, &rl);
+		}
 		snprintf(path, sizeof(path), "/proc/%d/exe", pid);
 		readlink(path, buf, sizeof(buf));
 		kill(pid, SIGKILL);
@@ -290,6 +333,33 @@ static void task_ops(void)
 			syscall(SYS_capset, &hdr, data);
 	}
 	syscall(SYS_add_key, "user", "probe", "x", 1, KEY_SPEC_PROCESS_KEYRING);
+	/* The kernel log (SYSLOG_ACTION_SIZE_BUFFER) and the clock, set to itself. */
+	klogctl(10, NULL, 0);
+	{
+		struct timespec now;
+
+		if (clock_gettime(CLOCK_REALTIME, &now) == 0)
+			clock_settime(CLOCK_REALTIME, &now);
+	}
+}
+
+/* A request to the kernel on a netlink socket (netlink_send): a dump of the links. */
+static void netlink_ops(void)
+{
+	struct {
+		struct nlmsghdr h;
+		struct rtgenmsg g;
+	} req = {
+		.h = { .nlmsg_len = sizeof(req), .nlmsg_type = RTM_GETLINK,
+		       .nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP },
+		.g = { .rtgen_family = AF_UNSPEC },
+	};
+	int fd = socket(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE);
+
+	if (fd < 0)
+		return;
+	send(fd, &req, sizeof(req), 0);
+	close(fd);
 }
 
 /* Sockets. */
@@ -309,6 +379,18 @@ static void socket_ops(void)
 	cli = socket(AF_UNIX, SOCK_STREAM, 0);
 	connect(cli, (struct sockaddr *)&a, sizeof(a));
 	conn = accept(srv, NULL, NULL);
+	{
+		struct sockaddr_un who;
+		socklen_t len = sizeof(who);
+		int v = 1;
+
+		getsockname(cli, (struct sockaddr *)&who, &len);
+		len = sizeof(who);
+		getpeername(cli, (struct sockaddr *)&who, &len);
+		len = sizeof(v);
+		getsockopt(cli, SOL_SOCKET, SO_TYPE, &v, &len);
+		setsockopt(cli, SOL_SOCKET, SO_PASSCRED, &v, sizeof(v));
+	}
 	/* Pass a descriptor: file_receive on the other end. */
 	memset(cbuf, 0, sizeof(cbuf));
 	cm = CMSG_FIRSTHDR(&mh);
@@ -324,15 +406,54 @@ static void socket_ops(void)
 		memcpy(&got, CMSG_DATA(cm), sizeof(int));
 		close(got);
 	}
+	shutdown(cli, SHUT_WR);
 	close(conn);
 	close(cli);
 	close(srv);
 	unlink("/tmp/p/sock");
+	netlink_ops();
 	if (socketpair(AF_UNIX, SOCK_DGRAM, 0, pair) == 0) {
 		send(pair[0], &c, 1, 0);
 		close(pair[0]);
 		close(pair[1]);
 	}
+}
+
+/*
+ * A TCP connection on the loopback interface, brought up first: the
+ * accepted socket is cloned from the listener in softirq context
+ * (sk_clone_security, inet_csk_clone) and the connecting side sees the
+ * connection established (inet_conn_established).
+ */
+static void tcp_ops(void)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	struct ifreq ifr = { .ifr_name = "lo" };
+	socklen_t len = sizeof(a);
+	int srv, cli, conn, ctl;
+
+	ctl = socket(AF_INET, SOCK_DGRAM, 0);
+	if (ctl >= 0 && ioctl(ctl, SIOCGIFFLAGS, &ifr) == 0) {
+		ifr.ifr_flags |= IFF_UP;
+		ioctl(ctl, SIOCSIFFLAGS, &ifr);
+	}
+	if (ctl >= 0)
+		close(ctl);
+	srv = socket(AF_INET, SOCK_STREAM, 0);
+	if (srv < 0)
+		return;
+	if (bind(srv, (struct sockaddr *)&a, sizeof(a)) == 0 && listen(srv, 1) == 0 &&
+	    getsockname(srv, (struct sockaddr *)&a, &len) == 0) {
+		cli = socket(AF_INET, SOCK_STREAM, 0);
+		if (cli >= 0 && connect(cli, (struct sockaddr *)&a, sizeof(a)) == 0) {
+			conn = accept(srv, NULL, NULL);
+			if (conn >= 0)
+				close(conn);
+		}
+		if (cli >= 0)
+			close(cli);
+	}
+	close(srv);
 }
 
 /* System V IPC. */
@@ -737,6 +858,7 @@ FIXTURE_SETUP(hook)
 		mount_ops();
 		task_ops();
 		socket_ops();
+		tcp_ops();
 		ipc_ops();
 		special_ops();
 		/* RCU callbacks and deferred frees (task, cred, inode, superblock). */
