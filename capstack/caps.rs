@@ -52,6 +52,10 @@ pub(crate) const NAMES: [&str; 41] = [
 /// Every capability.
 pub(crate) const ALL: u64 = (1 << NAMES.len()) - 1;
 
+// One name for each capability the kernel has (`CAP_LAST_CAP`, checked
+// against the kernel's in `abi_check.rs`).
+const _: () = assert!(NAMES.len() == crate::abi::CAP_LAST_CAP as usize + 1);
+
 /// The name of capability `cap`, or `"CAP_?"`.
 pub(crate) fn name(cap: u32) -> &'static str {
     NAMES.get(cap as usize).copied().unwrap_or("CAP_?")

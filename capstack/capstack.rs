@@ -61,13 +61,7 @@ static POLICY: RcuCell<Policy> = RcuCell::new();
 // every other field an integer or bool), and nothing needs dropping.
 unsafe impl BlobState for Policy {}
 
-/// `CAP_OPT_NOAUDIT`: the caller only probes; do not log.
-const CAP_OPT_NOAUDIT: u32 = 1 << 1;
-
-/// `CAP_SYS_RAWIO`: what mapping below `vm.mmap_min_addr` takes.
-const CAP_SYS_RAWIO: u32 = 17;
-/// `CAP_SYS_ADMIN`: what the memory reserve of `vm_enough_memory` takes.
-const CAP_SYS_ADMIN: u32 = 21;
+use crate::abi::{CAP_OPT_NOAUDIT, CAP_SYS_ADMIN, CAP_SYS_RAWIO};
 
 /// Room for the longest label and one byte more, to tell a value that is
 /// too long from one that fits.

@@ -94,8 +94,7 @@ static META_DENIALS: AtomicU64 = AtomicU64::new(0);
 static POLICY_LOADS: AtomicU64 = AtomicU64::new(0);
 static KEYS: AtomicU64 = AtomicU64::new(0);
 
-/// `PROT_EXEC`.
-const PROT_EXEC: u64 = 4;
+use crate::abi::PROT_EXEC;
 /// `MAY_WRITE`, `MAY_APPEND`.
 const MAY_WRITE: u32 = crate::access::may::WRITE;
 const MAY_APPEND: u32 = crate::access::may::APPEND;

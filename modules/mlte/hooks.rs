@@ -136,14 +136,9 @@ mod perms {
 }
 use perms::*;
 
-/// `PROT_EXEC`.
-const PROT_EXEC: u64 = 4;
-/// `PTRACE_MODE_ATTACH`: the access attaches (else it only reads).
-const PTRACE_MODE_ATTACH: u32 = 2;
-/// `LSM_UNSAFE_PTRACE`: the exec is traced.
-const LSM_UNSAFE_PTRACE: u32 = 2;
-/// `LSM_UNSAFE_NO_NEW_PRIVS`: the task has `no_new_privs`.
-const LSM_UNSAFE_NO_NEW_PRIVS: u32 = 4;
+use crate::abi::{
+    LSM_UNSAFE_NO_NEW_PRIVS, LSM_UNSAFE_PTRACE, PROT_EXEC, PTRACE_MODE_ATTACH, SIGKILL,
+};
 /// `ATTR_MODE | ATTR_UID | ATTR_GID | ATTR_ATIME_SET | ATTR_MTIME_SET |
 /// ATTR_TIMES_SET` (`include/linux/fs.h`): the `iattr` changes that are
 /// `setattr`; the others (size, times set to now, privilege bits dropped
@@ -157,8 +152,6 @@ const ATTR_SETATTR: u32 = {
         | b::ATTR_MTIME_SET
         | b::ATTR_TIMES_SET
 };
-/// `SIGKILL`.
-const SIGKILL: i32 = 9;
 
 /// Calls `f` with a label's context, or `sid`'s when it has none, lent:
 /// the decision paths never move a context (see [`Label::with_context`]).

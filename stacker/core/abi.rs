@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 
-//! Numbers of the kernel's user ABI that the core translates, with the
-//! header each comes from. The kernel build checks each against the
-//! kernel's own definition (`static_assert`s in `kernel/layout_check.c`),
-//! so a wrong number does not build.
+//! Numbers of the kernel's ABI that the core and the submodules use, one
+//! place for all, with the header each comes from. The kernel build
+//! checks each against the kernel's own definition: against the bindings
+//! in `kernel/abi_check.rs`, and, for the few that bindgen does not
+//! evaluate (function-like macros), with `static_assert`s in
+//! `kernel/layout_check.c`. A wrong number does not build.
 //!
 //! Kernel-independent: compiled into the kernel and into the host crate.
 
@@ -24,6 +26,61 @@ pub(crate) const FS_IOC32_SETFLAGS: u32 = 0x4004_6602;
 pub(crate) const FS_IOC32_GETVERSION: u32 = 0x8004_7601;
 /// `FS_IOC32_SETVERSION`, `_IOW('v', 2, int)`.
 pub(crate) const FS_IOC32_SETVERSION: u32 = 0x4004_7602;
+
+/// `PROT_EXEC` (`include/uapi/asm-generic/mman-common.h`): a mapping may
+/// be executed. (Not in the bindings: `layout_check.c` asserts it.)
+pub(crate) const PROT_EXEC: u64 = 0x4;
+/// `SIGKILL` (`arch/x86/include/uapi/asm/signal.h`).
+pub(crate) const SIGKILL: i32 = 9;
+/// `PTRACE_MODE_ATTACH` (`include/linux/ptrace.h`): the access attaches
+/// (else it only reads).
+pub(crate) const PTRACE_MODE_ATTACH: u32 = 0x02;
+/// `LSM_UNSAFE_PTRACE` (`include/linux/security.h`): the exec is traced.
+pub(crate) const LSM_UNSAFE_PTRACE: u32 = 2;
+/// `LSM_UNSAFE_NO_NEW_PRIVS`: the task has `no_new_privs`.
+pub(crate) const LSM_UNSAFE_NO_NEW_PRIVS: u32 = 4;
+/// `CAP_OPT_NOAUDIT` (`include/linux/security.h`, `BIT(1)`): the caller
+/// only probes; do not log. (A macro the bindings do not evaluate:
+/// `layout_check.c` asserts it.)
+pub(crate) const CAP_OPT_NOAUDIT: u32 = 1 << 1;
+/// `CAP_SYS_RAWIO` (`include/uapi/linux/capability.h`): what mapping
+/// below `vm.mmap_min_addr` takes.
+pub(crate) const CAP_SYS_RAWIO: u32 = 17;
+/// `CAP_SYS_ADMIN`: what the memory reserve of `vm_enough_memory` takes.
+pub(crate) const CAP_SYS_ADMIN: u32 = 21;
+/// `CAP_LAST_CAP`: the highest capability number.
+pub(crate) const CAP_LAST_CAP: u32 = 40;
+
+/// The magic numbers of the pseudo file systems whose files are views of
+/// kernel state (`include/uapi/linux/magic.h`): proc, sysfs, securityfs,
+/// debugfs, tracefs, devpts, cgroup, cgroup2, bpf, nsfs, pipefs, sockfs,
+/// anon inodes, binfmt_misc, efivarfs, selinuxfs, smackfs, configfs,
+/// pstore. Reading one of their files to hash it may block, or give new
+/// contents every time.
+pub(crate) const PSEUDO_FS_MAGICS: [u64; 19] = [
+    0x9fa0,      // PROC_SUPER_MAGIC
+    0x6265_6572, // SYSFS_MAGIC
+    0x7363_6673, // SECURITYFS_MAGIC
+    0x6462_6720, // DEBUGFS_MAGIC
+    0x7472_6163, // TRACEFS_MAGIC
+    0x1cd1,      // DEVPTS_SUPER_MAGIC
+    0x0027_e0eb, // CGROUP_SUPER_MAGIC
+    0x6367_7270, // CGROUP2_SUPER_MAGIC
+    0xcafe_4a11, // BPF_FS_MAGIC
+    0x6e73_6673, // NSFS_MAGIC
+    0x5049_5045, // PIPEFS_MAGIC
+    0x534f_434b, // SOCKFS_MAGIC
+    0x0904_1934, // ANON_INODE_FS_MAGIC
+    0x4249_4e4d, // BINFMTFS_MAGIC
+    0xde5e_81e4, // EFIVARFS_MAGIC
+    0xf97c_ff8c, // SELINUX_MAGIC
+    0x4341_5d53, // SMACK_MAGIC
+    0x6265_6570, // CONFIGFS_MAGIC
+    0x6165_676c, // PSTOREFS_MAGIC
+];
+/// `TMPFS_MAGIC`, `RAMFS_MAGIC`: the memory file systems, which keep file
+/// contents as a block-device file system does.
+pub(crate) const MEMORY_FS_MAGICS: [u64; 2] = [0x0102_1994, 0x8584_58f6];
 
 /// The native command that a 32-bit task's ioctl `cmd` stands for: the
 /// four whose number differs only by the size of `long`, as

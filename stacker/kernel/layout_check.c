@@ -30,6 +30,7 @@
 #include <linux/key.h>
 #include <linux/lsm_hooks.h>
 #include <linux/mm_types.h>
+#include <linux/mman.h>
 #include <linux/mount.h>
 #include <linux/msg.h>
 #include <linux/net.h>
@@ -107,6 +108,13 @@ static_assert(FS_IOC32_GETFLAGS == 0x80046601);
 static_assert(FS_IOC32_SETFLAGS == 0x40046602);
 static_assert(FS_IOC32_GETVERSION == 0x80047601);
 static_assert(FS_IOC32_SETVERSION == 0x40047602);
+
+/*
+ * stacker/core/abi.rs: the numbers bindgen does not evaluate (the others
+ * are checked against the bindings in abi_check.rs).
+ */
+static_assert(PROT_EXEC == 0x4);
+static_assert(CAP_OPT_NOAUDIT == (1 << 1));
 
 #define STACKER_OFFSET(S, F) offsetof(struct S, F),
 #define STACKER_OFFSET_NAME(S, F) "offsetof(" #S ", " #F ")",

@@ -438,35 +438,10 @@ impl Inode {
     /// ...): reading one to hash it may block or give new contents every
     /// time.
     pub(crate) fn on_pseudo_fs(&self) -> bool {
-        /// `include/uapi/linux/magic.h`: proc, sysfs, securityfs, debugfs,
-        /// tracefs, devpts, cgroup, cgroup2, bpf, nsfs, pipefs, sockfs,
-        /// anon inodes, binfmt_misc, efivarfs, selinuxfs, smackfs,
-        /// configfs, pstore.
-        const PSEUDO_MAGICS: [u64; 19] = [
-            0x9fa0,
-            0x6265_6572,
-            0x7363_6673,
-            0x6462_6720,
-            0x7472_6163,
-            0x1cd1,
-            0x0027_e0eb,
-            0x6367_7270,
-            0xcafe_4a11,
-            0x6e73_6673,
-            0x5049_5045,
-            0x534f_434b,
-            0x0904_1934,
-            0x4249_4e4d,
-            0xde5e_81e4,
-            0xf97c_ff8c,
-            0x4341_5d53,
-            0x6265_6570,
-            0x6165_676c,
-        ];
         // SAFETY: `sb()` is valid; `s_magic` is set before the
         // superblock's inodes are reachable and then fixed.
         let magic = unsafe { (*self.sb()).s_magic } as u64;
-        PSEUDO_MAGICS.contains(&magic)
+        crate::abi::PSEUDO_FS_MAGICS.contains(&magic)
     }
 
     /// Whether the inode's file system keeps file contents: a block-device
@@ -474,8 +449,6 @@ impl Inode {
     /// system (procfs, sysfs, securityfs, ...), whose reads may block or
     /// change on every read.
     pub(crate) fn on_content_fs(&self) -> bool {
-        /// `TMPFS_MAGIC`, `RAMFS_MAGIC` (`include/uapi/linux/magic.h`).
-        const CONTENT_MAGICS: [u64; 2] = [0x0102_1994, 0x8584_58f6];
         let sb = self.sb();
         // SAFETY: `sb` is valid (see `sb()`); `s_type` is set before it is
         // mounted and then fixed.
@@ -487,7 +460,7 @@ impl Inode {
         // SAFETY: `s_magic` is set before the superblock's inodes are
         // reachable and then fixed.
         let magic = unsafe { (*sb).s_magic } as u64;
-        requires_dev || CONTENT_MAGICS.contains(&magic)
+        requires_dev || crate::abi::MEMORY_FS_MAGICS.contains(&magic)
     }
 
     /// Calls `f` with the name of one of the inode's dentries, or returns
@@ -1320,16 +1293,6 @@ impl Vma {
 
 pub(crate) use crate::access::{AccessMask, KernelCap};
 
-// The shared `MAY_*` values are the kernel's.
-const _: () = {
-    use crate::access::may;
-    assert!(may::EXEC == bindings::MAY_EXEC);
-    assert!(may::WRITE == bindings::MAY_WRITE);
-    assert!(may::READ == bindings::MAY_READ);
-    assert!(may::APPEND == bindings::MAY_APPEND);
-    assert!(may::NOT_BLOCK == bindings::MAY_NOT_BLOCK);
-};
-
 /// Reads a `kernel_cap_t`.
 ///
 /// # Safety
@@ -1345,17 +1308,6 @@ pub(crate) unsafe fn kernel_cap(ptr: *const bindings::kernel_cap_t) -> KernelCap
 /// `security.*` xattr (`inode_getsecurity`).
 #[derive(Default)]
 pub(crate) struct AttrValue(pub(crate) KVec<u8>);
-
-// The LSM syscalls' attribute numbers are the kernel's.
-const _: () = {
-    use crate::dispatch::SELF_ATTRS;
-    assert!(SELF_ATTRS[0].0 == bindings::LSM_ATTR_CURRENT);
-    assert!(SELF_ATTRS[1].0 == bindings::LSM_ATTR_EXEC);
-    assert!(SELF_ATTRS[2].0 == bindings::LSM_ATTR_FSCREATE);
-    assert!(SELF_ATTRS[3].0 == bindings::LSM_ATTR_KEYCREATE);
-    assert!(SELF_ATTRS[4].0 == bindings::LSM_ATTR_PREV);
-    assert!(SELF_ATTRS[5].0 == bindings::LSM_ATTR_SOCKCREATE);
-};
 
 impl AttrValue {
     /// Appends bytes to the value.

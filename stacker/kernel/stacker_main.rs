@@ -20,6 +20,7 @@ const __LOG_PREFIX: &[u8] = b"stacker\0";
 include!("../core/modules.rs");
 
 // Kernel side.
+mod abi_check;
 mod boot;
 mod entry;
 mod init_status;
