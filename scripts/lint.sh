@@ -65,6 +65,10 @@ done
 # The boot-test harness's own unit tests (crafted logs; no QEMU).
 python3 -B -m unittest -q tests/qemu/test_boottest.py 2>&1 | tail -n 1 \
 	|| die "boottest.py unit tests failed"
+# And of the boot driver (the BOOTS table, --only, retries; boottest.py
+# faked).
+python3 -B -m unittest -q tests/qemu/test_boots.py 2>&1 | tail -n 1 \
+	|| die "boots.py unit tests failed"
 # kunit.sh's reading of kunit.py's report: a passing run (tests/kunit/
 # report.log) passes; a failed test (report-failed.log, a real run with one
 # assertion broken), a skipped test, a skipped suite and a missing suite
