@@ -48,6 +48,7 @@ use super::policy::{Ids, Policy};
 use crate::access::comm_str;
 use crate::attribute::Attribute;
 use crate::blob::{BlobState, HasBlob};
+use crate::context::MaySleep;
 use crate::error::{Error, Result, EACCES, EINVAL, ENODATA, EOPNOTSUPP, EPERM};
 use crate::objects::{Binprm, Cred, File, KernelCap, MmapAddr, PreparedCred};
 use crate::platform::{self, Dir, RcuCell, TextBuf};
@@ -312,15 +313,16 @@ fn report_label_error(file: &File, err: Error, permissive: bool) {
 /// enforcing mode, denies the exec with `EACCES`; in permissive mode the
 /// file is treated as unlabelled.
 ///
-/// Reads the xattr, which may sleep: never call it under RCU.
+/// Reads the xattr, which may sleep (hence `cx`).
 pub(crate) fn exec_label<'a>(
+    cx: &MaySleep,
     file: &File,
     buf: &'a mut [u8; LABEL_BUF],
 ) -> Result<Option<&'a [u8]>> {
     let Some(permissive) = exec_rules_mode() else {
         return Ok(None);
     };
-    let err = match file.getxattr(LABEL_XATTR, buf) {
+    let err = match file.getxattr(cx, LABEL_XATTR, buf) {
         Ok(n) if n < LABEL_BUF => return Ok(buf.get(..n)),
         // Longer than any label: as if it did not fit.
         Ok(_) => crate::error::ERANGE,
@@ -337,12 +339,12 @@ pub(crate) fn exec_label<'a>(
 
 /// `bprm_creds_for_exec` for a new cred with capstack `state`: reads the
 /// executed file's label (outside RCU) and narrows the state.
-pub(crate) fn on_exec(state: Option<&CredState>, bprm: &Binprm) -> Result {
+pub(crate) fn on_exec(cx: &MaySleep, state: Option<&CredState>, bprm: &Binprm) -> Result {
     let Some(state) = state else {
         return Ok(());
     };
     let mut buf = [0u8; LABEL_BUF];
-    let label = exec_label(bprm.file(), &mut buf)?;
+    let label = exec_label(cx, bprm.file(), &mut buf)?;
     narrow_on_exec(state, &ids(bprm.cred()), label);
     Ok(())
 }
@@ -452,34 +454,34 @@ crate::submodule::submodule! {
         }
     }
     hooks {
-        fn cred_prepare(&self, new: &Cred, old: &Cred) -> Result {
+        fn cred_prepare(&self, _cx: &MaySleep, new: &Cred, old: &Cred) -> Result {
             Self::inherit_cred(new, old);
             Ok(())
         }
 
-        fn cred_transfer(&self, new: &Cred, old: &Cred) {
+        fn cred_transfer(&self, _cx: &MaySleep, new: &Cred, old: &Cred) {
             Self::inherit_cred(new, old);
         }
 
-        fn mmap_addr(&self, cred: &Cred, addr: MmapAddr) -> Result {
+        fn mmap_addr(&self, _cx: &MaySleep, cred: &Cred, addr: MmapAddr) -> Result {
             check_mmap_addr(cred.state(&KEY), &ids(cred), addr)
         }
 
-        fn bprm_creds_for_exec(&self, bprm: &Binprm) -> Result {
-            on_exec(bprm.cred().state(&KEY), bprm)
+        fn bprm_creds_for_exec(&self, cx: &MaySleep, bprm: &Binprm) -> Result {
+            on_exec(cx, bprm.cred().state(&KEY), bprm)
         }
 
-        fn task_fix_setuid(&self, new: &PreparedCred<'_>, _old: &Cred, _flags: i32) -> Result {
+        fn task_fix_setuid(&self, _cx: &MaySleep, new: &PreparedCred<'_>, _old: &Cred, _flags: i32) -> Result {
             drop_on_id_change(new.cred().state(&KEY), new);
             Ok(())
         }
 
-        fn task_fix_setgid(&self, new: &PreparedCred<'_>, _old: &Cred, _flags: i32) -> Result {
+        fn task_fix_setgid(&self, _cx: &MaySleep, new: &PreparedCred<'_>, _old: &Cred, _flags: i32) -> Result {
             drop_on_id_change(new.cred().state(&KEY), new);
             Ok(())
         }
 
-        fn bprm_creds_from_file(&self, cred: &PreparedCred<'_>, file: &File) -> Result {
+        fn bprm_creds_from_file(&self, _cx: &MaySleep, cred: &PreparedCred<'_>, file: &File) -> Result {
             drop_on_exec(cred.cred().state(&KEY), cred, file);
             Ok(())
         }
@@ -493,7 +495,7 @@ crate::submodule::submodule! {
         }
 
         fn capset(
-            &self,
+            &self,            _cx: &MaySleep,
             _new: &Cred,
             old: &Cred,
             effective: KernelCap,
@@ -549,7 +551,11 @@ mod tests {
     /// `mmap_addr` for `cred` at `addr`, with `vm.mmap_min_addr` 4096.
     fn mmap_at(h: &Harness, cred: &Cred, addr: u64) -> crate::error::Result {
         h.int_hook(crate::hook::Hook::mmap_addr, || {
-            crate::dispatch::mmap_addr::<crate::dispatch::Loop>(cred, MmapAddr { addr, min: 4096 })
+            crate::dispatch::mmap_addr::<crate::dispatch::Loop>(
+                &crate::harness::cx(),
+                cred,
+                MmapAddr { addr, min: 4096 },
+            )
         })
     }
 
@@ -632,6 +638,7 @@ mod tests {
         let regain = KernelCap(all);
         assert_eq!(
             crate::dispatch::capset::<crate::dispatch::Loop>(
+                &crate::harness::cx(),
                 &new,
                 &old,
                 regain,
@@ -644,6 +651,7 @@ mod tests {
         let drop_more = KernelCap(all & !(1 << NET_RAW) & !(1 << CHOWN));
         assert_eq!(
             crate::dispatch::capset::<crate::dispatch::Loop>(
+                &crate::harness::cx(),
                 &new,
                 &old,
                 drop_more,

@@ -13,6 +13,7 @@
 //! `EINVAL` and a log line, and the previous rule stays in force.
 
 use crate::attribute::Attribute;
+use crate::context::MaySleep;
 use crate::objects::{AccessMask, File, Inode};
 use crate::platform::{Dir, TextBuf};
 use core::sync::atomic::{AtomicBool, Ordering};
@@ -69,7 +70,7 @@ crate::submodule::submodule! {
         }
     }
     hooks {
-        fn file_open(&self, file: &File) -> Result {
+        fn file_open(&self, _cx: &MaySleep, file: &File) -> Result {
             if !RULE_SET.load(Ordering::Acquire) {
                 return Ok(());
             }
@@ -87,7 +88,11 @@ crate::submodule::submodule! {
                 // Looking up the name may sleep: ask for ref-walk.
                 return Err(ECHILD);
             }
-            if inode.with_alias_name(Self::denies) == Some(true) {
+            // SAFETY: without `MAY_NOT_BLOCK`, `inode_permission` runs in a
+            // ref-walk lookup or a system call: process context, no
+            // spinlock or RCU read lock held.
+            let cx = unsafe { MaySleep::new() };
+            if inode.with_alias_name(&cx, Self::denies) == Some(true) {
                 return Err(EACCES);
             }
             Ok(())

@@ -39,6 +39,7 @@ use super::rules::{self, Access, Decision, Func, Policy, MAY_EXEC, MAY_READ};
 use super::status::{Known, Status};
 use crate::access::AccessMask;
 use crate::blob::{BlobState, HasBlob};
+use crate::context::MaySleep;
 use crate::error::{
     Result, EACCES, EBADMSG, EBUSY, EINTR, EINVAL, EKEYREJECTED, ENODATA, ENOKEY, ENOMEM,
     EOPNOTSUPP, EPERM, ERANGE,
@@ -267,7 +268,7 @@ fn refuse(file: &File, func: Func, which: Refused, why: &str) -> Result {
 /// (`i_writecount` is 0): while a writer is open, the contents are checked
 /// again at every access and nothing but the measurement is cached (the
 /// last writer's close forgets it).
-fn check(file: &File, func: Func, mask: u32, contents: Contents<'_>) -> Result {
+fn check(cx: &MaySleep, file: &File, func: Func, mask: u32, contents: Contents<'_>) -> Result {
     let inode = file.inode();
     if !inode.is_reg() {
         return Ok(());
@@ -327,7 +328,7 @@ fn check(file: &File, func: Func, mask: u32, contents: Contents<'_>) -> Result {
         let snap = state.status.get();
         known = trusted(snap.known);
         if wanted(known) {
-            let learnt = learn(file, &d, key_checks, known, &contents)?;
+            let learnt = learn(cx, file, &d, key_checks, known, &contents)?;
             // Not recorded if the file changed meanwhile; this access is
             // still decided on what was learnt.
             let keep = if settled {
@@ -374,6 +375,7 @@ fn log_denial(file: &File, func: Func, why: &str) {
 /// with `ENOMEM`, nothing is cached nor counted as a denial, and the next
 /// access checks again. Sleeps.
 fn learn(
+    cx: &MaySleep,
     file: &File,
     d: &Decision,
     key_loaded: bool,
@@ -382,7 +384,7 @@ fn learn(
 ) -> Result<Known> {
     let mut learnt = Known::default();
     if key_loaded && !known.has(Known::META_CHECKED) {
-        learnt = learnt.with(check_evm(file)?);
+        learnt = learnt.with(check_evm(cx, file)?);
     }
     let measure = d.measure && !known.has(Known::MEASURED);
     let appraise = d.appraise && !known.has(Known::APPRAISED);
@@ -415,7 +417,7 @@ fn learn(
         learnt = learnt.with(Known::MEASURED);
     }
     if appraise {
-        learnt = learnt.with(appraise_digest(file, &digest)?);
+        learnt = learnt.with(appraise_digest(cx, file, &digest)?);
     }
     Ok(learnt)
 }
@@ -425,10 +427,10 @@ fn learn(
 /// cached: a key loaded later may verify it). `ENOMEM` when memory ran out
 /// (for the buffer, reading the xattr, verifying a signature): that says
 /// nothing of the file. Sleeps.
-fn appraise_digest(file: &File, digest: &Digest) -> Result<Known> {
+fn appraise_digest(cx: &MaySleep, file: &File, digest: &Digest) -> Result<Known> {
     let done = Known::APPRAISED;
     let mut buf = zeroed::<MAX_IMA_XATTR>()?;
-    let n = match file.getxattr(c"security.ima", &mut buf[..]) {
+    let n = match file.getxattr(cx, c"security.ima", &mut buf[..]) {
         Ok(n) => n,
         Err(e) if e == ENODATA || e == EOPNOTSUPP => return Ok(done.with(Known::IMA_ABSENT)),
         // Longer than any value this module writes or takes.
@@ -495,10 +497,10 @@ impl Sink for EvmHmac {
 /// Checks `file`'s `security.evm` with the loaded key: what was learnt.
 /// `ENOMEM` when memory ran out (for the buffer, reading an xattr): that
 /// says nothing of the file. Sleeps.
-fn check_evm(file: &File) -> Result<Known> {
+fn check_evm(cx: &MaySleep, file: &File) -> Result<Known> {
     let done = Known::META_CHECKED;
     let mut value = [0u8; 64];
-    let n = match file.getxattr(c"security.evm", &mut value) {
+    let n = match file.getxattr(cx, c"security.evm", &mut value) {
         Ok(n) => n,
         Err(e) if e == ENODATA || e == EOPNOTSUPP => return Ok(done.with(Known::META_ABSENT)),
         Err(e) if e == ERANGE => return Ok(done),
@@ -546,7 +548,7 @@ fn check_evm(file: &File) -> Result<Known> {
             sink.unreadable = true;
             return;
         };
-        match file.getxattr(cname, &mut buf[..]) {
+        match file.getxattr(cx, cname, &mut buf[..]) {
             Ok(n) => sink.update(buf.get(..n).unwrap_or(&[])),
             Err(e) if e == ENODATA || e == EOPNOTSUPP => {}
             Err(e) => {
@@ -770,19 +772,19 @@ crate::submodule::submodule! {
         }
     }
     hooks {
-        fn bprm_check_security(&self, bprm: &Binprm) -> Result {
-            check(bprm.file(), Func::Bprm, MAY_EXEC, Contents::File)
+        fn bprm_check_security(&self, cx: &MaySleep, bprm: &Binprm) -> Result {
+            check(cx, bprm.file(), Func::Bprm, MAY_EXEC, Contents::File)
         }
 
-        fn mmap_file(&self, file: Option<&File>, _reqprot: u64, prot: u64, _flags: u64) -> Result {
+        fn mmap_file(&self, cx: &MaySleep, file: Option<&File>, _reqprot: u64, prot: u64, _flags: u64) -> Result {
             let Some(file) = file else { return Ok(()) };
             if prot & PROT_EXEC == 0 {
                 return Ok(());
             }
-            check(file, Func::Mmap, MAY_EXEC, Contents::File)
+            check(cx, file, Func::Mmap, MAY_EXEC, Contents::File)
         }
 
-        fn file_mprotect(&self, vma: &Vma, _reqprot: u64, prot: u64) -> Result {
+        fn file_mprotect(&self, _cx: &MaySleep, vma: &Vma, _reqprot: u64, prot: u64) -> Result {
             // As IMA: making a file mapping executable is refused when
             // MMAP_CHECK would appraise the file, since it was not checked
             // when it was mapped (and is not hashed here, under the mmap
@@ -799,28 +801,28 @@ crate::submodule::submodule! {
             Ok(())
         }
 
-        fn file_post_open(&self, file: &File, mask: AccessMask) -> Result {
+        fn file_post_open(&self, cx: &MaySleep, file: &File, mask: AccessMask) -> Result {
             if file.writable() {
                 invalidate(file.inode());
             }
             if !file.readable() {
                 return Ok(());
             }
-            check(file, Func::File, open_mask(mask), Contents::File)
+            check(cx, file, Func::File, open_mask(mask), Contents::File)
         }
 
-        fn file_release(&self, file: &File) {
+        fn file_release(&self, _cx: &MaySleep, file: &File) {
             if file.writable() {
                 invalidate(file.inode());
             }
         }
 
-        fn kernel_post_read_file(&self, file: &File, buf: &[u8], id: u32) -> Result {
+        fn kernel_post_read_file(&self, cx: &MaySleep, file: &File, buf: &[u8], id: u32) -> Result {
             let Some(func) = read_func(id) else { return Ok(()) };
-            check(file, func, MAY_READ, Contents::Buffer(buf))
+            check(cx, file, func, MAY_READ, Contents::Buffer(buf))
         }
 
-        fn inode_post_setattr(&self, dentry: &Dentry, valid: u32) {
+        fn inode_post_setattr(&self, _cx: &MaySleep, dentry: &Dentry, valid: u32) {
             if valid & ATTR_COVERED != 0 {
                 if let Some(inode) = dentry.inode() {
                     invalidate(inode);
@@ -828,15 +830,15 @@ crate::submodule::submodule! {
             }
         }
 
-        fn inode_setxattr(&self, _dentry: &Dentry, name: &[u8], _value: &[u8], _flags: i32) -> Result {
+        fn inode_setxattr(&self, _cx: &MaySleep, _dentry: &Dentry, name: &[u8], _value: &[u8], _flags: i32) -> Result {
             protect(name)
         }
 
-        fn inode_removexattr(&self, _dentry: &Dentry, name: &[u8]) -> Result {
+        fn inode_removexattr(&self, _cx: &MaySleep, _dentry: &Dentry, name: &[u8]) -> Result {
             protect(name)
         }
 
-        fn inode_post_setxattr(&self, dentry: &Dentry, name: &[u8], _value: &[u8], _flags: i32) {
+        fn inode_post_setxattr(&self, _cx: &MaySleep, dentry: &Dentry, name: &[u8], _value: &[u8], _flags: i32) {
             if covered(name) {
                 if let Some(inode) = dentry.inode() {
                     invalidate(inode);
@@ -844,7 +846,7 @@ crate::submodule::submodule! {
             }
         }
 
-        fn inode_post_removexattr(&self, dentry: &Dentry, name: &[u8]) {
+        fn inode_post_removexattr(&self, _cx: &MaySleep, dentry: &Dentry, name: &[u8]) {
             if covered(name) {
                 if let Some(inode) = dentry.inode() {
                     invalidate(inode);
@@ -852,7 +854,7 @@ crate::submodule::submodule! {
             }
         }
 
-        fn kernel_load_data(&self, id: u32, _contents: bool) -> Result {
+        fn kernel_load_data(&self, _cx: &MaySleep, id: u32, _contents: bool) -> Result {
             // Data loaded from memory (init_module(2), the firmware
             // fallback) has no file and no security.ima: refused when the
             // policy appraises what it is, as IMA does.

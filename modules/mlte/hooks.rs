@@ -46,6 +46,7 @@ use super::policy::{self, Target};
 use crate::access::{may, AccessMask};
 use crate::attribute::Attribute;
 use crate::blob::HasBlob;
+use crate::context::MaySleep;
 use crate::error::{Result, EACCES, ECHILD, EINVAL, ENODATA, EOPNOTSUPP, EPERM, ERANGE};
 use crate::objects::{
     current_is_single_threaded, AttrValue, Binprm, Cred, Dentry, File, Iattr, Inode, IpcPerm,
@@ -266,8 +267,8 @@ pub(crate) fn inode_type_is(inode: &Inode, name: &[u8]) -> Option<bool> {
 
 /// May the current task have `file`/`dir` permissions on `dentry`'s inode
 /// (labelling it first if it has no label yet)? Allows a negative dentry.
-fn check_dentry(dentry: &Dentry, file: u32, dir: u32) -> Result {
-    let Some(inode) = label_dentry(dentry) else {
+fn check_dentry(cx: &MaySleep, dentry: &Dentry, file: u32, dir: u32) -> Result {
+    let Some(inode) = label_dentry(cx, dentry) else {
         return Ok(());
     };
     let (class, perms) = by_class(inode, file, dir);
@@ -293,7 +294,7 @@ fn trim_nul(value: &[u8]) -> &[u8] {
 /// unreadable label could be more restricted than), and the next access
 /// tries again; a label read meanwhile by another task, or set by a
 /// relabel, is kept.
-fn label_inode(dentry: &Dentry, inode: &Inode) {
+fn label_inode(cx: &MaySleep, dentry: &Dentry, inode: &Inode) {
     let Some(label) = inode.state(&KEY) else {
         return;
     };
@@ -301,7 +302,7 @@ fn label_inode(dentry: &Dentry, inode: &Inode) {
         return;
     }
     let mut buf = [0u8; MAX_CONTEXT];
-    let read = dentry.getxattr_of(inode, c"security.mlte", &mut buf);
+    let read = dentry.getxattr_of(cx, inode, c"security.mlte", &mut buf);
     policy::with(|p| {
         let Some(p) = p else { return };
         let ctx = match read {
@@ -324,9 +325,9 @@ fn label_inode(dentry: &Dentry, inode: &Inode) {
 }
 
 /// `dentry`'s inode, labelled (see [`label_inode`]). May sleep.
-fn label_dentry(dentry: &Dentry) -> Option<&Inode> {
+fn label_dentry<'a>(cx: &MaySleep, dentry: &'a Dentry) -> Option<&'a Inode> {
     let inode = dentry.inode()?;
-    label_inode(dentry, inode);
+    label_inode(cx, dentry, inode);
     Some(inode)
 }
 
@@ -365,14 +366,14 @@ fn check_create(dir: &Inode, dentry: &Dentry, class: Class) -> Result {
 
 /// May the current task remove `dentry` from `dir` (`unlink` or `rmdir`
 /// permission on the inode)?
-fn check_remove(dir: &Inode, dentry: &Dentry) -> Result {
+fn check_remove(cx: &MaySleep, dir: &Inode, dentry: &Dentry) -> Result {
     check_inode(
         dir,
         Class::Dir,
         DIR_REMOVE_NAME | DIR_WRITE,
         Target::Inode(dir),
     )?;
-    check_dentry(dentry, FILE_UNLINK, DIR_RMDIR)
+    check_dentry(cx, dentry, FILE_UNLINK, DIR_RMDIR)
 }
 
 /// The context of a task (its objective credentials), or `None` without
@@ -580,23 +581,23 @@ crate::submodule::submodule! {
         }
     }
     hooks {
-        fn cred_prepare(&self, new: &Cred, old: &Cred) -> Result {
+        fn cred_prepare(&self, _cx: &MaySleep, new: &Cred, old: &Cred) -> Result {
             if let (Some(n), Some(o)) = (new.state(&KEY), old.state(&KEY)) {
                 n.copy_from(o);
             }
             Ok(())
         }
 
-        fn cred_transfer(&self, new: &Cred, old: &Cred) {
+        fn cred_transfer(&self, _cx: &MaySleep, new: &Cred, old: &Cred) {
             if let (Some(n), Some(o)) = (new.state(&KEY), old.state(&KEY)) {
                 n.copy_from(o);
             }
         }
 
-        fn bprm_creds_for_exec(&self, bprm: &Binprm) -> Result {
+        fn bprm_creds_for_exec(&self, cx: &MaySleep, bprm: &Binprm) -> Result {
             let file = bprm.file();
             let inode = file.inode();
-            label_inode(file.dentry(), inode);
+            label_inode(cx, file.dentry(), inode);
             let cred = bprm.cred();
             policy::with(|p| {
                 let Some(p) = p else { return Ok(()) };
@@ -636,14 +637,14 @@ crate::submodule::submodule! {
             })
         }
 
-        fn file_open(&self, file: &File) -> Result {
+        fn file_open(&self, cx: &MaySleep, file: &File) -> Result {
             let inode = file.inode();
-            label_inode(file.dentry(), inode);
+            label_inode(cx, file.dentry(), inode);
             let (class, perms) = by_class(inode, FILE_OPEN, DIR_OPEN);
             check_inode(inode, class, perms, Target::Dentry(file.dentry()))
         }
 
-        fn file_ioctl(&self, file: &File, _cmd: u32, _arg: u64) -> Result {
+        fn file_ioctl(&self, _cx: &MaySleep, file: &File, _cmd: u32, _arg: u64) -> Result {
             let inode = file.inode();
             if inode.is_dir() {
                 return Ok(());
@@ -651,11 +652,11 @@ crate::submodule::submodule! {
             check_inode(inode, Class::File, FILE_IOCTL, Target::Dentry(file.dentry()))
         }
 
-        fn mmap_file(&self, file: Option<&File>, _reqprot: u64, prot: u64, _flags: u64) -> Result {
+        fn mmap_file(&self, _cx: &MaySleep, file: Option<&File>, _reqprot: u64, prot: u64, _flags: u64) -> Result {
             check_exec_mapping(file, prot, true)
         }
 
-        fn file_mprotect(&self, vma: &Vma, _reqprot: u64, prot: u64) -> Result {
+        fn file_mprotect(&self, _cx: &MaySleep, vma: &Vma, _reqprot: u64, prot: u64) -> Result {
             check_exec_mapping(vma.file(), prot, false)
         }
 
@@ -672,7 +673,11 @@ crate::submodule::submodule! {
                     if mask.non_blocking() {
                         return Err(ECHILD);
                     }
-                    inode.with_alias(|dentry| label_inode(dentry, inode));
+                    // SAFETY: without `MAY_NOT_BLOCK`, `inode_permission`
+                    // runs in a ref-walk lookup or a system call: process
+                    // context, no spinlock or RCU read lock held.
+                    let cx = unsafe { MaySleep::new() };
+                    inode.with_alias(&cx, |dentry| label_inode(&cx, dentry, inode));
                 }
             }
             let bit = |flag: u32, perm: u32| if m & flag != 0 { perm } else { 0 };
@@ -692,71 +697,71 @@ crate::submodule::submodule! {
             check_inode(inode, class, perms, Target::Inode(inode))
         }
 
-        fn inode_create(&self, dir: &Inode, dentry: &Dentry, _mode: u16) -> Result {
+        fn inode_create(&self, _cx: &MaySleep, dir: &Inode, dentry: &Dentry, _mode: u16) -> Result {
             check_create(dir, dentry, Class::File)
         }
 
-        fn inode_mkdir(&self, dir: &Inode, dentry: &Dentry, _mode: u16) -> Result {
+        fn inode_mkdir(&self, _cx: &MaySleep, dir: &Inode, dentry: &Dentry, _mode: u16) -> Result {
             check_create(dir, dentry, Class::Dir)
         }
 
-        fn inode_mknod(&self, dir: &Inode, dentry: &Dentry, _mode: u16, _dev: u32) -> Result {
+        fn inode_mknod(&self, _cx: &MaySleep, dir: &Inode, dentry: &Dentry, _mode: u16, _dev: u32) -> Result {
             check_create(dir, dentry, Class::File)
         }
 
-        fn inode_symlink(&self, dir: &Inode, dentry: &Dentry, _old_name: &[u8]) -> Result {
+        fn inode_symlink(&self, _cx: &MaySleep, dir: &Inode, dentry: &Dentry, _old_name: &[u8]) -> Result {
             check_create(dir, dentry, Class::File)
         }
 
-        fn inode_link(&self, old: &Dentry, dir: &Inode, _new: &Dentry) -> Result {
+        fn inode_link(&self, cx: &MaySleep, old: &Dentry, dir: &Inode, _new: &Dentry) -> Result {
             check_inode(dir, Class::Dir, DIR_ADD_NAME | DIR_WRITE, Target::Inode(dir))?;
-            check_dentry(old, FILE_LINK, 0)
+            check_dentry(cx, old, FILE_LINK, 0)
         }
 
-        fn inode_unlink(&self, dir: &Inode, dentry: &Dentry) -> Result {
-            check_remove(dir, dentry)
+        fn inode_unlink(&self, cx: &MaySleep, dir: &Inode, dentry: &Dentry) -> Result {
+            check_remove(cx, dir, dentry)
         }
 
-        fn inode_rmdir(&self, dir: &Inode, dentry: &Dentry) -> Result {
-            check_remove(dir, dentry)
+        fn inode_rmdir(&self, cx: &MaySleep, dir: &Inode, dentry: &Dentry) -> Result {
+            check_remove(cx, dir, dentry)
         }
 
         fn inode_rename(
-            &self,
+            &self,            cx: &MaySleep,
             old_dir: &Inode,
             old: &Dentry,
             new_dir: &Inode,
             new: &Dentry,
         ) -> Result {
             check_inode(old_dir, Class::Dir, DIR_REMOVE_NAME | DIR_WRITE, Target::Inode(old_dir))?;
-            check_dentry(old, FILE_RENAME, 0)?;
+            check_dentry(cx, old, FILE_RENAME, 0)?;
             check_inode(new_dir, Class::Dir, DIR_ADD_NAME | DIR_WRITE, Target::Inode(new_dir))?;
             if new.inode().is_some() {
-                check_remove(new_dir, new)?;
+                check_remove(cx, new_dir, new)?;
             }
             Ok(())
         }
 
-        fn inode_setattr(&self, dentry: &Dentry, attr: &Iattr) -> Result {
+        fn inode_setattr(&self, cx: &MaySleep, dentry: &Dentry, attr: &Iattr) -> Result {
             // Changing the mode, owner or set times is `setattr`; a
             // truncation (`O_TRUNC`, `truncate`) or a time update to now
             // is a `write`, as in SELinux.
             if attr.valid() & ATTR_SETATTR != 0 {
-                check_dentry(dentry, FILE_SETATTR, DIR_SETATTR)
+                check_dentry(cx, dentry, FILE_SETATTR, DIR_SETATTR)
             } else {
-                check_dentry(dentry, FILE_WRITE, DIR_WRITE)
+                check_dentry(cx, dentry, FILE_WRITE, DIR_WRITE)
             }
         }
 
-        fn inode_getattr(&self, path: &Path) -> Result {
-            check_dentry(path.dentry(), FILE_GETATTR, DIR_GETATTR)
+        fn inode_getattr(&self, cx: &MaySleep, path: &Path) -> Result {
+            check_dentry(cx, path.dentry(), FILE_GETATTR, DIR_GETATTR)
         }
 
-        fn inode_setxattr(&self, dentry: &Dentry, name: &[u8], value: &[u8], _flags: i32) -> Result {
+        fn inode_setxattr(&self, cx: &MaySleep, dentry: &Dentry, name: &[u8], value: &[u8], _flags: i32) -> Result {
             if name != XATTR_NAME {
-                return check_dentry(dentry, FILE_SETATTR, DIR_SETATTR);
+                return check_dentry(cx, dentry, FILE_SETATTR, DIR_SETATTR);
             }
-            let Some(inode) = label_dentry(dentry) else {
+            let Some(inode) = label_dentry(cx, dentry) else {
                 return Ok(());
             };
             let (from, to) = match class_of(inode) {
@@ -791,7 +796,7 @@ crate::submodule::submodule! {
             })
         }
 
-        fn inode_post_setxattr(&self, dentry: &Dentry, name: &[u8], value: &[u8], _flags: i32) {
+        fn inode_post_setxattr(&self, _cx: &MaySleep, dentry: &Dentry, name: &[u8], value: &[u8], _flags: i32) {
             if name != XATTR_NAME {
                 return;
             }
@@ -805,29 +810,29 @@ crate::submodule::submodule! {
             });
         }
 
-        fn inode_removexattr(&self, dentry: &Dentry, name: &[u8]) -> Result {
+        fn inode_removexattr(&self, cx: &MaySleep, dentry: &Dentry, name: &[u8]) -> Result {
             if name == XATTR_NAME {
                 // The label is part of the policy's view of the file: it
                 // can be changed, not removed (as SELinux's).
                 return policy::with(|p| if p.is_some() { Err(EACCES) } else { Ok(()) });
             }
-            check_dentry(dentry, FILE_SETATTR, DIR_SETATTR)
+            check_dentry(cx, dentry, FILE_SETATTR, DIR_SETATTR)
         }
 
         // POSIX ACLs are permission bits, kept out of the xattr hooks
         // (`vfs_set_acl`, `vfs_get_acl`, `vfs_remove_acl`): as SELinux's
         // `selinux_inode_set_acl`, `_get_acl` and `_remove_acl`, setting
         // or removing one is `setattr`, reading one `getattr`.
-        fn inode_set_acl(&self, dentry: &Dentry, _name: &[u8]) -> Result {
-            check_dentry(dentry, FILE_SETATTR, DIR_SETATTR)
+        fn inode_set_acl(&self, cx: &MaySleep, dentry: &Dentry, _name: &[u8]) -> Result {
+            check_dentry(cx, dentry, FILE_SETATTR, DIR_SETATTR)
         }
 
-        fn inode_get_acl(&self, dentry: &Dentry, _name: &[u8]) -> Result {
-            check_dentry(dentry, FILE_GETATTR, DIR_GETATTR)
+        fn inode_get_acl(&self, cx: &MaySleep, dentry: &Dentry, _name: &[u8]) -> Result {
+            check_dentry(cx, dentry, FILE_GETATTR, DIR_GETATTR)
         }
 
-        fn inode_remove_acl(&self, dentry: &Dentry, _name: &[u8]) -> Result {
-            check_dentry(dentry, FILE_SETATTR, DIR_SETATTR)
+        fn inode_remove_acl(&self, cx: &MaySleep, dentry: &Dentry, _name: &[u8]) -> Result {
+            check_dentry(cx, dentry, FILE_SETATTR, DIR_SETATTR)
         }
 
         fn inode_getsecurity(&self, inode: &Inode, name: &[u8], out: &mut AttrValue) -> Result {
@@ -876,28 +881,28 @@ crate::submodule::submodule! {
             }
         }
 
-        fn d_instantiate(&self, dentry: &Dentry, inode: Option<&Inode>) {
+        fn d_instantiate(&self, cx: &MaySleep, dentry: &Dentry, inode: Option<&Inode>) {
             if let Some(inode) = inode {
-                label_inode(dentry, inode);
+                label_inode(cx, dentry, inode);
             }
         }
 
         fn sb_mount(
-            &self,
+            &self,            cx: &MaySleep,
             _dev_name: Option<&[u8]>,
             path: &Path,
             _fs_type: Option<&[u8]>,
             _flags: u64,
         ) -> Result {
             let dentry = path.dentry();
-            let Some(inode) = label_dentry(dentry) else {
+            let Some(inode) = label_dentry(cx, dentry) else {
                 return Ok(());
             };
             check_inode(inode, Class::Filesystem, FILESYSTEM_MOUNT, Target::Dentry(dentry))
         }
 
-        fn sb_statfs(&self, dentry: &Dentry) -> Result {
-            let Some(inode) = label_dentry(dentry) else {
+        fn sb_statfs(&self, cx: &MaySleep, dentry: &Dentry) -> Result {
+            let Some(inode) = label_dentry(cx, dentry) else {
                 return Ok(());
             };
             check_inode(inode, Class::Filesystem, FILESYSTEM_GETATTR, Target::Dentry(dentry))
@@ -927,7 +932,7 @@ crate::submodule::submodule! {
             check_task(target, cred, perm)
         }
 
-        fn socket_create(&self, _family: i32, _ty: i32, _protocol: i32, kern: bool) -> Result {
+        fn socket_create(&self, _cx: &MaySleep, _family: i32, _ty: i32, _protocol: i32, kern: bool) -> Result {
             if kern {
                 return Ok(());
             }
@@ -935,7 +940,7 @@ crate::submodule::submodule! {
         }
 
         fn socket_post_create(
-            &self,
+            &self,            _cx: &MaySleep,
             sock: &Socket,
             _family: i32,
             _ty: i32,
@@ -958,27 +963,27 @@ crate::submodule::submodule! {
             Ok(())
         }
 
-        fn socket_bind(&self, sock: &Socket, _address: &[u8]) -> Result {
+        fn socket_bind(&self, _cx: &MaySleep, sock: &Socket, _address: &[u8]) -> Result {
             check_socket(sock, SOCKET_BIND)
         }
 
-        fn socket_connect(&self, sock: &Socket, _address: &[u8]) -> Result {
+        fn socket_connect(&self, _cx: &MaySleep, sock: &Socket, _address: &[u8]) -> Result {
             check_socket(sock, SOCKET_CONNECT)
         }
 
-        fn socket_listen(&self, sock: &Socket, _backlog: i32) -> Result {
+        fn socket_listen(&self, _cx: &MaySleep, sock: &Socket, _backlog: i32) -> Result {
             check_socket(sock, SOCKET_LISTEN)
         }
 
-        fn socket_accept(&self, sock: &Socket, _new: &Socket) -> Result {
+        fn socket_accept(&self, _cx: &MaySleep, sock: &Socket, _new: &Socket) -> Result {
             check_socket(sock, SOCKET_ACCEPT)
         }
 
-        fn socket_sendmsg(&self, sock: &Socket, _size: i32) -> Result {
+        fn socket_sendmsg(&self, _cx: &MaySleep, sock: &Socket, _size: i32) -> Result {
             check_socket(sock, SOCKET_SENDMSG)
         }
 
-        fn socket_recvmsg(&self, sock: &Socket, _size: i32, _flags: i32) -> Result {
+        fn socket_recvmsg(&self, _cx: &MaySleep, sock: &Socket, _size: i32, _flags: i32) -> Result {
             check_socket(sock, SOCKET_RECVMSG)
         }
 
@@ -992,15 +997,15 @@ crate::submodule::submodule! {
             check_ipc(ipc, read | write)
         }
 
-        fn msg_queue_alloc_security(&self, ipc: &IpcPerm) -> Result {
+        fn msg_queue_alloc_security(&self, _cx: &MaySleep, ipc: &IpcPerm) -> Result {
             create_ipc(ipc)
         }
 
-        fn shm_alloc_security(&self, ipc: &IpcPerm) -> Result {
+        fn shm_alloc_security(&self, _cx: &MaySleep, ipc: &IpcPerm) -> Result {
             create_ipc(ipc)
         }
 
-        fn sem_alloc_security(&self, ipc: &IpcPerm) -> Result {
+        fn sem_alloc_security(&self, _cx: &MaySleep, ipc: &IpcPerm) -> Result {
             create_ipc(ipc)
         }
 
@@ -1061,7 +1066,10 @@ crate::submodule::submodule! {
             if !current_is_single_threaded() {
                 return Err(EPERM);
             }
-            let new_cred = NewCred::prepare()?;
+            // SAFETY: setprocattr runs from a write to /proc/self/attr or
+            // from lsm_set_self_attr(2): process context, no lock held.
+            let cx = unsafe { MaySleep::new() };
+            let new_cred = NewCred::prepare(&cx)?;
             as_current(|p, s| {
                 let new = Context::parse(text, p).map_err(|e| {
                     if platform::ratelimit() {

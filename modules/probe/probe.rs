@@ -25,6 +25,7 @@
 //!
 //! Kernel-independent: the host harness runs the same file.
 
+use crate::context::MaySleep;
 use crate::error::{Result, EINVAL, ENOSYS, EOPNOTSUPP};
 use crate::hook::{Hook, HookSet};
 #[allow(unused_imports)]
@@ -151,7 +152,7 @@ where
         out.push_bytes(b"probe")
     }
 
-    fn inode_listsecurity(&self, _: &Inode, names: &mut XattrNames<'_>) -> Result {
+    fn inode_listsecurity(&self, _cx: &MaySleep, _: &Inode, names: &mut XattrNames<'_>) -> Result {
         if I != 0 {
             return Ok(());
         }

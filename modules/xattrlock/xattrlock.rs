@@ -17,6 +17,7 @@
 //! one decided. Kernel-independent: the host harness runs the same file.
 
 use crate::blob::{BlobState, HasBlob};
+use crate::context::MaySleep;
 use crate::error::{Error, Result, EACCES, EPERM, EROFS};
 use crate::objects::{Dentry, File, Inode};
 use crate::submodule::Registered;
@@ -76,16 +77,16 @@ crate::submodule::submodule! {
         crate::submodule::blob_states! { inode: LockState }
     }
     hooks {
-        fn file_open(&self, file: &File) -> Result {
+        fn file_open(&self, _cx: &MaySleep, file: &File) -> Result {
             Self::check(Some(file.inode()))
         }
 
-        fn inode_unlink(&self, _dir: &Inode, dentry: &Dentry) -> Result {
+        fn inode_unlink(&self, _cx: &MaySleep, _dir: &Inode, dentry: &Dentry) -> Result {
             Self::check(dentry.inode())
         }
 
         fn inode_rename(
-            &self,
+            &self,            _cx: &MaySleep,
             _old_dir: &Inode,
             old: &Dentry,
             _new_dir: &Inode,
@@ -95,13 +96,13 @@ crate::submodule::submodule! {
             Self::check(new.inode())
         }
 
-        fn inode_post_setxattr(&self, dentry: &Dentry, name: &[u8], value: &[u8], _flags: i32) {
+        fn inode_post_setxattr(&self, _cx: &MaySleep, dentry: &Dentry, name: &[u8], value: &[u8], _flags: i32) {
             if name == ATTRS[I] {
                 Self::set(dentry, value == b"locked");
             }
         }
 
-        fn inode_post_removexattr(&self, dentry: &Dentry, name: &[u8]) {
+        fn inode_post_removexattr(&self, _cx: &MaySleep, dentry: &Dentry, name: &[u8]) {
             if name == ATTRS[I] {
                 Self::set(dentry, false);
             }

@@ -12,6 +12,12 @@
 //!    argument with the expression that makes it from the C arguments;
 //! 4. the Rust return type and the "no opinion" default.
 //!
+//! A hook that may sleep (its note does not say "must not sleep") and has
+//! a generic rule gets `cx: &MaySleep` first ([`crate::context`]): the
+//! proof that every sleeping API of the object views demands. The notes
+//! are checked against the kernel's callers: a hook that some caller runs
+//! in atomic context must say so, and then gets no `cx`.
+//!
 //! Everything else is generated from this one table by the macros that
 //! [`hook_table!`] is handed: the hook id ([`crate::hook::Hook`]), the
 //! [`crate::submodule::Submodule`] method with its default, the dispatch
@@ -48,28 +54,28 @@ macro_rules! hook_table {
             // Files.
             /// May `file` be opened?
             first_error file_open(file: *mut c::file) -> c_int
-                => (file: &File = File::from_raw(file)) -> Result = Ok(());
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), file: &File = File::from_raw(file)) -> Result = Ok(());
             /// May `mask` access be made through `file`?
             first_error file_permission(file: *mut c::file, mask: c_int) -> c_int
-                => (file: &File = File::from_raw(file), mask: AccessMask = AccessMask::from_raw(mask))
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), file: &File = File::from_raw(file), mask: AccessMask = AccessMask::from_raw(mask))
                 -> Result = Ok(());
             /// May `file` (or anonymous memory, `None`) be mapped with `prot`?
             first_error mmap_file(file: *mut c::file, reqprot: c_ulong, prot: c_ulong, flags: c_ulong) -> c_int
-                => (file: Option<&File> = File::from_raw_opt(file), reqprot: u64 = reqprot as u64,
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), file: Option<&File> = File::from_raw_opt(file), reqprot: u64 = reqprot as u64,
                     prot: u64 = prot as u64, flags: u64 = flags as u64) -> Result = Ok(());
             /// May the current task, with credentials `cred`, map memory at
             /// `addr`? The capability module asks for `CAP_SYS_RAWIO` below
             /// `vm.mmap_min_addr` ([`MmapAddr::below_min`]) from the raw sets.
             first_error mmap_addr(addr: c_ulong) -> c_int
-                => (cred: &Cred = Cred::current(), addr: MmapAddr = MmapAddr::from_raw(addr))
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), cred: &Cred = Cred::current(), addr: MmapAddr = MmapAddr::from_raw(addr))
                 -> Result = Ok(());
             /// May `vma` change to `prot`?
             first_error file_mprotect(vma: *mut c::vm_area_struct, reqprot: c_ulong, prot: c_ulong) -> c_int
-                => (vma: &Vma = Vma::from_raw(vma), reqprot: u64 = reqprot as u64,
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), vma: &Vma = Vma::from_raw(vma), reqprot: u64 = reqprot as u64,
                     prot: u64 = prot as u64) -> Result = Ok(());
             /// May `cmd` be run on `file` through `ioctl(2)`?
             first_error file_ioctl(file: *mut c::file, cmd: c_uint, arg: c_ulong) -> c_int
-                => (file: &File = File::from_raw(file), cmd: u32 = cmd, arg: u64 = arg as u64) -> Result = Ok(());
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), file: &File = File::from_raw(file), cmd: u32 = cmd, arg: u64 = arg as u64) -> Result = Ok(());
             /// May `cmd` be run on `file` through a 32-bit task's `ioctl(2)`
             /// (`compat_sys_ioctl`, which calls this hook and not
             /// `file_ioctl`)? A submodule that implements `file_ioctl` gets
@@ -78,16 +84,16 @@ macro_rules! hook_table {
             /// ([`crate::abi::native_ioctl_cmd`], as
             /// `selinux_file_ioctl_compat`).
             first_error file_ioctl_compat(file: *mut c::file, cmd: c_uint, arg: c_ulong) -> c_int
-                => (file: &File = File::from_raw(file), cmd: u32 = cmd, arg: u64 = arg as u64) -> Result = Ok(());
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), file: &File = File::from_raw(file), cmd: u32 = cmd, arg: u64 = arg as u64) -> Result = Ok(());
             /// May `cmd` be run on `file` through `fcntl(2)`?
             first_error file_fcntl(file: *mut c::file, cmd: c_uint, arg: c_ulong) -> c_int
-                => (file: &File = File::from_raw(file), cmd: u32 = cmd, arg: u64 = arg as u64) -> Result = Ok(());
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), file: &File = File::from_raw(file), cmd: u32 = cmd, arg: u64 = arg as u64) -> Result = Ok(());
             /// May `file` be locked (`cmd` as `LOCK_*` or `F_*LK`)?
             first_error file_lock(file: *mut c::file, cmd: c_uint) -> c_int
-                => (file: &File = File::from_raw(file), cmd: u32 = cmd) -> Result = Ok(());
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), file: &File = File::from_raw(file), cmd: u32 = cmd) -> Result = Ok(());
             /// May `file` be received over a Unix socket or by `pidfd_getfd`?
             first_error file_receive(file: *mut c::file) -> c_int
-                => (file: &File = File::from_raw(file)) -> Result = Ok(());
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), file: &File = File::from_raw(file)) -> Result = Ok(());
             /// The current task was made the owner of `file`, for SIGIO
             /// (`F_SETOWN`). (Under the owner's write lock, interrupts off:
             /// must not sleep.)
@@ -104,21 +110,24 @@ macro_rules! hook_table {
             /// `file` was opened with `mask` access: the measure and
             /// appraise point of integrity modules.
             first_error file_post_open(file: *mut c::file, mask: c_int) -> c_int
-                => (file: &File = File::from_raw(file), mask: AccessMask = AccessMask::from_raw(mask))
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), file: &File = File::from_raw(file), mask: AccessMask = AccessMask::from_raw(mask))
                 -> Result = Ok(());
             /// May `file` be truncated?
             first_error file_truncate(file: *mut c::file) -> c_int
-                => (file: &File = File::from_raw(file)) -> Result = Ok(());
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), file: &File = File::from_raw(file)) -> Result = Ok(());
             /// A file is being set up; its path is not set yet, so only its
             /// blob is reachable.
             first_error file_alloc_security(file: *mut c::file) -> c_int
-                => (file: &FileSecurity = FileSecurity::from_raw(file)) -> Result = Ok(());
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), file: &FileSecurity = FileSecurity::from_raw(file)) -> Result = Ok(());
             /// The last reference to an open `file` is being dropped: the
             /// point where integrity modules learn that a writer is done.
             every file_release(file: *mut c::file)
-                => (file: &File = File::from_raw(file));
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), file: &File = File::from_raw(file));
             /// A file is being freed, possibly after a failed open (or a
             /// failed `file_alloc_security`); only its blob is reachable.
+            /// (An `fput()` under RCU, `__fget_files_rcu()`, can drop the
+            /// last reference of a file never opened and free it there:
+            /// must not sleep.)
             every file_free_security(file: *mut c::file)
                 => (file: &FileSecurity = FileSecurity::from_raw(file));
 
@@ -131,51 +140,51 @@ macro_rules! hook_table {
                 -> Result = Ok(());
             /// May `dentry` be created in `dir`?
             first_error inode_create(dir: *mut c::inode, dentry: *mut c::dentry, mode: c::umode_t) -> c_int
-                => (dir: &Inode = Inode::from_raw(dir), dentry: &Dentry = Dentry::from_raw(dentry),
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), dir: &Inode = Inode::from_raw(dir), dentry: &Dentry = Dentry::from_raw(dentry),
                     mode: u16 = mode) -> Result = Ok(());
             /// May `dentry` be unlinked from `dir`?
             first_error inode_unlink(dir: *mut c::inode, dentry: *mut c::dentry) -> c_int
-                => (dir: &Inode = Inode::from_raw(dir), dentry: &Dentry = Dentry::from_raw(dentry))
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), dir: &Inode = Inode::from_raw(dir), dentry: &Dentry = Dentry::from_raw(dentry))
                 -> Result = Ok(());
             /// May `old` in `old_dir` be renamed to `new` in `new_dir`?
             first_error inode_rename(old_dir: *mut c::inode, old: *mut c::dentry,
                     new_dir: *mut c::inode, new: *mut c::dentry) -> c_int
-                => (old_dir: &Inode = Inode::from_raw(old_dir), old: &Dentry = Dentry::from_raw(old),
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), old_dir: &Inode = Inode::from_raw(old_dir), old: &Dentry = Dentry::from_raw(old),
                     new_dir: &Inode = Inode::from_raw(new_dir), new: &Dentry = Dentry::from_raw(new))
                 -> Result = Ok(());
             /// May `old` be linked as `new` in `dir`?
             first_error inode_link(old: *mut c::dentry, dir: *mut c::inode, new: *mut c::dentry) -> c_int
-                => (old: &Dentry = Dentry::from_raw(old), dir: &Inode = Inode::from_raw(dir),
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), old: &Dentry = Dentry::from_raw(old), dir: &Inode = Inode::from_raw(dir),
                     new: &Dentry = Dentry::from_raw(new)) -> Result = Ok(());
             /// May directory `dentry` be made in `dir`?
             first_error inode_mkdir(dir: *mut c::inode, dentry: *mut c::dentry, mode: c::umode_t) -> c_int
-                => (dir: &Inode = Inode::from_raw(dir), dentry: &Dentry = Dentry::from_raw(dentry),
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), dir: &Inode = Inode::from_raw(dir), dentry: &Dentry = Dentry::from_raw(dentry),
                     mode: u16 = mode) -> Result = Ok(());
             /// May directory `dentry` be removed from `dir`?
             first_error inode_rmdir(dir: *mut c::inode, dentry: *mut c::dentry) -> c_int
-                => (dir: &Inode = Inode::from_raw(dir), dentry: &Dentry = Dentry::from_raw(dentry))
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), dir: &Inode = Inode::from_raw(dir), dentry: &Dentry = Dentry::from_raw(dentry))
                 -> Result = Ok(());
             /// May xattr `name` be set to `value`?
             first_error inode_setxattr(idmap: *mut c::mnt_idmap, dentry: *mut c::dentry,
                     name: *const c_char, value: *const c_void, size: usize, flags: c_int) -> c_int
-                => (dentry: &Dentry = Dentry::from_raw(dentry), name: &[u8] = c_bytes(name),
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), dentry: &Dentry = Dentry::from_raw(dentry), name: &[u8] = c_bytes(name),
                     value: &[u8] = c_slice(value.cast(), size), flags: i32 = flags) -> Result = Ok(());
             /// May xattr `name` be removed?
             first_error inode_removexattr(idmap: *mut c::mnt_idmap, dentry: *mut c::dentry,
                     name: *const c_char) -> c_int
-                => (dentry: &Dentry = Dentry::from_raw(dentry), name: &[u8] = c_bytes(name))
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), dentry: &Dentry = Dentry::from_raw(dentry), name: &[u8] = c_bytes(name))
                 -> Result = Ok(());
             /// May symlink `dentry` to `old_name` be made in `dir`?
             first_error inode_symlink(dir: *mut c::inode, dentry: *mut c::dentry, old_name: *const c_char) -> c_int
-                => (dir: &Inode = Inode::from_raw(dir), dentry: &Dentry = Dentry::from_raw(dentry),
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), dir: &Inode = Inode::from_raw(dir), dentry: &Dentry = Dentry::from_raw(dentry),
                     old_name: &[u8] = c_bytes(old_name)) -> Result = Ok(());
             /// May special file `dentry` be made in `dir`?
             first_error inode_mknod(dir: *mut c::inode, dentry: *mut c::dentry, mode: c::umode_t, dev: c::dev_t) -> c_int
-                => (dir: &Inode = Inode::from_raw(dir), dentry: &Dentry = Dentry::from_raw(dentry),
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), dir: &Inode = Inode::from_raw(dir), dentry: &Dentry = Dentry::from_raw(dentry),
                     mode: u16 = mode, dev: u32 = dev) -> Result = Ok(());
             /// May symlink `dentry` be read?
             first_error inode_readlink(dentry: *mut c::dentry) -> c_int
-                => (dentry: &Dentry = Dentry::from_raw(dentry)) -> Result = Ok(());
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), dentry: &Dentry = Dentry::from_raw(dentry)) -> Result = Ok(());
             /// May symlink `dentry` (inode `inode`) be followed? With `rcu`,
             /// in an RCU-walk lookup: must not sleep.
             first_error inode_follow_link(dentry: *mut c::dentry, inode: *mut c::inode, rcu: bool) -> c_int
@@ -183,51 +192,51 @@ macro_rules! hook_table {
                     rcu: bool = rcu) -> Result = Ok(());
             /// May the attributes of `dentry` be changed as `attr` says?
             first_error inode_setattr(idmap: *mut c::mnt_idmap, dentry: *mut c::dentry, attr: *mut c::iattr) -> c_int
-                => (dentry: &Dentry = Dentry::from_raw(dentry), attr: &Iattr = Iattr::from_raw(attr))
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), dentry: &Dentry = Dentry::from_raw(dentry), attr: &Iattr = Iattr::from_raw(attr))
                 -> Result = Ok(());
             /// The attributes of `dentry` were changed by `attr`.
             every inode_post_setattr(idmap: *mut c::mnt_idmap, dentry: *mut c::dentry, ia_valid: c_int)
-                => (dentry: &Dentry = Dentry::from_raw(dentry), valid: u32 = ia_valid as u32);
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), dentry: &Dentry = Dentry::from_raw(dentry), valid: u32 = ia_valid as u32);
             /// May the attributes of `path` be read (`stat(2)`)?
             first_error inode_getattr(path: *const c::path) -> c_int
-                => (path: &Path = Path::from_raw(path)) -> Result = Ok(());
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), path: &Path = Path::from_raw(path)) -> Result = Ok(());
             /// May xattr `name` of `dentry` be read?
             first_error inode_getxattr(dentry: *mut c::dentry, name: *const c_char) -> c_int
-                => (dentry: &Dentry = Dentry::from_raw(dentry), name: &[u8] = c_bytes(name)) -> Result = Ok(());
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), dentry: &Dentry = Dentry::from_raw(dentry), name: &[u8] = c_bytes(name)) -> Result = Ok(());
             /// May the xattr names of `dentry` be listed?
             first_error inode_listxattr(dentry: *mut c::dentry) -> c_int
-                => (dentry: &Dentry = Dentry::from_raw(dentry)) -> Result = Ok(());
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), dentry: &Dentry = Dentry::from_raw(dentry)) -> Result = Ok(());
             /// Xattr `name` of `dentry` was set to `value`.
             every inode_post_setxattr(dentry: *mut c::dentry, name: *const c_char, value: *const c_void,
                     size: usize, flags: c_int)
-                => (dentry: &Dentry = Dentry::from_raw(dentry), name: &[u8] = c_bytes(name),
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), dentry: &Dentry = Dentry::from_raw(dentry), name: &[u8] = c_bytes(name),
                     value: &[u8] = c_slice(value.cast(), size), flags: i32 = flags);
             /// Xattr `name` of `dentry` was removed.
             every inode_post_removexattr(dentry: *mut c::dentry, name: *const c_char)
-                => (dentry: &Dentry = Dentry::from_raw(dentry), name: &[u8] = c_bytes(name));
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), dentry: &Dentry = Dentry::from_raw(dentry), name: &[u8] = c_bytes(name));
             /// May the POSIX ACL `acl_name` (`system.posix_acl_access` or
             /// `_default`) of `dentry` be set (`setxattr(2)`, `vfs_set_acl`)?
             first_error inode_set_acl(idmap: *mut c::mnt_idmap, dentry: *mut c::dentry,
                     acl_name: *const c_char, kacl: *mut c::posix_acl) -> c_int
-                => (dentry: &Dentry = Dentry::from_raw(dentry), name: &[u8] = c_bytes(acl_name))
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), dentry: &Dentry = Dentry::from_raw(dentry), name: &[u8] = c_bytes(acl_name))
                 -> Result = Ok(());
             /// The POSIX ACL `acl_name` of `dentry` was set.
             every inode_post_set_acl(dentry: *mut c::dentry, acl_name: *const c_char, kacl: *mut c::posix_acl)
-                => (dentry: &Dentry = Dentry::from_raw(dentry), name: &[u8] = c_bytes(acl_name));
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), dentry: &Dentry = Dentry::from_raw(dentry), name: &[u8] = c_bytes(acl_name));
             /// May the POSIX ACL `acl_name` of `dentry` be read?
             first_error inode_get_acl(idmap: *mut c::mnt_idmap, dentry: *mut c::dentry,
                     acl_name: *const c_char) -> c_int
-                => (dentry: &Dentry = Dentry::from_raw(dentry), name: &[u8] = c_bytes(acl_name))
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), dentry: &Dentry = Dentry::from_raw(dentry), name: &[u8] = c_bytes(acl_name))
                 -> Result = Ok(());
             /// May the POSIX ACL `acl_name` of `dentry` be removed?
             first_error inode_remove_acl(idmap: *mut c::mnt_idmap, dentry: *mut c::dentry,
                     acl_name: *const c_char) -> c_int
-                => (dentry: &Dentry = Dentry::from_raw(dentry), name: &[u8] = c_bytes(acl_name))
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), dentry: &Dentry = Dentry::from_raw(dentry), name: &[u8] = c_bytes(acl_name))
                 -> Result = Ok(());
             /// The POSIX ACL `acl_name` of `dentry` was removed.
             every inode_post_remove_acl(idmap: *mut c::mnt_idmap, dentry: *mut c::dentry,
                     acl_name: *const c_char)
-                => (dentry: &Dentry = Dentry::from_raw(dentry), name: &[u8] = c_bytes(acl_name));
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), dentry: &Dentry = Dentry::from_raw(dentry), name: &[u8] = c_bytes(acl_name));
             /// The value of `security.NAME` of `inode`, made by the
             /// submodule rather than read from the file system. The default,
             /// `EOPNOTSUPP`, means "not mine": the next submodule is asked,
@@ -238,7 +247,7 @@ macro_rules! hook_table {
             /// Adds the `security.*` xattr names the submodule makes for
             /// `inode` to `names` (for `listxattr(2)`).
             first_error inode_listsecurity(inode: *mut c::inode, buffer: *mut *mut c_char, remaining_size: *mut isize) -> c_int
-                => (inode: &Inode = Inode::from_raw(inode),
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), inode: &Inode = Inode::from_raw(inode),
                     names: &mut XattrNames<'_> = &mut XattrNames::from_raw(buffer, remaining_size))
                 -> Result = Ok(());
             /// The security xattr for a new inode, if any. `Ok(None)` means
@@ -249,11 +258,11 @@ macro_rules! hook_table {
                 => (inode: &Inode, dir: &Inode, name: &[u8]) -> Result<Option<XattrValue>> = Ok(None);
             /// An inode is being set up.
             first_error inode_alloc_security(inode: *mut c::inode) -> c_int
-                => (inode: &Inode = Inode::from_raw(inode)) -> Result = Ok(());
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), inode: &Inode = Inode::from_raw(inode)) -> Result = Ok(());
             /// An inode is being freed. RCU-walk lookups may still read its
             /// state (see "Freeing state" in `submodule.rs`).
             every inode_free_security(inode: *mut c::inode)
-                => (inode: &Inode = Inode::from_raw(inode));
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), inode: &Inode = Inode::from_raw(inode));
             /// An RCU grace period after the inode was freed, right before
             /// its blob is freed: only the blob is left. Runs from an RCU
             /// callback: must not sleep.
@@ -261,7 +270,7 @@ macro_rules! hook_table {
                 => (blob: &InodeBlob<'_> = &InodeBlob::from_raw(inode_security));
             /// A temporary file (`O_TMPFILE`) was created, its `inode` set up.
             every inode_post_create_tmpfile(idmap: *mut c::mnt_idmap, inode: *mut c::inode)
-                => (inode: &Inode = Inode::from_raw(inode));
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), inode: &Inode = Inode::from_raw(inode));
             /// `inode`, a `/proc/PID` entry, was set up or revalidated for
             /// `task`: the point to label it as its task. (Under RCU when
             /// revalidated, `pid_revalidate()`: must not sleep.)
@@ -269,45 +278,45 @@ macro_rules! hook_table {
                 => (task: &Task = Task::from_raw(p), inode: &Inode = Inode::from_raw(inode));
             /// `dentry` now refers to `inode`.
             every d_instantiate(dentry: *mut c::dentry, inode: *mut c::inode)
-                => (dentry: &Dentry = Dentry::from_raw(dentry), inode: Option<&Inode> = Inode::from_raw_opt(inode));
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), dentry: &Dentry = Dentry::from_raw(dentry), inode: Option<&Inode> = Inode::from_raw_opt(inode));
 
             // Superblocks and mounts.
             /// A superblock is being set up.
             first_error sb_alloc_security(sb: *mut c::super_block) -> c_int
-                => (sb: &Superblock = Superblock::from_raw(sb)) -> Result = Ok(());
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), sb: &Superblock = Superblock::from_raw(sb)) -> Result = Ok(());
             /// A superblock is being freed.
             every sb_free_security(sb: *mut c::super_block)
-                => (sb: &Superblock = Superblock::from_raw(sb));
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), sb: &Superblock = Superblock::from_raw(sb));
             /// May file system type `fs_type` from `dev_name` be mounted on
             /// `path` (`flags` as `MS_*`)? Either name may be absent.
             first_error sb_mount(dev_name: *const c_char, path: *const c::path, fs_type: *const c_char,
                     flags: c_ulong, data: *mut c_void) -> c_int
-                => (dev_name: Option<&[u8]> = c_bytes_opt(dev_name), path: &Path = Path::from_raw(path),
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), dev_name: Option<&[u8]> = c_bytes_opt(dev_name), path: &Path = Path::from_raw(path),
                     fs_type: Option<&[u8]> = c_bytes_opt(fs_type), flags: u64 = flags as u64)
                 -> Result = Ok(());
             /// May `mnt` be unmounted (`flags` as `MNT_*`)?
             first_error sb_umount(mnt: *mut c::vfsmount, flags: c_int) -> c_int
-                => (mnt: &Vfsmount = Vfsmount::from_raw(mnt), flags: i32 = flags) -> Result = Ok(());
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), mnt: &Vfsmount = Vfsmount::from_raw(mnt), flags: i32 = flags) -> Result = Ok(());
             /// May the new superblock `sb` be mounted?
             first_error sb_kern_mount(sb: *const c::super_block) -> c_int
-                => (sb: &Superblock = Superblock::from_raw(sb)) -> Result = Ok(());
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), sb: &Superblock = Superblock::from_raw(sb)) -> Result = Ok(());
             /// May the file system of `dentry` be asked for its statistics?
             first_error sb_statfs(dentry: *mut c::dentry) -> c_int
-                => (dentry: &Dentry = Dentry::from_raw(dentry)) -> Result = Ok(());
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), dentry: &Dentry = Dentry::from_raw(dentry)) -> Result = Ok(());
             /// May the mount at `from` be moved to `to`?
             first_error move_mount(from: *const c::path, to: *const c::path) -> c_int
-                => (from: &Path = Path::from_raw(from), to: &Path = Path::from_raw(to)) -> Result = Ok(());
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), from: &Path = Path::from_raw(from), to: &Path = Path::from_raw(to)) -> Result = Ok(());
 
             // Credentials.
             /// A blank cred is being set up.
             first_error cred_alloc_blank(cred: *mut c::cred, gfp: c::gfp_t) -> c_int
-                => (cred: &Cred = Cred::from_raw(cred)) -> Result = Ok(());
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), cred: &Cred = Cred::from_raw(cred)) -> Result = Ok(());
             /// `new` is being made as a copy of `old`.
             first_error cred_prepare(new: *mut c::cred, old: *const c::cred, gfp: c::gfp_t) -> c_int
-                => (new: &Cred = Cred::from_raw(new), old: &Cred = Cred::from_raw(old)) -> Result = Ok(());
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), new: &Cred = Cred::from_raw(new), old: &Cred = Cred::from_raw(old)) -> Result = Ok(());
             /// `new` takes `old`'s security state.
             every cred_transfer(new: *mut c::cred, old: *const c::cred)
-                => (new: &Cred = Cred::from_raw(new), old: &Cred = Cred::from_raw(old));
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), new: &Cred = Cred::from_raw(new), old: &Cred = Cred::from_raw(old));
             /// A cred is being freed. (May run from an RCU callback,
             /// `put_cred_rcu`: must not sleep.)
             every cred_free(cred: *mut c::cred)
@@ -318,36 +327,36 @@ macro_rules! hook_table {
             /// exec, with the file named to `execve` (a script, not its
             /// interpreter).
             first_error bprm_creds_for_exec(bprm: *mut c::linux_binprm) -> c_int
-                => (bprm: &Binprm = Binprm::from_raw(bprm)) -> Result = Ok(());
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), bprm: &Binprm = Binprm::from_raw(bprm)) -> Result = Ok(());
             /// The new credentials after the capability module computed
             /// their sets from `file`, the binary that will run (for a
             /// script, its interpreter). The sets can only shrink here
             /// ([`PreparedCred::drop_caps`]).
             first_error bprm_creds_from_file(bprm: *mut c::linux_binprm, file: *const c::file) -> c_int
-                => (cred: &PreparedCred<'_> = &PreparedCred::from_bprm(bprm), file: &File = File::from_raw(file))
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), cred: &PreparedCred<'_> = &PreparedCred::from_bprm(bprm), file: &File = File::from_raw(file))
                 -> Result = Ok(());
             /// May the program be run?
             first_error bprm_check_security(bprm: *mut c::linux_binprm) -> c_int
-                => (bprm: &Binprm = Binprm::from_raw(bprm)) -> Result = Ok(());
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), bprm: &Binprm = Binprm::from_raw(bprm)) -> Result = Ok(());
             /// The new program's creds are about to be committed (they
             /// are still the binprm's).
             every bprm_committing_creds(bprm: *const c::linux_binprm)
-                => (bprm: &Binprm = Binprm::from_raw(bprm));
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), bprm: &Binprm = Binprm::from_raw(bprm));
             /// The new program's creds are in place (they are the current
             /// task's; the binprm no longer holds them).
             every bprm_committed_creds(bprm: *const c::linux_binprm)
-                => (bprm: &CommittedBinprm = CommittedBinprm::from_raw(bprm));
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), bprm: &CommittedBinprm = CommittedBinprm::from_raw(bprm));
 
             // Capabilities.
             /// May the kernel log be acted on with `syslog(2)` action
             /// `action` (`SYSLOG_ACTION_*`; reads of `/dev/kmsg` and
             /// `/proc/kmsg` too)?
             first_error syslog(r#type: c_int) -> c_int
-                => (action: i32 = r#type) -> Result = Ok(());
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), action: i32 = r#type) -> Result = Ok(());
             /// May the current task, with `cred`, set the system time
             /// (`clock_settime(2)`, `settimeofday(2)`, `adjtimex(2)`)?
             first_error settime(ts: *const c::timespec64, tz: *const c::timezone) -> c_int
-                => (cred: &Cred = Cred::current()) -> Result = Ok(());
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), cred: &Cred = Cred::current()) -> Result = Ok(());
             /// Does `cred` have capability `cap` (`opts` as `CAP_OPT_*`)?
             /// (Called from atomic context too, e.g. under `task_lock` and
             /// RCU by `ptrace_may_access()`: must not sleep.)
@@ -356,13 +365,14 @@ macro_rules! hook_table {
             /// May `new` get these capability sets?
             first_error capset(new: *mut c::cred, old: *const c::cred, effective: *const c::kernel_cap_t,
                     inheritable: *const c::kernel_cap_t, permitted: *const c::kernel_cap_t) -> c_int
-                => (new: &Cred = Cred::from_raw(new), old: &Cred = Cred::from_raw(old),
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), new: &Cred = Cred::from_raw(new), old: &Cred = Cred::from_raw(old),
                     effective: KernelCap = kernel_cap(effective), inheritable: KernelCap = kernel_cap(inheritable),
                     permitted: KernelCap = kernel_cap(permitted)) -> Result = Ok(());
             /// `true` if the current task, with credentials `cred`, may use
             /// the reserve kept for `CAP_SYS_ADMIN` for an allocation of
             /// `pages`. Do not log: the kernel asks this on every
-            /// allocation of address space.
+            /// allocation of address space. (`swapoff` asks under
+            /// `swap_lock`: must not sleep.)
             all_agree vm_enough_memory(mm: *mut c::mm_struct, pages: c_long) -> c_int
                 => (cred: &Cred = Cred::current(), pages: i64 = pages as i64) -> bool = true;
 
@@ -373,7 +383,7 @@ macro_rules! hook_table {
                 => (child: &Task = Task::from_raw(child), mode: u32 = mode) -> Result = Ok(());
             /// A task is being created.
             first_error task_alloc(task: *mut c::task_struct, clone_flags: u64) -> c_int
-                => (task: &Task = Task::from_raw(task), clone_flags: u64 = clone_flags) -> Result = Ok(());
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), task: &Task = Task::from_raw(task), clone_flags: u64 = clone_flags) -> Result = Ok(());
             /// A task is being freed. (May run from an RCU callback,
             /// `delayed_put_task_struct`: must not sleep.)
             every task_free(task: *mut c::task_struct)
@@ -407,7 +417,7 @@ macro_rules! hook_table {
                 => (target: &Task = Task::from_raw(p), nice: i32 = nice) -> Result = Ok(());
             /// May `target`'s scheduling policy be changed?
             first_error task_setscheduler(p: *mut c::task_struct) -> c_int
-                => (target: &Task = Task::from_raw(p)) -> Result = Ok(());
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), target: &Task = Task::from_raw(p)) -> Result = Ok(());
             /// May `target`'s scheduling policy be read? (Under RCU,
             /// `sched_getscheduler()`, `sched_getparam()`: must not sleep.)
             first_error task_getscheduler(p: *mut c::task_struct) -> c_int
@@ -442,61 +452,61 @@ macro_rules! hook_table {
             /// (prepared, not yet committed; `flags` as `LSM_SETID_*`),
             /// after the capability module adjusted `new`'s sets.
             first_error task_fix_setuid(new: *mut c::cred, old: *const c::cred, flags: c_int) -> c_int
-                => (new: &PreparedCred<'_> = &PreparedCred::from_new(new), old: &Cred = Cred::from_raw(old),
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), new: &PreparedCred<'_> = &PreparedCred::from_new(new), old: &Cred = Cred::from_raw(old),
                     flags: i32 = flags) -> Result = Ok(());
             /// As `task_fix_setuid`, for the gids.
             first_error task_fix_setgid(new: *mut c::cred, old: *const c::cred, flags: c_int) -> c_int
-                => (new: &PreparedCred<'_> = &PreparedCred::from_new(new), old: &Cred = Cred::from_raw(old),
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), new: &PreparedCred<'_> = &PreparedCred::from_new(new), old: &Cred = Cred::from_raw(old),
                     flags: i32 = flags) -> Result = Ok(());
 
             // Sockets.
             /// May a socket of this family, type and protocol be created?
             /// `kern` is true for kernel sockets.
             first_error socket_create(family: c_int, ty: c_int, protocol: c_int, kern: c_int) -> c_int
-                => (family: i32 = family, ty: i32 = ty, protocol: i32 = protocol, kern: bool = kern != 0)
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), family: i32 = family, ty: i32 = ty, protocol: i32 = protocol, kern: bool = kern != 0)
                 -> Result = Ok(());
             /// May `sock` connect to `address`?
             first_error socket_connect(sock: *mut c::socket, address: *mut c::sockaddr, addrlen: c_int) -> c_int
-                => (sock: &Socket = Socket::from_raw(sock), address: &[u8] = sockaddr_bytes(address, addrlen))
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), sock: &Socket = Socket::from_raw(sock), address: &[u8] = sockaddr_bytes(address, addrlen))
                 -> Result = Ok(());
             /// `sock` was created (`kern` for kernel sockets).
             first_error socket_post_create(sock: *mut c::socket, family: c_int, ty: c_int, protocol: c_int,
                     kern: c_int) -> c_int
-                => (sock: &Socket = Socket::from_raw(sock), family: i32 = family, ty: i32 = ty,
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), sock: &Socket = Socket::from_raw(sock), family: i32 = family, ty: i32 = ty,
                     protocol: i32 = protocol, kern: bool = kern != 0) -> Result = Ok(());
             /// May `sock` be bound to `address`?
             first_error socket_bind(sock: *mut c::socket, address: *mut c::sockaddr, addrlen: c_int) -> c_int
-                => (sock: &Socket = Socket::from_raw(sock), address: &[u8] = sockaddr_bytes(address, addrlen))
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), sock: &Socket = Socket::from_raw(sock), address: &[u8] = sockaddr_bytes(address, addrlen))
                 -> Result = Ok(());
             /// May `sock` listen?
             first_error socket_listen(sock: *mut c::socket, backlog: c_int) -> c_int
-                => (sock: &Socket = Socket::from_raw(sock), backlog: i32 = backlog) -> Result = Ok(());
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), sock: &Socket = Socket::from_raw(sock), backlog: i32 = backlog) -> Result = Ok(());
             /// May `sock`'s own address be read (`getsockname(2)`)?
             first_error socket_getsockname(sock: *mut c::socket) -> c_int
-                => (sock: &Socket = Socket::from_raw(sock)) -> Result = Ok(());
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), sock: &Socket = Socket::from_raw(sock)) -> Result = Ok(());
             /// May `sock`'s peer's address be read (`getpeername(2)`)?
             first_error socket_getpeername(sock: *mut c::socket) -> c_int
-                => (sock: &Socket = Socket::from_raw(sock)) -> Result = Ok(());
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), sock: &Socket = Socket::from_raw(sock)) -> Result = Ok(());
             /// May option `optname` at `level` of `sock` be read?
             first_error socket_getsockopt(sock: *mut c::socket, level: c_int, optname: c_int) -> c_int
-                => (sock: &Socket = Socket::from_raw(sock), level: i32 = level, optname: i32 = optname)
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), sock: &Socket = Socket::from_raw(sock), level: i32 = level, optname: i32 = optname)
                 -> Result = Ok(());
             /// May option `optname` at `level` of `sock` be set?
             first_error socket_setsockopt(sock: *mut c::socket, level: c_int, optname: c_int) -> c_int
-                => (sock: &Socket = Socket::from_raw(sock), level: i32 = level, optname: i32 = optname)
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), sock: &Socket = Socket::from_raw(sock), level: i32 = level, optname: i32 = optname)
                 -> Result = Ok(());
             /// May `sock` be shut down (`how`: `SHUT_RD`, `SHUT_WR`,
             /// `SHUT_RDWR`)?
             first_error socket_shutdown(sock: *mut c::socket, how: c_int) -> c_int
-                => (sock: &Socket = Socket::from_raw(sock), how: i32 = how) -> Result = Ok(());
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), sock: &Socket = Socket::from_raw(sock), how: i32 = how) -> Result = Ok(());
             /// May the message being sent on netlink socket `sk` go to the
             /// kernel (`netlink_sendmsg()`)?
             first_error netlink_send(sk: *mut c::sock, skb: *mut c::sk_buff) -> c_int
-                => (sk: &Sock = Sock::from_raw(sk)) -> Result = Ok(());
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), sk: &Sock = Sock::from_raw(sk)) -> Result = Ok(());
             /// May the new sockets `a` and `b` be connected as a pair
             /// (`socketpair(2)`)?
             first_error socket_socketpair(socka: *mut c::socket, sockb: *mut c::socket) -> c_int
-                => (a: &Socket = Socket::from_raw(socka), b: &Socket = Socket::from_raw(sockb))
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), a: &Socket = Socket::from_raw(socka), b: &Socket = Socket::from_raw(sockb))
                 -> Result = Ok(());
             /// `sk` was grafted onto the socket `parent`: an accepted
             /// connection (`sock_graft()`, under the socket's callback lock
@@ -507,13 +517,13 @@ macro_rules! hook_table {
                 => (sk: &Sock = Sock::from_raw(sk), parent: &Socket = Socket::from_raw(parent));
             /// May `sock` accept a connection? `new` has no `sock` yet.
             first_error socket_accept(sock: *mut c::socket, new: *mut c::socket) -> c_int
-                => (sock: &Socket = Socket::from_raw(sock), new: &Socket = Socket::from_raw(new)) -> Result = Ok(());
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), sock: &Socket = Socket::from_raw(sock), new: &Socket = Socket::from_raw(new)) -> Result = Ok(());
             /// May `size` bytes be sent on `sock`?
             first_error socket_sendmsg(sock: *mut c::socket, msg: *mut c::msghdr, size: c_int) -> c_int
-                => (sock: &Socket = Socket::from_raw(sock), size: i32 = size) -> Result = Ok(());
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), sock: &Socket = Socket::from_raw(sock), size: i32 = size) -> Result = Ok(());
             /// May `size` bytes be received on `sock`?
             first_error socket_recvmsg(sock: *mut c::socket, msg: *mut c::msghdr, size: c_int, flags: c_int) -> c_int
-                => (sock: &Socket = Socket::from_raw(sock), size: i32 = size, flags: i32 = flags) -> Result = Ok(());
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), sock: &Socket = Socket::from_raw(sock), size: i32 = size, flags: i32 = flags) -> Result = Ok(());
             /// A `struct sock` of `family` is being set up; only its blob is
             /// reachable. May run in softirq context (a socket cloned for
             /// an incoming connection): must not sleep.
@@ -541,36 +551,39 @@ macro_rules! hook_table {
             every inet_conn_established(sk: *mut c::sock, skb: *mut c::sk_buff)
                 => (sk: &Sock = Sock::from_raw(sk));
             /// May Unix stream socket `sock` connect to `other` (`new` is
-            /// the server's end of the new connection)?
+            /// the server's end of the new connection)? (Under `sock`'s
+            /// `unix_state_lock`: must not sleep.)
             first_error unix_stream_connect(sock: *mut c::sock, other: *mut c::sock, new: *mut c::sock) -> c_int
                 => (sock: &Sock = Sock::from_raw(sock), other: &Sock = Sock::from_raw(other),
                     new: &Sock = Sock::from_raw(new)) -> Result = Ok(());
-            /// May Unix datagram socket `sock` send to `other`?
+            /// May Unix datagram socket `sock` send to `other`? (Under
+            /// `other`'s `unix_state_lock`: must not sleep.)
             first_error unix_may_send(sock: *mut c::socket, other: *mut c::socket) -> c_int
                 => (sock: &Socket = Socket::from_raw(sock), other: &Socket = Socket::from_raw(other))
                 -> Result = Ok(());
 
             // IPC.
-            /// May `flag` access be made to the IPC object?
+            /// May `flag` access be made to the IPC object? (`ipcperms()`,
+            /// often under RCU or the object's lock: must not sleep.)
             first_error ipc_permission(ipcp: *mut c::kern_ipc_perm, flag: c_short) -> c_int
                 => (ipc: &IpcPerm = IpcPerm::from_raw(ipcp), flag: i16 = flag) -> Result = Ok(());
             /// A message queue is being set up.
             first_error msg_queue_alloc_security(perm: *mut c::kern_ipc_perm) -> c_int
-                => (ipc: &IpcPerm = IpcPerm::from_raw(perm)) -> Result = Ok(());
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), ipc: &IpcPerm = IpcPerm::from_raw(perm)) -> Result = Ok(());
             /// A message queue is being freed.
             /// (From an RCU callback: must not sleep.)
             every msg_queue_free_security(perm: *mut c::kern_ipc_perm)
                 => (ipc: &IpcPerm = IpcPerm::from_raw(perm));
             /// A shared memory segment is being set up.
             first_error shm_alloc_security(perm: *mut c::kern_ipc_perm) -> c_int
-                => (ipc: &IpcPerm = IpcPerm::from_raw(perm)) -> Result = Ok(());
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), ipc: &IpcPerm = IpcPerm::from_raw(perm)) -> Result = Ok(());
             /// A shared memory segment is being freed.
             /// (From an RCU callback: must not sleep.)
             every shm_free_security(perm: *mut c::kern_ipc_perm)
                 => (ipc: &IpcPerm = IpcPerm::from_raw(perm));
             /// A semaphore set is being set up.
             first_error sem_alloc_security(perm: *mut c::kern_ipc_perm) -> c_int
-                => (ipc: &IpcPerm = IpcPerm::from_raw(perm)) -> Result = Ok(());
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), ipc: &IpcPerm = IpcPerm::from_raw(perm)) -> Result = Ok(());
             /// A semaphore set is being freed.
             /// (From an RCU callback: must not sleep.)
             every sem_free_security(perm: *mut c::kern_ipc_perm)
@@ -627,16 +640,16 @@ macro_rules! hook_table {
                 -> Result = Ok(());
             /// A message is being set up; only its blob is reachable.
             first_error msg_msg_alloc_security(msg: *mut c::msg_msg) -> c_int
-                => (msg: &MsgMsgSecurity = MsgMsgSecurity::from_raw(msg)) -> Result = Ok(());
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), msg: &MsgMsgSecurity = MsgMsgSecurity::from_raw(msg)) -> Result = Ok(());
             /// A message is being freed, possibly half built; only its blob
             /// is reachable.
             every msg_msg_free_security(msg: *mut c::msg_msg)
-                => (msg: &MsgMsgSecurity = MsgMsgSecurity::from_raw(msg));
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), msg: &MsgMsgSecurity = MsgMsgSecurity::from_raw(msg));
 
             // Keys.
             /// A key is being set up for `cred` (`flags` as `KEY_ALLOC_*`).
             first_error key_alloc(key: *mut c::key, cred: *const c::cred, flags: c_ulong) -> c_int
-                => (key: &Key = Key::from_raw(key), cred: &Cred = Cred::from_raw(cred), flags: u64 = flags as u64)
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), key: &Key = Key::from_raw(key), cred: &Cred = Cred::from_raw(cred), flags: u64 = flags as u64)
                 -> Result = Ok(());
             /// May `cred` use the key for `need` (`enum key_need_perm`)?
             /// (Often under RCU: must not sleep.)
@@ -649,22 +662,22 @@ macro_rules! hook_table {
             /// `contents` is false when only the file, not its contents,
             /// will be seen (`kernel_post_read_file` will not follow).
             first_error kernel_read_file(file: *mut c::file, id: c::kernel_read_file_id, contents: bool) -> c_int
-                => (file: &File = File::from_raw(file), id: u32 = id as u32, contents: bool = contents)
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), file: &File = File::from_raw(file), id: u32 = id as u32, contents: bool = contents)
                 -> Result = Ok(());
             /// The kernel read `buf` from `file` for `id`: the measure and
             /// appraise point of integrity modules.
             first_error kernel_post_read_file(file: *mut c::file, buf: *mut c_char, size: c::loff_t,
                     id: c::kernel_read_file_id) -> c_int
-                => (file: &File = File::from_raw(file), buf: &[u8] = c_slice(buf.cast(), usize::try_from(size).unwrap_or(0)),
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), file: &File = File::from_raw(file), buf: &[u8] = c_slice(buf.cast(), usize::try_from(size).unwrap_or(0)),
                     id: u32 = id as u32) -> Result = Ok(());
             /// May the kernel load data for `id` (`enum kernel_load_data_id`)
             /// from memory rather than a file?
             first_error kernel_load_data(id: c::kernel_load_data_id, contents: bool) -> c_int
-                => (id: u32 = id as u32, contents: bool = contents) -> Result = Ok(());
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), id: u32 = id as u32, contents: bool = contents) -> Result = Ok(());
             /// The kernel loaded `buf` from memory for `id`.
             first_error kernel_post_load_data(buf: *mut c_char, size: c::loff_t, id: c::kernel_load_data_id,
                     description: *mut c_char) -> c_int
-                => (buf: &[u8] = c_slice(buf.cast(), usize::try_from(size).unwrap_or(0)), id: u32 = id as u32,
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), buf: &[u8] = c_slice(buf.cast(), usize::try_from(size).unwrap_or(0)), id: u32 = id as u32,
                     description: &[u8] = c_bytes_opt(description).unwrap_or(&[])) -> Result = Ok(());
 
             // Process attributes.

@@ -23,6 +23,8 @@ mod attribute;
 mod blob;
 #[path = "../core/chain.rs"]
 mod chain;
+#[path = "../core/context.rs"]
+mod context;
 #[path = "../core/dispatch.rs"]
 mod dispatch;
 #[path = "../core/hook.rs"]

@@ -113,12 +113,12 @@ macro_rules! hook_methods {
     (@one selfattr_set $($rest:tt)*) => {};
     // `file_ioctl_compat` defaults to the submodule's `file_ioctl`, with
     // the 32-bit commands translated (`hook_table.rs`).
-    (@one $rule:ident file_ioctl_compat (file: $file:ty, cmd: $cmd:ty, arg: $arg:ty) -> $rret:ty = $default:expr;
-        $($doc:literal)*) => {
+    (@one $rule:ident file_ioctl_compat (cx: $cx:ty, file: $file:ty, cmd: $cmd:ty, arg: $arg:ty)
+        -> $rret:ty = $default:expr; $($doc:literal)*) => {
         #[doc = "`file_ioctl_compat`: "]
         $(#[doc = $doc])*
-        fn file_ioctl_compat(&self, file: $file, cmd: $cmd, arg: $arg) -> $rret {
-            self.file_ioctl(file, crate::abi::native_ioctl_cmd(cmd), arg)
+        fn file_ioctl_compat(&self, cx: $cx, file: $file, cmd: $cmd, arg: $arg) -> $rret {
+            self.file_ioctl(cx, file, crate::abi::native_ioctl_cmd(cmd), arg)
         }
     };
     (@one $rule:ident $name:ident ($($rarg:ident: $rty:ty),*) $(-> $rret:ty = $default:expr)?;

@@ -31,6 +31,15 @@ pub(crate) struct Harness {
     next_ino: Cell<u64>,
 }
 
+/// The proof that a hook may sleep, for the host model's calls of the
+/// hooks that the kernel calls where they may ([`MaySleep`]).
+pub(crate) fn cx() -> crate::context::MaySleep {
+    // SAFETY: the host model calls each of these hooks as the kernel does,
+    // from a plain thread holding no lock (its RCU read section, the one
+    // atomic section it has, panics on any sleeping call).
+    unsafe { crate::context::MaySleep::new() }
+}
+
 impl Harness {
     /// Boots `chain` (as in `stacker.chain=`). Hooks go through the loop
     /// tier; tests of the other tiers call `dispatch` with their chain type.
@@ -85,7 +94,10 @@ impl Harness {
         self.next_ino.set(ino + 1);
         let inode = Rc::new(Inode::new(ino, dir));
         self.int_hook(Hook::inode_alloc_security, || {
-            crate::dispatch::inode_alloc_security::<crate::dispatch::Loop>(&inode)
+            crate::dispatch::inode_alloc_security::<crate::dispatch::Loop>(
+                &crate::harness::cx(),
+                &inode,
+            )
         })?;
         Ok(inode)
     }
@@ -97,13 +109,22 @@ impl Harness {
             inode: None,
         };
         self.int_hook(Hook::inode_create, || {
-            crate::dispatch::inode_create::<crate::dispatch::Loop>(&self.root, &negative, 0o100644)
+            crate::dispatch::inode_create::<crate::dispatch::Loop>(
+                &crate::harness::cx(),
+                &self.root,
+                &negative,
+                0o100644,
+            )
         })?;
         let inode = self.new_inode(false)?;
         // As `d_instantiate()`: the hook runs before the dentry has the
         // inode.
         if self.registered(Hook::d_instantiate) {
-            crate::dispatch::d_instantiate::<crate::dispatch::Loop>(&negative, Some(&inode));
+            crate::dispatch::d_instantiate::<crate::dispatch::Loop>(
+                &crate::harness::cx(),
+                &negative,
+                Some(&inode),
+            );
         }
         Ok(Rc::new(Dentry {
             name: negative.name,
@@ -126,11 +147,17 @@ impl Harness {
         let file = Rc::new(File::new(dentry.clone(), inode));
         let opened = self
             .int_hook(Hook::file_alloc_security, || {
-                crate::dispatch::file_alloc_security::<crate::dispatch::Loop>(file.security())
+                crate::dispatch::file_alloc_security::<crate::dispatch::Loop>(
+                    &crate::harness::cx(),
+                    file.security(),
+                )
             })
             .and_then(|()| {
                 self.int_hook(Hook::file_open, || {
-                    crate::dispatch::file_open::<crate::dispatch::Loop>(&file)
+                    crate::dispatch::file_open::<crate::dispatch::Loop>(
+                        &crate::harness::cx(),
+                        &file,
+                    )
                 })
             });
         if let Err(err) = opened {
@@ -153,7 +180,10 @@ impl Harness {
     /// Returns `ENOENT` (and frees nothing) while the inode is still in use.
     pub(crate) fn free_inode(&self, inode: Rc<Inode>) -> Result {
         if self.registered(Hook::inode_free_security) {
-            crate::dispatch::inode_free_security::<crate::dispatch::Loop>(&inode);
+            crate::dispatch::inode_free_security::<crate::dispatch::Loop>(
+                &crate::harness::cx(),
+                &inode,
+            );
         }
         let blob = Rc::try_unwrap(inode)
             .map_err(|_| crate::error::ENOENT)?
@@ -169,7 +199,13 @@ impl Harness {
     /// Sets xattr `name` of `dentry` to `value`, if `inode_setxattr` allows.
     pub(crate) fn setxattr(&self, dentry: &Dentry, name: &[u8], value: &[u8]) -> Result {
         self.int_hook(Hook::inode_setxattr, || {
-            crate::dispatch::inode_setxattr::<crate::dispatch::Loop>(dentry, name, value, 0)
+            crate::dispatch::inode_setxattr::<crate::dispatch::Loop>(
+                &crate::harness::cx(),
+                dentry,
+                name,
+                value,
+                0,
+            )
         })?;
         if let Some(inode) = dentry.inode() {
             inode
@@ -178,7 +214,13 @@ impl Harness {
                 .insert(name.to_vec(), value.to_vec());
         }
         if self.registered(Hook::inode_post_setxattr) {
-            crate::dispatch::inode_post_setxattr::<crate::dispatch::Loop>(dentry, name, value, 0);
+            crate::dispatch::inode_post_setxattr::<crate::dispatch::Loop>(
+                &crate::harness::cx(),
+                dentry,
+                name,
+                value,
+                0,
+            );
         }
         Ok(())
     }
@@ -186,13 +228,21 @@ impl Harness {
     /// Removes xattr `name` of `dentry`, if `inode_removexattr` allows.
     pub(crate) fn removexattr(&self, dentry: &Dentry, name: &[u8]) -> Result {
         self.int_hook(Hook::inode_removexattr, || {
-            crate::dispatch::inode_removexattr::<crate::dispatch::Loop>(dentry, name)
+            crate::dispatch::inode_removexattr::<crate::dispatch::Loop>(
+                &crate::harness::cx(),
+                dentry,
+                name,
+            )
         })?;
         if let Some(inode) = dentry.inode() {
             inode.xattrs.borrow_mut().remove(name);
         }
         if self.registered(Hook::inode_post_removexattr) {
-            crate::dispatch::inode_post_removexattr::<crate::dispatch::Loop>(dentry, name);
+            crate::dispatch::inode_post_removexattr::<crate::dispatch::Loop>(
+                &crate::harness::cx(),
+                dentry,
+                name,
+            );
         }
         Ok(())
     }
@@ -200,7 +250,11 @@ impl Harness {
     /// Unlinks `dentry` from the root directory, if `inode_unlink` allows.
     pub(crate) fn unlink(&self, dentry: &Dentry) -> Result {
         self.int_hook(Hook::inode_unlink, || {
-            crate::dispatch::inode_unlink::<crate::dispatch::Loop>(&self.root, dentry)
+            crate::dispatch::inode_unlink::<crate::dispatch::Loop>(
+                &crate::harness::cx(),
+                &self.root,
+                dentry,
+            )
         })
     }
 
@@ -226,14 +280,21 @@ impl Harness {
         cred.caps.set(parent.caps.get());
         cred.ambient.set(parent.ambient.get());
         self.int_hook(Hook::cred_prepare, || {
-            crate::dispatch::cred_prepare::<crate::dispatch::Loop>(&cred, parent)
+            crate::dispatch::cred_prepare::<crate::dispatch::Loop>(
+                &crate::harness::cx(),
+                &cred,
+                parent,
+            )
         })?;
         let bprm = Binprm {
             file,
             cred: Rc::new(cred),
         };
         self.int_hook(Hook::bprm_creds_for_exec, || {
-            crate::dispatch::bprm_creds_for_exec::<crate::dispatch::Loop>(&bprm)
+            crate::dispatch::bprm_creds_for_exec::<crate::dispatch::Loop>(
+                &crate::harness::cx(),
+                &bprm,
+            )
         })?;
         let Binprm { file, cred } = bprm;
         let mut cred = Rc::try_unwrap(cred).map_err(|_| crate::error::EINVAL)?;
@@ -243,14 +304,16 @@ impl Harness {
         }
         self.int_hook(Hook::bprm_creds_from_file, || {
             crate::dispatch::bprm_creds_from_file::<crate::dispatch::Loop>(
+                &crate::harness::cx(),
                 &PreparedCred { cred: &cred },
                 &file,
             )
         })?;
         if self.registered(Hook::bprm_committed_creds) {
-            crate::dispatch::bprm_committed_creds::<crate::dispatch::Loop>(&CommittedBinprm {
-                file,
-            });
+            crate::dispatch::bprm_committed_creds::<crate::dispatch::Loop>(
+                &crate::harness::cx(),
+                &CommittedBinprm { file },
+            );
         }
         Ok(cred)
     }
@@ -265,10 +328,15 @@ impl Harness {
         cred.caps.set(old.caps.get());
         cred.ambient.set(old.ambient.get());
         self.int_hook(Hook::cred_prepare, || {
-            crate::dispatch::cred_prepare::<crate::dispatch::Loop>(&cred, old)
+            crate::dispatch::cred_prepare::<crate::dispatch::Loop>(
+                &crate::harness::cx(),
+                &cred,
+                old,
+            )
         })?;
         self.int_hook(Hook::task_fix_setuid, || {
             crate::dispatch::task_fix_setuid::<crate::dispatch::Loop>(
+                &crate::harness::cx(),
                 &PreparedCred { cred: &cred },
                 old,
                 0,
@@ -290,10 +358,17 @@ impl Harness {
         let cred = Cred::new(uid);
         match parent {
             Some(old) => self.int_hook(Hook::cred_prepare, || {
-                crate::dispatch::cred_prepare::<crate::dispatch::Loop>(&cred, old)
+                crate::dispatch::cred_prepare::<crate::dispatch::Loop>(
+                    &crate::harness::cx(),
+                    &cred,
+                    old,
+                )
             })?,
             None => self.int_hook(Hook::cred_alloc_blank, || {
-                crate::dispatch::cred_alloc_blank::<crate::dispatch::Loop>(&cred)
+                crate::dispatch::cred_alloc_blank::<crate::dispatch::Loop>(
+                    &crate::harness::cx(),
+                    &cred,
+                )
             })?,
         }
         Ok(cred)

@@ -4,6 +4,7 @@
 //! and nothing else, denying [`crate::abi::FS_IOC_GETFLAGS`]; for the tests
 //! that 32-bit ioctls (`file_ioctl_compat`) reach such a submodule.
 
+use crate::context::MaySleep;
 use crate::error::{Result, EACCES};
 use crate::objects::File;
 use std::ffi::CStr;
@@ -20,7 +21,7 @@ crate::submodule::submodule! {
         crate::submodule::blob_states! {}
     }
     hooks {
-        fn file_ioctl(&self, _file: &File, cmd: u32, _arg: u64) -> Result {
+        fn file_ioctl(&self, _cx: &MaySleep, _file: &File, cmd: u32, _arg: u64) -> Result {
             if cmd == crate::abi::FS_IOC_GETFLAGS {
                 Err(EACCES)
             } else {

@@ -3,6 +3,7 @@
 //! `nop_*`: host-only submodules that allow everything and do nothing
 //! else, for measuring what dispatch itself costs (`host/bench.rs`).
 
+use crate::context::MaySleep;
 use crate::error::Result;
 use crate::objects::{Cred, File};
 use crate::submodule::Registered;
@@ -30,7 +31,7 @@ crate::submodule::submodule! {
         }
 
         #[inline(never)]
-        fn file_open(&self, _file: &File) -> Result {
+        fn file_open(&self, _cx: &MaySleep, _file: &File) -> Result {
             Ok(())
         }
     }

@@ -10,6 +10,7 @@
 //! a substitute for it.
 
 use crate::blob::HasBlob;
+use crate::context::MaySleep;
 use crate::error::{Error, Result, EINVAL, ENOSPC, ERANGE};
 use crate::layout::ObjectKind;
 use crate::submodule::Submodule;
@@ -165,7 +166,7 @@ impl File {
     /// Reads extended attribute `name` into `buf`; returns its length.
     ///
     /// An error set with [`Inode::fail_getxattr`] comes first.
-    pub(crate) fn getxattr(&self, name: &CStr, buf: &mut [u8]) -> Result<usize> {
+    pub(crate) fn getxattr(&self, _cx: &MaySleep, name: &CStr, buf: &mut [u8]) -> Result<usize> {
         if let Some(err) = self.inode.getxattr_error.get() {
             return Err(err);
         }

@@ -4,6 +4,7 @@
 //! each call, and return what the test told them to.
 
 use crate::blob::HasBlob;
+use crate::context::MaySleep;
 use crate::error::{Error, Result, EINVAL};
 use crate::hook::{Hook, HookSet};
 #[allow(unused_imports)]
@@ -169,7 +170,7 @@ where
 
     crate::hook_table::hook_table!(record_methods);
 
-    fn file_alloc_security(&self, file: &FileSecurity) -> Result {
+    fn file_alloc_security(&self, _cx: &MaySleep, file: &FileSecurity) -> Result {
         Self::call(Hook::file_alloc_security)?;
         // Set up this instance's file state, as a real module would.
         if let Some(state) = file.state(&key::<I>()) {
@@ -196,7 +197,7 @@ where
             Self::see(Hook::inode_free_security_rcu, state.load(Ordering::Relaxed));
         }
     }
-    fn cred_prepare(&self, new: &Cred, old: &Cred) -> Result {
+    fn cred_prepare(&self, _cx: &MaySleep, new: &Cred, old: &Cred) -> Result {
         Self::call(Hook::cred_prepare)?;
         // Inherit the tag, as a real module would inherit its state.
         if let Some(tag) = Self::cred_tag(old) {

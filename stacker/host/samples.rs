@@ -40,6 +40,12 @@ impl<T: SampleObject> Sample for Option<&'static T> {
     }
 }
 
+impl Sample for &'static crate::context::MaySleep {
+    fn sample() -> Self {
+        Box::leak(Box::new(crate::harness::cx()))
+    }
+}
+
 impl Sample for &'static [u8] {
     fn sample() -> Self {
         b"sample"

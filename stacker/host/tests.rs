@@ -763,17 +763,23 @@ fn compat_ioctl_reaches_file_ioctl() {
     let file = crate::samples::file();
     for tier in 0..2 {
         let compat = |cmd| match tier {
-            0 => file_ioctl_compat::<Loop>(&file, cmd, 0),
-            _ => file_ioctl_compat::<Then<IoctlRule, End>>(&file, cmd, 0),
+            0 => file_ioctl_compat::<Loop>(&crate::harness::cx(), &file, cmd, 0),
+            _ => file_ioctl_compat::<Then<IoctlRule, End>>(&crate::harness::cx(), &file, cmd, 0),
         };
         assert_eq!(compat(FS_IOC32_GETFLAGS), Err(EACCES), "tier {tier}");
         assert_eq!(compat(FS_IOC_GETFLAGS), Err(EACCES), "tier {tier}");
         assert_eq!(compat(FS_IOC32_SETFLAGS), Ok(()), "tier {tier}");
     }
-    assert_eq!(file_ioctl::<Loop>(&file, FS_IOC_GETFLAGS, 0), Err(EACCES));
+    assert_eq!(
+        file_ioctl::<Loop>(&crate::harness::cx(), &file, FS_IOC_GETFLAGS, 0),
+        Err(EACCES)
+    );
     // The native hook does not translate: the 32-bit number is another
     // command there.
-    assert_eq!(file_ioctl::<Loop>(&file, FS_IOC32_GETFLAGS, 0), Ok(()));
+    assert_eq!(
+        file_ioctl::<Loop>(&crate::harness::cx(), &file, FS_IOC32_GETFLAGS, 0),
+        Ok(())
+    );
     // The recorder before it saw the compat hook as a hook of its own.
     assert!(recorder::take_log().contains(&("rec_a", Hook::file_ioctl_compat)));
 }

@@ -32,6 +32,7 @@
 //! [`include/linux/lsm_hooks.h`](srctree/include/linux/lsm_hooks.h)
 
 use crate::blob::HasBlob;
+use crate::context::MaySleep;
 use crate::layout::ObjectKind;
 use crate::submodule::Submodule;
 use core::{ffi::CStr, marker::PhantomData, mem::MaybeUninit};
@@ -216,8 +217,8 @@ impl File {
     /// Reads extended attribute `name` of the file into `buf`; returns its
     /// length. Fails with `ENODATA` when it is not set, `ERANGE` when it is
     /// longer than `buf`. May sleep.
-    pub(crate) fn getxattr(&self, name: &CStr, buf: &mut [u8]) -> Result<usize> {
-        self.dentry().getxattr_of(self.inode(), name, buf)
+    pub(crate) fn getxattr(&self, cx: &MaySleep, name: &CStr, buf: &mut [u8]) -> Result<usize> {
+        self.dentry().getxattr_of(cx, self.inode(), name, buf)
     }
 
     /// The file's inode.
@@ -300,7 +301,13 @@ impl Dentry {
     /// `d_instantiate` the dentry is still negative (`d_inode` is set only
     /// after the hook), and a read through `d_inode` would find no xattr
     /// at all. May sleep.
-    pub(crate) fn getxattr_of(&self, inode: &Inode, name: &CStr, buf: &mut [u8]) -> Result<usize> {
+    pub(crate) fn getxattr_of(
+        &self,
+        _cx: &MaySleep,
+        inode: &Inode,
+        name: &CStr,
+        buf: &mut [u8],
+    ) -> Result<usize> {
         // SAFETY: the caller holds the dentry and `inode`; `buf` is
         // writable for its length; `__vfs_getxattr` does no permission
         // check, which is what a security module reading its own label
@@ -468,8 +475,12 @@ impl Inode {
     ///
     /// Takes and drops a dentry reference, which may sleep: not for
     /// RCU-walk mode (`MAY_NOT_BLOCK`).
-    pub(crate) fn with_alias_name<R>(&self, f: impl FnOnce(&[u8]) -> R) -> Option<R> {
-        self.with_alias(|dentry| dentry.with_name(f))
+    pub(crate) fn with_alias_name<R>(
+        &self,
+        cx: &MaySleep,
+        f: impl FnOnce(&[u8]) -> R,
+    ) -> Option<R> {
+        self.with_alias(cx, |dentry| dentry.with_name(f))
     }
 
     /// Calls `f` with one of the inode's dentries, or returns `None` when
@@ -477,7 +488,7 @@ impl Inode {
     ///
     /// Takes and drops a dentry reference, which may sleep: not for
     /// RCU-walk mode (`MAY_NOT_BLOCK`).
-    pub(crate) fn with_alias<R>(&self, f: impl FnOnce(&Dentry) -> R) -> Option<R> {
+    pub(crate) fn with_alias<R>(&self, _cx: &MaySleep, f: impl FnOnce(&Dentry) -> R) -> Option<R> {
         // SAFETY: the inode is valid by the type invariant.
         let alias = unsafe { bindings::d_find_alias(self.as_raw()) };
         if alias.is_null() {
@@ -991,7 +1002,7 @@ pub(crate) struct NewCred {
 impl NewCred {
     /// A private copy of the current task's credentials (the LSM
     /// `cred_prepare` hooks run on it). Allocates: may sleep.
-    pub(crate) fn prepare() -> Result<NewCred> {
+    pub(crate) fn prepare(_cx: &MaySleep) -> Result<NewCred> {
         // SAFETY: called in process context, as `prepare_creds` needs.
         let ptr = unsafe { bindings::prepare_creds() };
         // INVARIANT: a fresh cred from `prepare_creds`, owned here.
