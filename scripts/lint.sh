@@ -69,23 +69,12 @@ python3 -B -m unittest -q tests/qemu/test_boottest.py 2>&1 | tail -n 1 \
 # faked).
 python3 -B -m unittest -q tests/qemu/test_boots.py 2>&1 | tail -n 1 \
 	|| die "boots.py unit tests failed"
-# kunit.sh's reading of kunit.py's report: a passing run (tests/kunit/
-# report.log) passes; a failed test (report-failed.log, a real run with one
-# assertion broken), a skipped test, a skipped suite and a missing suite
-# each fail.
-kunit_check() { scripts/kunit.sh --check "$1" >/dev/null 2>&1; }
-kunit_check tests/kunit/report.log || die "kunit.sh --check refused tests/kunit/report.log"
-tmp=$(mktemp -d)
-sed 's/\[PASSED\] sha1_in_pieces_known_answer/[SKIPPED] sha1_in_pieces_known_answer (no reason)/' \
-	tests/kunit/report.log >"$tmp/skipped-test.log"
-sed 's/\[PASSED\] real_inode_offsets.*/[SKIPPED] real_inode_offsets (no reason)/; s/\[PASSED\] stacker =/[SKIPPED] stacker =/' \
-	tests/kunit/report.log >"$tmp/skipped-suite.log"
-grep -vE 'stacker_denyname|\] \[PASSED\] parse_' tests/kunit/report.log >"$tmp/missing-suite.log"
-for report in tests/kunit/report-failed.log "$tmp"/*.log; do
-	if kunit_check "$report"; then
-		rm -rf "$tmp"
-		die "kunit.sh --check passed $(basename "$report")"
-	fi
-done
-rm -rf "$tmp"
+# kunit.sh's reading of kunit.py's JSON report (scripts/kunit-check.py):
+# the real report in tests/kunit/report.json passes; a failed, skipped or
+# crashed test, a skipped, missing or empty suite and a failing parameter
+# each fail (tests/kunit/test_kunit_check.py).
+scripts/kunit.sh --check tests/kunit/report.json >/dev/null \
+	|| die "kunit.sh --check refused tests/kunit/report.json"
+python3 -B -m unittest -q tests/kunit/test_kunit_check.py 2>&1 | tail -n 1 \
+	|| die "kunit-check.py unit tests failed"
 log "lint: ${#rs[@]} Rust files formatted, $checked; kunit.sh reads kunit.py's reports right"
