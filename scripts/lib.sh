@@ -219,15 +219,24 @@ apply_patches() {
 # (-rlpD, not -a), by content (--checksum): a changed file gets a new time,
 # so make always rebuilds it, even when the working copy's file is older
 # than the last build's objects (a file restored from a backup, a branch
-# switched back).
+# switched back), and a file removed rebuilds the Rust crate.
 install_tree() {
 	local dst="$KSRC/security/stacker" f
 	mkdir -p "$dst"
 	for f in "${TREE_FILES[@]}"; do
 		[ -e "$STACKER_ROOT/$f" ] || die "missing $f in $STACKER_ROOT"
 	done
-	(cd "$STACKER_ROOT" && rsync -rlpD --checksum --delete --exclude target --exclude 'Cargo.*' --exclude host --exclude host.rs \
+	local changes
+	changes=$(cd "$STACKER_ROOT" && rsync -rlpD --checksum --delete --itemize-changes \
+		--exclude target --exclude 'Cargo.*' --exclude host --exclude host.rs \
 		--exclude '*.o' --exclude '.*.cmd' "${TREE_FILES[@]}" "$dst/")
+	# A Rust file removed or moved (objects.rs split into objects/) is a
+	# dependency that make ignores once it is gone (fixdep's wildcard), and
+	# the new files are in no dependency list yet: without this the crate
+	# would not be rebuilt. Touch its root when a file went away.
+	if grep -q '^\*deleting' <<<"$changes"; then
+		touch "$dst/stacker/kernel/stacker_main.rs"
+	fi
 	# Remove anything in $dst that is no longer part of the tree.
 	for f in "$dst"/* "$dst"/.[!.]*; do
 		[ -e "$f" ] || continue

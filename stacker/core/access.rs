@@ -5,7 +5,7 @@
 //!
 //! The bit values are the kernel's ABI (`include/linux/fs.h`,
 //! `include/uapi/linux/capability.h`); the kernel build checks them against
-//! its bindings at compile time (`objects.rs`). Kernel-independent.
+//! its bindings at compile time (`kernel/abi_check.rs`). Kernel-independent.
 
 /// `MAY_*` bits.
 pub(crate) mod may {

@@ -4,7 +4,7 @@
 //! through its static calls, made from the hook table (`hook_table.rs`).
 //!
 //! Each entry point is generic over the dispatch tier `T` (`dispatch.rs`):
-//! it wraps its C arguments in the typed views of `objects.rs`, calls the
+//! it wraps its C arguments in the typed views of `objects/`, calls the
 //! hook's dispatch function through `T`, and turns the answer into what the
 //! LSM core expects. [`options`] stores `entry_point::<T>` in bindgen's
 //! `security_list_options` union, under the hook's own member: an entry

@@ -13,7 +13,7 @@
  * A Rust field read through a wrong layout reads the wrong memory, and a
  * structure Rust builds with a wrong size is read wrongly by C, so every
  * field Rust reads is listed in STACKER_FIELDS below, and every structure
- * Rust builds, indexes or lets C write into in STACKER_SIZES; objects.rs
+ * Rust builds, indexes or lets C write into in STACKER_SIZES; objects/layout.rs
  * lists the same entries, in the same order, with Rust's offset_of!() and
  * size_of(). stacker_layout_check() compares the two at init, logs every
  * difference by name, and fails: stacker (and capstack's own LSM) then
@@ -41,7 +41,7 @@
 
 #include "stacker.h"
 
-/* Keep in step with stacker_rust_offsets in stacker/kernel/objects.rs. */
+/* Keep in step with stacker_rust_offsets in stacker/kernel/objects/layout.rs. */
 #define STACKER_FIELDS(X)                                                    \
 	X(file, f_path.dentry) X(file, f_inode) X(file, f_security)          \
 	X(dentry, d_inode) X(inode, i_mode) X(inode, i_ino)                  \
@@ -81,7 +81,7 @@
 /*
  * The sizes of what Rust builds (file_operations, lsm_blob_sizes, xattr
  * slots, hook entry points in security_list_options), indexes (task_struct, cred) or lets C write
- * into (name_snapshot, kernel_cap_t, linux_binprm's secureexec bit). Keep in step with objects.rs.
+ * into (name_snapshot, kernel_cap_t, linux_binprm's secureexec bit). Keep in step with objects/layout.rs.
  */
 #define STACKER_SIZES(X)                                                     \
 	X(struct xattr) X(struct name_snapshot)                              \
@@ -90,10 +90,10 @@
 	X(struct lsm_blob_sizes) X(struct task_struct) X(struct cred)        \
 	X(kernel_cap_t) X(struct linux_binprm)
 
-/* Rust's SB_BORN (objects.rs): bindgen does not expand BIT(). */
+/* Rust's SB_BORN (objects/mod.rs): bindgen does not expand BIT(). */
 static_assert(SB_BORN == (1UL << 29));
 /*
- * Rust's FMODE_READ and FMODE_WRITE (objects.rs): bindgen does not expand
+ * Rust's FMODE_READ and FMODE_WRITE (objects/mod.rs): bindgen does not expand
  * the __force casts.
  */
 static_assert((__force unsigned int)FMODE_READ == 1);

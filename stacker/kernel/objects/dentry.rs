@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! Dentries.
+
+#[allow(unused_imports)]
+use super::*;
+
+wrapper!(
+    /// A `struct dentry`.
+    Dentry => bindings::dentry
+);
+
+impl Dentry {
+    /// Reads extended attribute `name` of `inode`, reached through this
+    /// dentry, into `buf`; returns its length, as [`File::getxattr`]. The
+    /// inode is explicit because the dentry may not have it yet: in
+    /// `d_instantiate` the dentry is still negative (`d_inode` is set only
+    /// after the hook), and a read through `d_inode` would find no xattr
+    /// at all. May sleep.
+    pub(crate) fn getxattr_of(
+        &self,
+        _cx: &MaySleep,
+        inode: &Inode,
+        name: &CStr,
+        buf: &mut [u8],
+    ) -> Result<usize> {
+        // SAFETY: the caller holds the dentry and `inode`; `buf` is
+        // writable for its length; `__vfs_getxattr` does no permission
+        // check, which is what a security module reading its own label
+        // wants.
+        let n = unsafe {
+            bindings::__vfs_getxattr(
+                self.as_raw(),
+                inode.as_raw(),
+                name.as_char_ptr(),
+                buf.as_mut_ptr().cast(),
+                buf.len(),
+            )
+        };
+        if n < 0 {
+            return Err(Error::from_errno(n as c_int));
+        }
+        Ok(n as usize)
+    }
+
+    /// The inode, or `None` for a negative dentry.
+    pub(crate) fn inode(&self) -> Option<&Inode> {
+        // SAFETY: the dentry is valid; a positive dentry pins its inode. One
+        // volatile read, as C's `READ_ONCE`: in an RCU-walk lookup
+        // (`inode_follow_link` with `rcu`) the dentry may change meanwhile.
+        let inode = unsafe { core::ptr::addr_of!((*self.as_raw()).d_inode).read_volatile() };
+        // SAFETY: non-null `d_inode` is a valid inode for the borrow.
+        (!inode.is_null()).then(|| unsafe { Inode::from_raw(inode) })
+    }
+
+    /// Calls `f` with a stable copy of the dentry's name.
+    ///
+    /// A dentry may be renamed at any time; the snapshot taken here stays
+    /// valid until `f` returns. Taking it does not sleep.
+    pub(crate) fn with_name<R>(&self, f: impl FnOnce(&[u8]) -> R) -> R {
+        let mut snapshot = MaybeUninit::<bindings::name_snapshot>::uninit();
+        let snapshot = snapshot.as_mut_ptr();
+        // SAFETY: the dentry is valid by the type invariant, and `snapshot`
+        // is storage that does not move until it is released below (the
+        // snapshot may point into itself).
+        unsafe { bindings::take_dentry_name_snapshot(snapshot, self.as_raw()) };
+        // SAFETY: the snapshot was initialised just above.
+        let qstr = unsafe { &(*snapshot).name };
+        // SAFETY: the snapshot's `name` points to `len` readable bytes until
+        // it is released below.
+        let name = unsafe {
+            core::slice::from_raw_parts(
+                qstr.name,
+                qstr.__bindgen_anon_1.__bindgen_anon_1.len as usize,
+            )
+        };
+        let result = f(name);
+        // SAFETY: the snapshot was taken above and `name` is no longer used.
+        unsafe { bindings::release_dentry_name_snapshot(snapshot) };
+        result
+    }
+}

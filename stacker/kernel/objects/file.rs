@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! The open file and the file in its alloc and free hooks.
+
+#[allow(unused_imports)]
+use super::*;
+
+wrapper!(
+    /// A `struct file` that is open: its path, dentry and inode are set.
+    ///
+    /// Not for `file_alloc_security` and `file_free_security`, which get a
+    /// [`FileSecurity`].
+    File => bindings::file
+);
+has_blob!(File, File, FileState, |p| (*p).f_security);
+
+wrapper!(
+    /// A `struct file` in `file_alloc_security` or `file_free_security`:
+    /// only its security blob.
+    ///
+    /// `file_alloc_security` runs before the file's path is set, and
+    /// `file_free_security` also runs for a file whose open failed, so this
+    /// view has no `dentry()`, `inode()` or `getxattr()`: there may be no
+    /// dentry or inode to reach. A submodule sets up or releases its file
+    /// state here, which [`File`] shows in the other file hooks.
+    FileSecurity => bindings::file
+);
+has_blob!(FileSecurity, File, FileState, |p| (*p).f_security);
+
+impl File {
+    /// The dentry the file was opened through.
+    pub(crate) fn dentry(&self) -> &Dentry {
+        // SAFETY: an open file holds a reference on its `f_path.dentry`,
+        // which therefore outlives `&self`.
+        unsafe { Dentry::from_raw((*self.as_raw()).__bindgen_anon_1.f_path.dentry) }
+    }
+
+    /// Reads extended attribute `name` of the file into `buf`; returns its
+    /// length. Fails with `ENODATA` when it is not set, `ERANGE` when it is
+    /// longer than `buf`. May sleep.
+    pub(crate) fn getxattr(&self, cx: &MaySleep, name: &CStr, buf: &mut [u8]) -> Result<usize> {
+        self.dentry().getxattr_of(cx, self.inode(), name, buf)
+    }
+
+    /// The file's inode.
+    pub(crate) fn inode(&self) -> &Inode {
+        // SAFETY: `f_inode` is set for every file and pinned by it.
+        unsafe { Inode::from_raw((*self.as_raw()).f_inode) }
+    }
+
+    /// The file's `f_mode`.
+    fn mode(&self) -> u32 {
+        // SAFETY: the file is valid; the `FMODE_READ`/`FMODE_WRITE` bits
+        // are set at open and fixed.
+        unsafe { (*self.as_raw()).f_mode }
+    }
+
+    /// Whether the file was opened for reading.
+    pub(crate) fn readable(&self) -> bool {
+        self.mode() & FMODE_READ != 0
+    }
+
+    /// Whether the file was opened for writing.
+    pub(crate) fn writable(&self) -> bool {
+        self.mode() & FMODE_WRITE != 0
+    }
+
+    /// Whether the file's pages are mapped writable and shared somewhere
+    /// (`mapping_writably_mapped`): its contents may change with no hook
+    /// seeing it.
+    pub(crate) fn writably_mapped(&self) -> bool {
+        // SAFETY: an open file's `f_mapping` is set at open and valid while
+        // it is open.
+        let mapping = unsafe { (*self.as_raw()).f_mapping };
+        let count = {
+            // SAFETY: `mapping` is valid (above); `i_mmap_writable` is an
+            // `atomic_t`, read once as C's `atomic_read` does.
+            unsafe { core::ptr::addr_of!((*mapping).i_mmap_writable.counter).read_volatile() }
+        };
+        count > 0
+    }
+
+    /// The file's absolute path (`d_absolute_path`, which a chroot does
+    /// not shorten), written at the end of `buf`; `None` when it does not
+    /// fit or the file is not reachable from the root (a detached mount).
+    /// Takes locks: not for RCU-walk mode.
+    pub(crate) fn absolute_path_in<'a>(&self, buf: &'a mut [u8]) -> Option<&'a [u8]> {
+        let len = i32::try_from(buf.len()).ok()?;
+        // SAFETY: the file is open, so its `f_path` is valid; `buf` is
+        // writable for `len` bytes.
+        let p = unsafe {
+            bindings::d_absolute_path(
+                core::ptr::addr_of!((*self.as_raw()).__bindgen_anon_1.f_path),
+                buf.as_mut_ptr().cast(),
+                len,
+            )
+        };
+        path_at(p, buf)
+    }
+
+    /// The file's path as `d_path` gives it (from the caller's root),
+    /// written at the end of `buf`; `None` when it does not fit or the
+    /// file has none. May not be called in RCU-walk mode: takes locks.
+    pub(crate) fn path_in<'a>(&self, buf: &'a mut [u8]) -> Option<&'a [u8]> {
+        let len = i32::try_from(buf.len()).ok()?;
+        // SAFETY: the file is open, so its `f_path` is valid; `buf` is
+        // writable for `len` bytes.
+        let p = unsafe { bindings::file_path(self.as_raw(), buf.as_mut_ptr().cast(), len) };
+        path_at(p, buf)
+    }
+}

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! Superblocks, paths, mounts and attribute changes.
+
+#[allow(unused_imports)]
+use super::*;
+
+wrapper!(
+    /// A `struct super_block`: a mounted (or mounting) file system.
+    Superblock => bindings::super_block
+);
+has_blob!(Superblock, Superblock, SuperblockState, |p| (*p).s_security);
+
+impl Superblock {
+    /// The file system's magic number (`*_MAGIC`, as in `statfs(2)`); 0 in
+    /// `sb_alloc_security`, which runs before the file system sets it.
+    pub(crate) fn magic(&self) -> u64 {
+        // SAFETY: the superblock is valid; `s_magic` is set before it is
+        // mounted and then fixed.
+        unsafe { (*self.as_raw()).s_magic as u64 }
+    }
+}
+
+wrapper!(
+    /// A `struct path`: a mount and a dentry in it.
+    Path => bindings::path
+);
+
+impl Path {
+    /// The dentry.
+    pub(crate) fn dentry(&self) -> &Dentry {
+        // SAFETY: a path passed to a hook holds its dentry.
+        let dentry = unsafe { (*self.as_raw()).dentry };
+        // SAFETY: as above, valid for the borrow.
+        unsafe { Dentry::from_raw(dentry) }
+    }
+}
+
+wrapper!(
+    /// A `struct vfsmount`: one mount of a file system.
+    Vfsmount => bindings::vfsmount
+);
+
+impl Vfsmount {
+    /// The mounted file system.
+    pub(crate) fn superblock(&self) -> &Superblock {
+        // SAFETY: a mount holds its superblock for its life.
+        let sb = unsafe { (*self.as_raw()).mnt_sb };
+        // SAFETY: as above, valid for the borrow.
+        unsafe { Superblock::from_raw(sb) }
+    }
+}
+
+wrapper!(
+    /// A `struct iattr`: the attribute changes of a `setattr`.
+    Iattr => bindings::iattr
+);
+
+impl Iattr {
+    /// Which attributes change (`ATTR_*` bits).
+    pub(crate) fn valid(&self) -> u32 {
+        // SAFETY: the iattr is valid for the hook call.
+        unsafe { (*self.as_raw()).ia_valid }
+    }
+
+    /// The new mode, meaningful with `ATTR_MODE`.
+    pub(crate) fn mode(&self) -> u16 {
+        // SAFETY: as above.
+        unsafe { (*self.as_raw()).ia_mode }
+    }
+}

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! Sockets.
+
+#[allow(unused_imports)]
+use super::*;
+
+wrapper!(
+    /// A `struct socket`.
+    Socket => bindings::socket
+);
+
+impl Socket {
+    /// The socket's `struct sock`: `None` before the protocol set it up
+    /// (the new socket of `socket_accept`).
+    pub(crate) fn sock(&self) -> Option<&Sock> {
+        // SAFETY: the socket is valid; `sk` is set once by the protocol.
+        let sk = unsafe { (*self.as_raw()).sk };
+        // SAFETY: a non-null `sk` lives as long as its socket.
+        unsafe { Sock::from_raw_opt(sk) }
+    }
+}
+
+wrapper!(
+    /// A `struct sock`: the network layer's half of a socket.
+    Sock => bindings::sock
+);
+// bindgen misplaces `sk_security` (`layout_check.c`): C reads it.
+has_blob!(Sock, Sock, SockState, |p| stacker_sk_security(p.cast()));
+
+wrapper!(
+    /// A `struct sock` in `sk_alloc_security` or `sk_free_security`: only
+    /// its security blob. The sock is allocated without zeroing and its
+    /// family is set after `sk_alloc_security` (`sk_prot_alloc()`), and
+    /// `sk_free_security` also runs for that half-built sock, so this view
+    /// has no `family()`.
+    SockSecurity => bindings::sock
+);
+has_blob!(SockSecurity, Sock, SockState, |p| stacker_sk_security(
+    p.cast()
+));
+
+extern "C" {
+    /// `sk->sk_security` (`layout_check.c`). The sock is passed as
+    /// `*const c_void`: bindgen's `sock` holds empty structs, which the
+    /// `improper_ctypes` lint refuses in an `extern` block.
+    fn stacker_sk_security(sk: *const c_void) -> *mut c_void;
+}
+
+impl Sock {
+    /// The address family (`AF_*`).
+    pub(crate) fn family(&self) -> u16 {
+        // SAFETY: the sock is valid; its family is fixed when it is set up.
+        unsafe { (*self.as_raw()).__sk_common.skc_family }
+    }
+}
