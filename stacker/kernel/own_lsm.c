@@ -45,13 +45,7 @@
 		.blobs = &stacker_own_##NAME##_blob_sizes,                   \
 		.init = NAME##_own_init,                                     \
 		.initcall_fs = NAME##_own_securityfs_init,                   \
-	}
+	};
 
-#ifdef CONFIG_SECURITY_STACKER_CAPSTACK
-STACKER_OWN_LSM(capstack, LSM_ID_CAPSTACK);
-#endif
-#ifdef CONFIG_SECURITY_STACKER_TEST_MODULES
-STACKER_OWN_LSM(probe, LSM_ID_PROBE);
-STACKER_OWN_LSM(probe_b, LSM_ID_PROBE_B);
-STACKER_OWN_LSM(probe_c, LSM_ID_PROBE_C);
-#endif
+/* One LSM for each entry of STACKER_OWN_LSMS (stacker.h). */
+STACKER_OWN_LSMS(STACKER_OWN_LSM)

@@ -30,19 +30,21 @@
 #include "../../../lsm.h"
 #include "stacker.h"
 
-/* Whether LSM @id runs stacker's entry points: stacker or an own LSM. */
+/*
+ * Whether LSM @id runs stacker's entry points: stacker or one of the
+ * submodules that can be LSMs of their own (STACKER_OWN_LSMS, stacker.h).
+ */
 static bool stacker_runs(u64 id)
 {
+#define STACKER_OWN_LSM_ID(NAME, ID) case ID:
 	switch (id) {
 	case LSM_ID_STACKER:
-	case LSM_ID_CAPSTACK:
-	case LSM_ID_PROBE:
-	case LSM_ID_PROBE_B:
-	case LSM_ID_PROBE_C:
+	STACKER_OWN_LSMS(STACKER_OWN_LSM_ID)
 		return true;
 	default:
 		return false;
 	}
+#undef STACKER_OWN_LSM_ID
 }
 
 /* The index in lsm_idlist of the first LSM after stacker. */

@@ -84,17 +84,34 @@ int stacker_forward_setprocattr(const char *name, void *value, size_t size);
 extern struct lsm_blob_sizes stacker_blob_sizes;
 
 /*
- * The blob sizes of each submodule run as an LSM of its own (own_lsm.c);
- * defined in Rust (own_lsm.rs).
+ * The submodules that can run as LSMs of their own, X(NAME, LSM_ID): the
+ * one list. own_lsm.c registers each (with CONFIG_SECURITY_STACKER_OWN_LSM),
+ * procattr.c knows that each runs stacker's entry points, and each has
+ * its blob sizes defined in Rust (own_lsm.rs: an entry Rust does not size
+ * does not link).
  */
-extern struct lsm_blob_sizes stacker_own_capstack_blob_sizes;
-extern struct lsm_blob_sizes stacker_own_probe_blob_sizes;
-extern struct lsm_blob_sizes stacker_own_probe_b_blob_sizes;
-extern struct lsm_blob_sizes stacker_own_probe_c_blob_sizes;
+#ifdef CONFIG_SECURITY_STACKER_CAPSTACK
+#define STACKER_OWN_LSMS_CAPSTACK(X) X(capstack, LSM_ID_CAPSTACK)
+#else
+#define STACKER_OWN_LSMS_CAPSTACK(X)
+#endif
+#ifdef CONFIG_SECURITY_STACKER_TEST_MODULES
+#define STACKER_OWN_LSMS_PROBES(X)                                           \
+	X(probe, LSM_ID_PROBE) X(probe_b, LSM_ID_PROBE_B) X(probe_c, LSM_ID_PROBE_C)
+#else
+#define STACKER_OWN_LSMS_PROBES(X)
+#endif
+#define STACKER_OWN_LSMS(X) STACKER_OWN_LSMS_CAPSTACK(X) STACKER_OWN_LSMS_PROBES(X)
+
+/* The blob sizes of each of them (own_lsm.rs). */
+#define STACKER_OWN_BLOB_SIZES(NAME, ID)                                     \
+	extern struct lsm_blob_sizes stacker_own_##NAME##_blob_sizes;
+STACKER_OWN_LSMS(STACKER_OWN_BLOB_SIZES)
+#undef STACKER_OWN_BLOB_SIZES
 
 /*
  * Rust's offsets and sizes of the kernel structures it reads, in the order
- * of layout_check.c's lists; defined in Rust (objects.rs).
+ * of layout_check.c's lists; defined in Rust (objects/layout.rs).
  */
 extern const size_t stacker_rust_offsets[];
 extern const size_t stacker_rust_offsets_len;
