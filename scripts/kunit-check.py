@@ -55,8 +55,12 @@ def check(report, suites, out=sys.stdout):
     for suite in suites:
         group = groups.get(suite)
         if group is None:
-            print(f"kunit: {suite}: did not run", file=out)
-            problems.append(f"{suite} did not run")
+            # A suite that crashed before its first test is a test case of
+            # the top level (kunit_json.py), not a group.
+            case = next((c for c in report.get("test_cases", []) if c.get("name") == suite), None)
+            why = f"{case.get('status', '?')}, no test ran" if case else "did not run"
+            print(f"kunit: {suite}: {why}", file=out)
+            problems.append(f"{suite} {why}")
             continue
         status, p, f, s, bad = suite_result(group)
         print(f"kunit: {suite}: {status}, {p} passed, {f} failed, {s} skipped", file=out)

@@ -240,7 +240,13 @@ install_tree() {
 	# Remove anything in $dst that is no longer part of the tree.
 	for f in "$dst"/* "$dst"/.[!.]*; do
 		[ -e "$f" ] || continue
-		case " ${TREE_FILES[*]} " in *" $(basename "$f") "*) ;; *) rm -rf "$f" ;; esac
+		case " ${TREE_FILES[*]} " in
+		*" $(basename "$f") "*) ;;
+		*)
+			rm -rf "$f"
+			touch "$dst/stacker/kernel/stacker_main.rs"
+			;;
+		esac
 	done
 }
 

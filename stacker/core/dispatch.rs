@@ -424,7 +424,7 @@ fn self_attr_name(attr: u32) -> Option<&'static [u8]> {
 /// name). With `single` (`LSM_FLAG_SINGLE`) only the first answer gives an
 /// entry. Returns the number of entries; `EOPNOTSUPP` (the LSM default,
 /// "nothing from this LSM") when none answers. An error other than
-/// `EINVAL` ("not mine") from a submodule, or from `entry`, ends the call
+/// `EINVAL` or `EOPNOTSUPP` ("not mine") from a submodule, or from `entry`, ends the call
 /// with that error, as an LSM's error ends `security_getselfattr()`.
 /// Unlike `getprocattr`, never forwarded: the LSMs after stacker answer
 /// the syscall under their own ids.
@@ -452,7 +452,10 @@ pub(crate) fn getselfattr<T: Tier>(
             T::getprocattr(m, task, name, &mut value),
         );
         let given = match answer {
-            Err(err) if err == EINVAL => return ControlFlow::Continue(()),
+            // "Not mine". Not `EOPNOTSUPP` either: from this hook it would
+            // make the core drop the entries already copied for stacker
+            // and let the next LSM write over them.
+            Err(err) if err == EINVAL || err == EOPNOTSUPP => return ControlFlow::Continue(()),
             Err(err) => Err(err),
             Ok(()) => {
                 let owner = crate::registry::NAMES

@@ -354,7 +354,7 @@ macro_rules! hook_table {
             first_error syslog(r#type: c_int) -> c_int
                 => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), action: i32 = r#type) -> Result = Ok(());
             /// May the current task, with `cred`, set the system time
-            /// (`clock_settime(2)`, `settimeofday(2)`, `adjtimex(2)`)?
+            /// (`clock_settime(2)`, `settimeofday(2)`, `stime`)?
             first_error settime(ts: *const c::timespec64, tz: *const c::timezone) -> c_int
                 => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), cred: &Cred = Cred::current()) -> Result = Ok(());
             /// Does `cred` have capability `cap` (`opts` as `CAP_OPT_*`)?
@@ -690,9 +690,10 @@ macro_rules! hook_table {
             procattr_set setprocattr(name: *const c_char, value: *mut c_void, size: usize) -> c_int
                 => (name: &[u8], value: &[u8]) -> Result<usize> = Err(EINVAL);
             /// The current task's attribute `attr` (`LSM_ATTR_*`), for
-            /// `lsm_get_self_attr(2)`: the first submodule whose
-            /// `getprocattr` answers for the attribute's name decides, and
-            /// the value is `NAME:value`, under stacker's LSM id.
+            /// `lsm_get_self_attr(2)`: one entry under stacker's LSM id for
+            /// each submodule whose `getprocattr` answers for the
+            /// attribute's name, `NAME:value`, in chain order (the first
+            /// only with `LSM_FLAG_SINGLE`).
             selfattr_get getselfattr(attr: c_uint, ctx: *mut c::lsm_ctx, size: *mut u32, flags: u32) -> c_int
                 => () -> Result = Err(EOPNOTSUPP);
             /// `lsm_set_self_attr(2)` with stacker's LSM id: a value

@@ -728,6 +728,12 @@ fn selfattr_shows_every_label() {
     );
     assert_eq!(get(true), Ok(vec!["rec_b:rec_b".into()]));
     recorder::answer(1, Hook::getprocattr, EINVAL); // rec_b: not mine
+                                                    // EOPNOTSUPP is "not mine" too (it would make the core drop stacker's
+                                                    // entries already copied): rec_a is skipped, rec_c still answers.
+    recorder::answer(0, Hook::getprocattr, EOPNOTSUPP);
+    assert_eq!(get(false), Ok(vec!["rec_c:rec_c".into()]));
+    recorder::reset();
+    recorder::answer(1, Hook::getprocattr, EINVAL);
     assert_eq!(
         get(false),
         Ok(vec!["rec_a:rec_a".into(), "rec_c:rec_c".into()])

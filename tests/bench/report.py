@@ -449,6 +449,10 @@ def targets(by, workloads, units):
     worst = None
     parts = []
     for w in micro:
+        if w in NEAR_ZERO:
+            # About zero in both (nothing is measured there): a ratio of
+            # two noises, not an overhead.
+            continue
         a, b = by.get(("stacker-capstack", w)), by.get(("capstack-own-lsm", w))
         if a and b:
             rel = overhead(a[4], b[4], units[w])

@@ -76,6 +76,12 @@ class Check(unittest.TestCase):
                            {"name": "p-1", "status": "FAIL"}]}]
         self.assertIn("p-1: FAIL", problems(r)[0])
 
+    def test_suite_crashed_before_its_tests_fails(self):
+        r = copy.deepcopy(REPORT)
+        r["sub_groups"] = [g for g in r["sub_groups"] if g["name"] != "stacker"]
+        r["test_cases"] = [{"name": "stacker", "status": "ERROR"}]
+        self.assertEqual(problems(r)[0], "stacker ERROR, no test ran")
+
     def test_empty_report_fails(self):
         self.assertEqual(len(problems({"sub_groups": []})), 3)
 

@@ -175,7 +175,14 @@ def hung_before_userspace(args, name):
 
 
 def expand(words, values):
-    return [w.format(**values) for w in words]
+    """The words with each known placeholder ({out}, {long_timeout})
+    replaced; nothing else is touched (a regex may hold braces)."""
+    out = []
+    for w in words:
+        for key, value in values.items():
+            w = w.replace("{" + key + "}", str(value))
+        out.append(w)
+    return out
 
 
 def main():
