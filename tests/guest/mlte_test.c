@@ -63,22 +63,6 @@ static long status_count(const char *key)
 	return strtol(p + strlen(key), NULL, 10);
 }
 
-/*
- * A POSIX ACL in its xattr form, "u::rw-,u:1000:r--,g::r--,m::r--,o::r--"
- * (include/uapi/linux/posix_acl_xattr.h: version 2, then tag, perm, id),
- * with an entry that the mode bits cannot hold, so that the file system
- * keeps it.
- */
-#define ACL_XATTR "system.posix_acl_access"
-static const uint32_t extended_acl[] = {
-	2,
-	0x01 | (6 << 16), (uint32_t)-1,	/* ACL_USER_OBJ, rw- */
-	0x02 | (4 << 16), 1000,		/* ACL_USER 1000, r-- */
-	0x04 | (4 << 16), (uint32_t)-1,	/* ACL_GROUP_OBJ, r-- */
-	0x10 | (4 << 16), (uint32_t)-1,	/* ACL_MASK, r-- */
-	0x20 | (4 << 16), (uint32_t)-1,	/* ACL_OTHER, r-- */
-};
-
 /* ---- The child side: one operation, its errno as the exit status. ---- */
 
 static int child_op(const char *op, const char *arg)

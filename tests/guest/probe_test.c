@@ -189,26 +189,15 @@ static void sigio_ops(void)
 /*
  * A POSIX ACL set, read and removed (tmpfs with CONFIG_TMPFS_POSIX_ACL):
  * inode_set_acl, inode_post_set_acl, inode_get_acl, inode_remove_acl,
- * inode_post_remove_acl. The value is the xattr form of
- * "u::rw-,u:1000:r--,g::r--,m::r--,o::r--" (include/uapi/linux/
- * posix_acl_xattr.h: version 2, then tag, perm, id): an ACL the mode bits
- * cannot hold, so that the file system keeps it.
+ * inode_post_remove_acl.
  */
 static void acl_ops(const char *path)
 {
-	static const uint32_t acl[] = {
-		2,
-		0x01 | (6 << 16), (uint32_t)-1,	/* ACL_USER_OBJ, rw- */
-		0x02 | (4 << 16), 1000,		/* ACL_USER 1000, r-- */
-		0x04 | (4 << 16), (uint32_t)-1,	/* ACL_GROUP_OBJ, r-- */
-		0x10 | (4 << 16), (uint32_t)-1,	/* ACL_MASK, r-- */
-		0x20 | (4 << 16), (uint32_t)-1,	/* ACL_OTHER, r-- */
-	};
 	char buf[256];
 
-	setxattr(path, "system.posix_acl_access", acl, sizeof(acl), 0);
-	getxattr(path, "system.posix_acl_access", buf, sizeof(buf));
-	removexattr(path, "system.posix_acl_access");
+	setxattr(path, ACL_XATTR, extended_acl, sizeof(extended_acl), 0);
+	getxattr(path, ACL_XATTR, buf, sizeof(buf));
+	removexattr(path, ACL_XATTR);
 }
 
 /* Files, inodes, xattrs, mappings. */
