@@ -438,37 +438,35 @@ pub(crate) fn getselfattr<T: Tier>(
     let Some(name) = self_attr_name(attr) else {
         return Err(EOPNOTSUPP);
     };
-    let mut value = AttrValue::default();
-    let mut shown = AttrValue::default();
+    let mut entry_value = AttrValue::default();
     let mut count = 0u32;
     let mut failure = None;
     // Each submodule that implements `getprocattr` has `getselfattr`
-    // (`HookSet::with_derived`); the calls count as `getselfattr`.
+    // (`HookSet::with_derived`); the calls count as `getselfattr`. The
+    // submodule appends its value after the `NAME:` prefix, in place.
     T::each(Hook::getselfattr, |m| {
-        value.0.clear();
-        let answer = record(
-            m,
-            Hook::getselfattr,
-            T::getprocattr(m, task, name, &mut value),
-        );
-        let given = match answer {
+        entry_value.0.clear();
+        let owner = crate::registry::NAMES
+            .get(m as usize)
+            .copied()
+            .unwrap_or(b"");
+        let given = entry_value
+            .push_bytes(owner)
+            .and_then(|()| entry_value.push_bytes(b":"))
+            .and_then(|()| {
+                record(
+                    m,
+                    Hook::getselfattr,
+                    T::getprocattr(m, task, name, &mut entry_value),
+                )
+            });
+        let given = match given {
             // "Not mine". Not `EOPNOTSUPP` either: from this hook it would
             // make the core drop the entries already copied for stacker
             // and let the next LSM write over them.
             Err(err) if err == EINVAL || err == EOPNOTSUPP => return ControlFlow::Continue(()),
             Err(err) => Err(err),
-            Ok(()) => {
-                let owner = crate::registry::NAMES
-                    .get(m as usize)
-                    .copied()
-                    .unwrap_or(b"");
-                shown.0.clear();
-                shown
-                    .push_bytes(owner)
-                    .and_then(|()| shown.push_bytes(b":"))
-                    .and_then(|()| shown.push_bytes(&value.0))
-                    .and_then(|()| entry(&mut shown))
-            }
+            Ok(()) => entry(&mut entry_value),
         };
         if let Err(err) = given {
             failure = Some(err);

@@ -681,8 +681,10 @@ macro_rules! hook_table {
                     description: &[u8] = c_bytes_opt(description).unwrap_or(&[])) -> Result = Ok(());
 
             // Process attributes.
-            /// The value of `/proc/PID/attr/NAME` for `task`. The default,
-            /// `EINVAL`, means "not mine": the next submodule is asked.
+            /// The value of `/proc/PID/attr/NAME` for `task`, appended to
+            /// `out` (which holds the `NAME:` prefix when the call answers
+            /// `lsm_get_self_attr(2)`). The default, `EINVAL`, means "not
+            /// mine": the next submodule is asked.
             procattr_get getprocattr(p: *mut c::task_struct, name: *const c_char, value: *mut *mut c_char) -> c_int
                 => (task: &Task, name: &[u8], out: &mut AttrValue) -> Result = Err(EINVAL);
             /// A write of `value` to `/proc/self/attr/NAME`; returns how many

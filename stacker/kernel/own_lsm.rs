@@ -24,12 +24,25 @@ use kernel::{
     prelude::*,
 };
 
-/// The boot state of submodule `index` alone: its own LSM's layout.
-const fn alone(index: usize) -> BootState {
+/// The boot state of submodule `index` alone: its own LSM's layout, or
+/// `None` when there is no such submodule or its states cannot be laid out.
+const fn alone(index: usize) -> Option<BootState> {
+    if index >= NAMES.len() {
+        return None;
+    }
     let spec = ChainSpec::parse(NAMES[index], NAMES);
     match BootState::new(spec, REQUESTS, HOOK_SETS) {
-        Ok(state) => state,
-        Err(_) => panic!("a submodule alone cannot be laid out"),
+        Ok(state) => Some(state),
+        Err(_) => None,
+    }
+}
+
+/// [`alone`], for the blob sizes computed at compile time: a submodule
+/// with an LSM of its own that cannot be laid out alone fails the build.
+const fn alone_at_build(index: usize) -> BootState {
+    match alone(index) {
+        Some(state) => state,
+        None => panic!("a submodule alone cannot be laid out"),
     }
 }
 
@@ -56,7 +69,7 @@ macro_rules! own_lsm_blob_sizes {
                 #[no_mangle]
                 #[link_section = ".data..ro_after_init"]
                 pub(crate) static mut [<stacker_own_ $name _blob_sizes>]: bindings::lsm_blob_sizes =
-                    crate::boot::blob_sizes(&alone(<$ty as Registered>::INDEX));
+                    crate::boot::blob_sizes(&alone_at_build(<$ty as Registered>::INDEX));
             )*
         }
     };
@@ -100,13 +113,17 @@ pub(crate) unsafe extern "C" fn stacker_rs_own_init(
         failed(Stage::Conflict(m), EBUSY)
     } else if crate::boot::fail_init_submodule() == Some(m) {
         failed(Stage::Submodule(m), ENODEV)
-    } else {
+    } else if let Some(state) = alone(m as usize) {
         // SAFETY: the LSM core's offsets for this LSM, final by now.
-        crate::boot::set_slots(m, &alone(m as usize), unsafe { &*offsets });
+        crate::boot::set_slots(m, &state, unsafe { &*offsets });
         match crate::registry::init_one(m) {
             Ok(()) => InitStatus::Ok,
             Err(err) => failed(Stage::Submodule(m), err),
         }
+    } else {
+        // Not reached: each own LSM's blob sizes were laid out alone at
+        // build time (`alone_at_build`).
+        failed(Stage::Submodule(m), EINVAL)
     };
     init_status::record(Lsm::Own(m), status);
     let name = C_NAMES.get(m as usize).copied().unwrap_or(c"?");
