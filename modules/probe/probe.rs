@@ -21,7 +21,10 @@
 //! - `inode_getsecurity`: `security.probe` of every inode reads `probe`,
 //!   without any xattr stored; `inode_listsecurity` lists it;
 //! - `task_prctl`: option [`PR_PROBE`] returns its first argument plus one
-//!   (at most `i32::MAX`); every other option is not its own (`ENOSYS`).
+//!   (at most `i32::MAX`); every other option is not its own (`ENOSYS`);
+//! - `inode_xattr_skipcap`: it checks [`SKIPCAP_XATTR`] itself (it allows
+//!   everything), so setting or removing that xattr needs no
+//!   `CAP_SYS_ADMIN`; every other name keeps the check.
 //!
 //! Kernel-independent: the host harness runs the same file.
 
@@ -43,6 +46,9 @@ const NAMES: [&CStr; 3] = [c"probe", c"probe_b", c"probe_c"];
 
 /// The `prctl(2)` option `probe` answers: "PROB".
 pub(crate) const PR_PROBE: i32 = 0x5052_4f42;
+
+/// The xattr whose capability check `probe` skips (`inode_xattr_skipcap`).
+pub(crate) const SKIPCAP_XATTR: &[u8] = b"security.probe_skipcap";
 
 /// `probe`'s process attribute `current`.
 static CURRENT: AtomicU32 = AtomicU32::new(0);
@@ -107,6 +113,8 @@ macro_rules! probe_methods {
             $default
         }
     };
+    // Answered by `probe` below.
+    (@one first_nondefault inode_xattr_skipcap $($rest:tt)*) => {};
     (@one $special:ident $name:ident $($rest:tt)*) => {};
 }
 
@@ -157,6 +165,14 @@ where
             return Ok(());
         }
         names.push(c"security.probe")
+    }
+
+    fn inode_xattr_skipcap(&self, _cx: &MaySleep, name: &[u8]) -> CapCheck {
+        if I == 0 && name == SKIPCAP_XATTR {
+            CapCheck::Skip
+        } else {
+            CapCheck::Keep
+        }
     }
 
     fn task_prctl(&self, option: i32, args: [u64; 4]) -> Result<i32> {

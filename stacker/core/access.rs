@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 
-//! Plain values that hooks receive: the access mask, capability sets and
-//! a task's command name.
+//! Plain values that hooks receive or answer: the access mask, capability
+//! sets, a task's command name and whether an xattr's capability check is
+//! kept.
 //!
 //! The bit values are the kernel's ABI (`include/linux/fs.h`,
 //! `include/uapi/linux/capability.h`); the kernel build checks them against
@@ -63,4 +64,20 @@ impl KernelCap {
 pub(crate) fn comm_str(comm: &[u8; 16]) -> &str {
     let len = comm.iter().position(|&b| b == 0).unwrap_or(comm.len());
     core::str::from_utf8(comm.get(..len).unwrap_or(&[])).unwrap_or("?")
+}
+
+/// An answer of `inode_xattr_skipcap`: whether `setxattr(2)` and
+/// `removexattr(2)` of an xattr keep the capability check that
+/// `security_inode_setxattr()` and `security_inode_removexattr()` make
+/// before any LSM's hook (`cap_inode_setxattr`: `CAP_SYS_ADMIN` for a
+/// `security.*` name other than `security.capability`), or skip it because
+/// a submodule checks that xattr fully itself, as SELinux does for
+/// `security.selinux`. The skip holds for every LSM, so claim only your
+/// own xattr.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum CapCheck {
+    /// The capability check runs (the LSM default).
+    Keep,
+    /// The capability check is skipped: the LSM core is told 1.
+    Skip,
 }

@@ -31,7 +31,7 @@
 
 use crate::blob::BlobState;
 use crate::error::{Error, Result, EINVAL, ENOSYS, EOPNOTSUPP};
-use crate::hook::Hook;
+use crate::hook::{Hook, HookSet};
 use crate::layout::{Request, Slot, BLOB_ALIGN, KINDS};
 #[allow(unused_imports)]
 use crate::objects::*;
@@ -206,6 +206,29 @@ macro_rules! combine {
             out
         }
     };
+    (first_nondefault $name:ident ($($rarg:ident: $rty:ty),*) -> $rret:ty = $default:expr) => {
+        #[doc = concat!("Dispatches `", stringify!($name), "` through chain `T`: the first answer other than the default decides.")]
+        ///
+        /// As `call_int_hook` does for a hook whose default is 0: it stops
+        /// at the first LSM that answers something else.
+        #[inline(always)]
+        pub(crate) fn $name<T: Tier>($($rarg: $rty),*) -> $rret {
+            let mut out = $default;
+            T::each(Hook::$name, |m| {
+                let answer = T::$name(m, $($rarg),*);
+                let claimed = answer != $default;
+                // A claim is not a denial.
+                crate::stats::count(m as usize, Hook::$name, false);
+                if claimed {
+                    out = answer;
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            });
+            out
+        }
+    };
     // `first_claim` (`inode_getsecurity`) and the other special rules:
     // written out below.
     ($special:ident $name:ident ($($rarg:ident: $rty:ty),*) $(-> $rret:ty = $default:expr)?) => {};
@@ -343,6 +366,10 @@ pub(crate) fn inode_init_security<T: Tier>(
 /// claims the attribute, the LSMs registered after stacker are asked in
 /// turn, and the first answer that is not `EINVAL` decides: stacker must not
 /// hide SELinux, AppArmor or Smack after it.
+///
+/// A name `NAME/ATTR` (a file of `/proc/PID/attr/stacker/NAME/`) goes to
+/// submodule `NAME` alone, as `ATTR`, and its answer is the answer:
+/// `EINVAL` when it is not in the chain or says "not mine".
 #[inline(always)]
 pub(crate) fn getprocattr<T: Tier>(
     task: &Task,
@@ -355,6 +382,18 @@ pub(crate) fn getprocattr<T: Tier>(
         .to_bytes_with_nul()
         .split_last()
         .map_or(&[][..], |(_, b)| b);
+    // `/proc/PID/attr/stacker/NAME/ATTR`: submodule NAME's own answer,
+    // never another's nor a later LSM's.
+    if let Some((owner, attr)) = split_owned_attr(bytes) {
+        let mut answer = Err(EINVAL);
+        with_owner::<T>(Hook::getprocattr, owner, |m| {
+            answer = record(m, Hook::getprocattr, T::getprocattr(m, task, attr, out));
+        });
+        if answer.is_err() {
+            out.0.clear();
+        }
+        return answer;
+    }
     if let Some((_, answer)) = first_claim::<T, _>(Hook::getprocattr, EINVAL, |m| {
         // What a submodule left before saying "not mine" is not the answer.
         out.0.clear();
@@ -368,32 +407,77 @@ pub(crate) fn getprocattr<T: Tier>(
     crate::objects::forward_getprocattr(task, name, out)
 }
 
+/// The attribute name of a file in `/proc/PID/attr/stacker/NAME/`, which
+/// the kernel gives as `NAME/ATTR` (`fs/proc/base.c`, patched):
+/// submodule `NAME` and its attribute `ATTR`, both non-empty. `None` for
+/// the names of `/proc/PID/attr/` itself, which have no `/`.
+fn split_owned_attr(name: &[u8]) -> Option<(&[u8], &[u8])> {
+    let slash = name.iter().position(|&b| b == b'/')?;
+    let (owner, attr) = (name.get(..slash)?, name.get(slash + 1..)?);
+    (!owner.is_empty() && !attr.is_empty()).then_some((owner, attr))
+}
+
+/// Calls `call` with submodule `owner`, by name, if it is in chain `T` and
+/// implements `hook`; not at all otherwise.
+#[inline(always)]
+fn with_owner<T: Tier>(hook: Hook, owner: &[u8], mut call: impl FnMut(u8)) {
+    T::each(hook, |m| {
+        if crate::registry::NAMES.get(m as usize).copied() != Some(owner) {
+            return ControlFlow::Continue(());
+        }
+        call(m);
+        ControlFlow::Break(())
+    });
+}
+
+/// The submodules of `order` (a chain, in order) that have process
+/// attributes: those whose hooks in `sets` (by registry index) include
+/// `getprocattr` or `setprocattr`. They are the directories of
+/// `/proc/PID/attr/stacker/`, in this order.
+pub(crate) fn attribute_owners<'a>(
+    order: &'a [u8],
+    sets: &'a [HookSet],
+) -> impl Iterator<Item = u8> + 'a {
+    order.iter().copied().filter(|&m| {
+        sets.get(m as usize)
+            .is_some_and(|set| set.contains(Hook::getprocattr) || set.contains(Hook::setprocattr))
+    })
+}
+
+/// Sends `value` for attribute `name` to the `setprocattr` of submodule
+/// `owner`, if it is in chain `T` and implements `hook` (`setprocattr`, or
+/// `setselfattr` which follows from it), counted as a call of `hook`.
+/// Returns `None` if there is no such submodule; otherwise its answer,
+/// which cannot claim more than `value`.
+#[inline(always)]
+fn send_setprocattr<T: Tier>(
+    hook: Hook,
+    owner: &[u8],
+    name: &[u8],
+    value: &[u8],
+) -> Option<Result<usize>> {
+    let mut answer = None;
+    with_owner::<T>(hook, owner, |m| {
+        answer = Some(match record(m, hook, T::setprocattr(m, name, value)) {
+            // A submodule cannot claim more than it was given.
+            Ok(used) if used > value.len() => Err(EINVAL),
+            answer => answer,
+        });
+    });
+    answer
+}
+
 /// Sends a value `NAME:rest` for attribute `name` to the `setprocattr` of
-/// submodule `NAME`, if it is in chain `T` and implements `hook`
-/// (`setprocattr`, or `setselfattr` which follows from it), counted as a
-/// call of `hook`.
+/// submodule `NAME`, as [`send_setprocattr`].
 /// Returns `None` if the value names no such submodule; otherwise its
 /// answer, counting the `NAME:` prefix as used.
 #[inline(always)]
 fn route_setprocattr<T: Tier>(hook: Hook, name: &[u8], value: &[u8]) -> Option<Result<usize>> {
     let colon = value.iter().position(|&b| b == b':')?;
     let (target, rest) = (value.get(..colon)?, value.get(colon + 1..)?);
-    let mut answer = None;
-    T::each(hook, |m| {
-        if crate::registry::NAMES.get(m as usize).copied() != Some(target) {
-            return ControlFlow::Continue(());
-        }
-        answer = Some(match record(m, hook, T::setprocattr(m, name, rest)) {
-            // A submodule cannot claim more than it was given.
-            Ok(used) if used > rest.len() => Err(EINVAL),
-            // `rest` is a tail of `value`, `used` at most its length: no
-            // wrap.
-            Ok(used) => Ok(value.len().wrapping_sub(rest.len()).wrapping_add(used)),
-            Err(err) => Err(err),
-        });
-        ControlFlow::Break(())
-    });
-    answer
+    // `rest` is a tail of `value`, `used` at most its length: no wrap.
+    send_setprocattr::<T>(hook, target, name, rest)
+        .map(|answer| answer.map(|used| value.len().wrapping_sub(rest.len()).wrapping_add(used)))
 }
 
 /// The process attributes of the LSM syscalls: each `LSM_ATTR_*` value
@@ -511,9 +595,18 @@ pub(crate) fn setselfattr<T: Tier>(attr: u32, value: &[u8]) -> Result {
 /// `EINVAL` decides. When none claims it, the write goes, unchanged, to the
 /// LSMs registered after stacker, as for [`getprocattr`]. Returns the number
 /// of bytes of the value consumed.
+///
+/// A write to `NAME/ATTR` (`/proc/self/attr/stacker/NAME/ATTR`) goes,
+/// whole and without a prefix, to submodule `NAME` alone, as `ATTR`: what
+/// a task reads there it can write back.
 #[inline(always)]
 pub(crate) fn setprocattr<T: Tier>(write: ProcAttrWrite<'_>) -> Result<usize> {
     let (name, value) = (write.name(), write.value());
+    // `/proc/self/attr/stacker/NAME/ATTR`: the whole value, as written, to
+    // submodule NAME alone; `EINVAL` when it is not in the chain.
+    if let Some((owner, attr)) = split_owned_attr(name) {
+        return send_setprocattr::<T>(Hook::setprocattr, owner, attr, value).unwrap_or(Err(EINVAL));
+    }
     if let Some(answer) = route_setprocattr::<T>(Hook::setprocattr, name, value) {
         return answer;
     }

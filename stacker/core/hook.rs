@@ -61,6 +61,7 @@ pub(crate) const fn positional_rule(rule: &str) -> bool {
     crate::chain::bytes_eq(r, b"first_error")
         || crate::chain::bytes_eq(r, b"every")
         || crate::chain::bytes_eq(r, b"all_agree")
+        || crate::chain::bytes_eq(r, b"first_nondefault")
         || crate::chain::bytes_eq(r, b"prctl")
 }
 

@@ -32,6 +32,9 @@
 //! - `every`: a `void` hook; every submodule is called;
 //! - `all_agree`: `vm_enough_memory`; `true` only if every submodule says
 //!   so, and the walk stops at the first that does not;
+//! - `first_nondefault`: an `int` hook whose LSM default is 0 and whose
+//!   other answers are not errors (`inode_xattr_skipcap`, which answers 1):
+//!   the first answer other than the default decides and ends the walk;
 //! - `first_claim`: a hook whose default is an error that means "not
 //!   mine" (`inode_getsecurity`): the first answer that is not the default
 //!   decides;
@@ -169,6 +172,14 @@ macro_rules! hook_table {
                     name: *const c_char, value: *const c_void, size: usize, flags: c_int) -> c_int
                 => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), dentry: &Dentry = Dentry::from_raw(dentry), name: &[u8] = c_bytes(name),
                     value: &[u8] = c_slice(value.cast(), size), flags: i32 = flags) -> Result = Ok(());
+            /// Does a submodule check xattr `name` fully itself, so that
+            /// `setxattr(2)` and `removexattr(2)` of it skip the
+            /// capability check the LSM core makes first
+            /// ([`CapCheck::Skip`])? Claim only your own xattr: the skip
+            /// holds for every LSM.
+            first_nondefault inode_xattr_skipcap(name: *const c_char) -> c_int
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), name: &[u8] = c_bytes(name))
+                -> CapCheck = CapCheck::Keep;
             /// May xattr `name` be removed?
             first_error inode_removexattr(idmap: *mut c::mnt_idmap, dentry: *mut c::dentry,
                     name: *const c_char) -> c_int

@@ -614,7 +614,7 @@ impl Vma {
     }
 }
 
-pub(crate) use crate::access::{AccessMask, KernelCap};
+pub(crate) use crate::access::{AccessMask, CapCheck, KernelCap};
 
 /// A value a submodule builds for a reader (`getprocattr`,
 /// `inode_getsecurity`).

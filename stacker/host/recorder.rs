@@ -140,6 +140,16 @@ macro_rules! record_methods {
             Self::call(Hook::$name).is_ok()
         }
     };
+    // Told to refuse, it claims (the one answer other than the default).
+    (@one first_nondefault $name:ident ($($rarg:ident: $rty:ty),*)) => {
+        #[allow(unused_variables)]
+        fn $name(&self, $($rarg: $rty),*) -> CapCheck {
+            match Self::call(Hook::$name) {
+                Ok(()) => CapCheck::Keep,
+                Err(_) => CapCheck::Skip,
+            }
+        }
+    };
     (@one prctl $name:ident ($($rarg:ident: $rty:ty),*)) => {
         /// Handles the call (`Ok(0)`), unless told to answer otherwise.
         #[allow(unused_variables)]
@@ -209,17 +219,31 @@ where
         Self::call(Hook::inode_getsecurity)?;
         out.push_bytes(Self::NAME.to_bytes())
     }
-    fn getprocattr(&self, _: &Task, _: &[u8], out: &mut AttrValue) -> Result {
+    /// Answers its name for the attributes of `/proc/PID/attr/`; "not
+    /// mine" for any other name.
+    fn getprocattr(&self, _: &Task, name: &[u8], out: &mut AttrValue) -> Result {
         Self::call(Hook::getprocattr)?;
+        if !is_self_attr(name) {
+            return Err(EINVAL);
+        }
         out.push_bytes(Self::NAME.to_bytes())
     }
-    /// Uses the whole value, except a trailing `!`, which it leaves unused.
-    fn setprocattr(&self, _: &[u8], value: &[u8]) -> Result<usize> {
+    /// Uses the whole value, except a trailing `!`, which it leaves unused;
+    /// "not mine" for a name that is not one of `/proc/PID/attr/`.
+    fn setprocattr(&self, name: &[u8], value: &[u8]) -> Result<usize> {
         Self::call(Hook::setprocattr)?;
+        if !is_self_attr(name) {
+            return Err(EINVAL);
+        }
         match value {
             [] => Err(EINVAL),
             [.., b'!'] => Ok(value.len() - 1),
             _ => Ok(value.len()),
         }
     }
+}
+
+/// Whether `name` is one of the attributes of `/proc/PID/attr/`.
+fn is_self_attr(name: &[u8]) -> bool {
+    crate::dispatch::SELF_ATTRS.iter().any(|&(_, n)| n == name)
 }

@@ -295,6 +295,69 @@ fn setprocattr_goes_to_the_lsms_after_stacker_when_no_submodule_claims_it() {
     assert_eq!(take_forwarded(), []);
 }
 
+/// `/proc/PID/attr/stacker/NAME/ATTR` reaches submodule NAME alone, as
+/// `ATTR`: its answer, "not mine" included, is the answer; nothing goes
+/// to another submodule or to the LSMs after stacker; a write goes whole,
+/// with no `NAME:` prefix, so what was read can be written back.
+#[test]
+fn attr_dir_of_a_submodule_reaches_it_alone() {
+    let _h = boot("rec_a,rec_b");
+    let task = Task::new(1);
+    set_later_lsms(later_lsms());
+    let get = |name: &core::ffi::CStr| {
+        let mut out = AttrValue::default();
+        crate::dispatch::getprocattr::<crate::dispatch::Loop>(&task, name, &mut out).map(|()| out.0)
+    };
+    recorder::take_log();
+    assert_eq!(get(c"rec_b/current"), Ok(b"rec_b".to_vec()));
+    assert_eq!(names(&recorder::take_log()), ["rec_b"]);
+    assert_eq!(get(c"rec_a/exec"), Ok(b"rec_a".to_vec()));
+    assert_eq!(names(&recorder::take_log()), ["rec_a"]);
+    // Its "not mine" is the answer: rec_a and the later LSMs are not asked.
+    recorder::answer(1, Hook::getprocattr, EINVAL);
+    assert_eq!(get(c"rec_b/current"), Err(EINVAL));
+    assert_eq!(names(&recorder::take_log()), ["rec_b"]);
+    // A name that is no submodule of the chain, or an attribute it does
+    // not have: EINVAL, nobody else asked.
+    assert_eq!(get(c"rec_c/current"), Err(EINVAL));
+    assert_eq!(get(c"selinux/current"), Err(EINVAL));
+    assert_eq!(get(c"rec_a/nosuch"), Err(EINVAL));
+    assert_eq!(names(&recorder::take_log()), ["rec_a"]);
+    assert_eq!(take_forwarded(), []);
+
+    let write = |name: &'static core::ffi::CStr, value: &'static [u8]| {
+        crate::dispatch::setprocattr::<crate::dispatch::Loop>(ProcAttrWrite::new(name, value))
+    };
+    // The whole value, a colon included, goes to rec_a, not to rec_b.
+    assert_eq!(write(c"rec_a/current", b"rec_b:xyz"), Ok(9));
+    assert_eq!(names(&recorder::take_log()), ["rec_a"]);
+    // What rec_a uses is what is used.
+    assert_eq!(write(c"rec_a/current", b"abc!"), Ok(3));
+    recorder::answer(0, Hook::setprocattr, EACCES);
+    assert_eq!(write(c"rec_a/current", b"abc"), Err(EACCES));
+    recorder::answer(1, Hook::setprocattr, EINVAL);
+    assert_eq!(write(c"rec_b/current", b"abc"), Err(EINVAL));
+    assert_eq!(write(c"rec_c/current", b"abc"), Err(EINVAL));
+    assert_eq!(names(&recorder::take_log()), ["rec_a", "rec_a", "rec_b"]);
+    assert_eq!(take_forwarded(), []);
+}
+
+/// The directories of `/proc/PID/attr/stacker/`: the chain's submodules
+/// with process attributes, in chain order.
+#[test]
+fn attribute_owners_are_the_chain_s_label_bearers_in_order() {
+    use crate::hook::HookSet;
+    let get = HookSet::of(&[Hook::getprocattr]);
+    let set = HookSet::of(&[Hook::setprocattr]);
+    let neither = HookSet::of(&[Hook::file_open]);
+    let sets = [get, neither, set, get];
+    let owners = |order: &[u8]| crate::dispatch::attribute_owners(order, &sets).collect::<Vec<_>>();
+    assert_eq!(owners(&[3, 1, 0, 2]), [3, 0, 2]);
+    assert_eq!(owners(&[1]), [] as [u8; 0]);
+    // An index past the registry has no hooks.
+    assert_eq!(owners(&[9, 0]), [0]);
+}
+
 #[test]
 fn inode_init_security_fills_slots_and_defaults_to_eopnotsupp() {
     let _h = boot("rec_a,rec_b");
@@ -505,6 +568,7 @@ enum Answer {
     Int(crate::error::Result),
     Void,
     Bool(bool),
+    CapCheck(crate::access::CapCheck),
 }
 
 /// Calls the dispatch function of every hook with a generic rule with
@@ -531,6 +595,9 @@ macro_rules! hook_calls {
     (@call all_agree $name:ident $t:ident ($($rty:ty),*)) => {
         Some(Answer::Bool(crate::dispatch::$name::<$t>($(<$rty as crate::samples::Sample>::sample()),*)))
     };
+    (@call first_nondefault $name:ident $t:ident ($($rty:ty),*)) => {
+        Some(Answer::CapCheck(crate::dispatch::$name::<$t>($(<$rty as crate::samples::Sample>::sample()),*)))
+    };
     (@call $special:ident $name:ident $t:ident $args:tt) => {
         None
     };
@@ -548,8 +615,9 @@ use hook_call::call_generic;
 /// Every hook with a generic rule, called through the chain with the
 /// middle submodule refusing, follows its rule as `security.c` does:
 /// `first_error` returns that error and calls no later submodule; `every`
-/// calls all three; `all_agree` answers false and stops there. With no
-/// refusal, each gives its default.
+/// calls all three; `all_agree` answers false and stops there;
+/// `first_nondefault` gives the middle one's claim and stops there. With
+/// no refusal, each gives its default.
 #[test]
 fn every_generic_hook_follows_its_rule() {
     let h = boot("rec_a,rec_b,rec_c");
@@ -573,7 +641,10 @@ fn every_generic_hook_follows_its_rule() {
         assert!(
             matches!(
                 answer,
-                Answer::Int(Ok(())) | Answer::Void | Answer::Bool(true)
+                Answer::Int(Ok(()))
+                    | Answer::Void
+                    | Answer::Bool(true)
+                    | Answer::CapCheck(crate::access::CapCheck::Keep)
             ),
             "{hook:?} without a refusal gave {answer:?}"
         );
@@ -593,6 +664,11 @@ fn every_generic_hook_follows_its_rule() {
             Some(Answer::Bool(ok)) => {
                 assert!(!ok, "{hook:?}");
                 assert_eq!(seen, ["rec_a", "rec_b"], "{hook:?} went on after a refusal");
+            }
+            // The middle one claims: its answer, and the walk ends there.
+            Some(Answer::CapCheck(answer)) => {
+                assert_eq!(answer, crate::access::CapCheck::Skip, "{hook:?}");
+                assert_eq!(seen, ["rec_a", "rec_b"], "{hook:?} went on after a claim");
             }
             None => unreachable!(),
         }

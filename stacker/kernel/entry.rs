@@ -76,6 +76,18 @@ impl IntoC for bool {
     }
 }
 
+/// `inode_xattr_skipcap`: 1 skips the capability check, 0 keeps it.
+impl IntoC for CapCheck {
+    type C = c_int;
+    #[inline(always)]
+    fn into_c(self) -> c_int {
+        match self {
+            CapCheck::Keep => 0,
+            CapCheck::Skip => 1,
+        }
+    }
+}
+
 /// Declares the entry point of every hook whose rule is generic, and
 /// [`options`].
 macro_rules! entry_points {
@@ -100,6 +112,7 @@ macro_rules! entry_points {
     (@one first_error $($rest:tt)*) => { entry_points!(@generic $($rest)*); };
     (@one every $($rest:tt)*) => { entry_points!(@generic $($rest)*); };
     (@one all_agree $($rest:tt)*) => { entry_points!(@generic $($rest)*); };
+    (@one first_nondefault $($rest:tt)*) => { entry_points!(@generic $($rest)*); };
     (@one prctl $($rest:tt)*) => { entry_points!(@generic $($rest)*); };
     // The special rules' entry points are written out below.
     (@one $special:ident $($rest:tt)*) => {};

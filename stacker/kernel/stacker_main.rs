@@ -11,7 +11,11 @@
 //! C header: [`security/stacker/stacker/stacker.h`](srctree/security/stacker/stacker/kernel/stacker.h)
 
 use init_status::{InitStatus, Lsm, Stage};
-use kernel::{ffi::c_int, prelude::*};
+use kernel::{
+    bindings,
+    ffi::{c_char, c_int, c_uint},
+    prelude::*,
+};
 
 /// Prefix of every log line (`pr_*!`), normally provided by `module!`.
 const __LOG_PREFIX: &[u8] = b"stacker\0";
@@ -187,6 +191,29 @@ pub extern "C" fn stacker_rs_securityfs_init() -> c_int {
         }
     }
 }
+
+/// The name of the `i`-th submodule of the chain that has process
+/// attributes (`dispatch::attribute_owners`), for the directories of
+/// `/proc/PID/attr/stacker/`, which `fs/proc/base.c` lists and looks up
+/// through this (declared in `include/linux/security.h`; both from
+/// `linux/patches/0008`). Null past the last one, and for every `i` when
+/// stacker did not start. The chain is fixed once stacker's init is done,
+/// before any process can look.
+#[no_mangle]
+pub extern "C" fn stacker_attr_dir_name(i: c_uint) -> *const c_char {
+    if !matches!(init_status::get(Lsm::Stacker), InitStatus::Ok) {
+        return core::ptr::null();
+    }
+    let order = boot::boot().chain.order();
+    crate::dispatch::attribute_owners(order, registry::HOOK_SETS)
+        .nth(i as usize)
+        .and_then(|m| registry::C_NAMES.get(m as usize))
+        .map_or(core::ptr::null(), |name| name.as_char_ptr())
+}
+
+// `stacker_attr_dir_name` has the type that `security.h` declares.
+const _: unsafe extern "C" fn(c_uint) -> *const c_char = bindings::stacker_attr_dir_name;
+const _: extern "C" fn(c_uint) -> *const c_char = stacker_attr_dir_name;
 
 /// The chain's names, comma separated, for the boot log.
 struct ChainNames;

@@ -23,7 +23,8 @@
  * the LSM order, with one entry for each of stacker's submodules that has
  * a label (mlte's, probe's); /proc/self/attr/current is the first LSM's (the LSM core
  * asks only the first LSM that has the hook); AppArmor's own directory
- * /proc/self/attr/apparmor; and writes to attr/exec reach SELinux through
+ * /proc/self/attr/apparmor; stacker's /proc/self/attr/stacker/mlte/ (and
+ * probe/); and writes to attr/exec reach SELinux through
  * stacker when stacker is first and no submodule takes "exec".
  *
  * The boot's lsm= says which LSM is there and in which order; the tests of
@@ -424,6 +425,36 @@ TEST(proc_attr_current_is_the_first_lsm)
 	char v[256];
 
 	SETUP();
+	ASSERT_EQ(0, read_value("/proc/self/attr/current", v, sizeof(v)));
+	v[strcspn(v, "\n")] = '\0';
+	EXPECT_STREQ(other_is_first() ? other_current() : "init_t:s0", v);
+}
+
+/*
+ * stacker's own directory: attr/stacker/mlte/ answers for mlte alone, in
+ * either order, with mlte's context as it is (no "mlte:" prefix), and takes
+ * it back; it lists the chain's label-bearing submodules, in chain order.
+ */
+TEST(proc_attr_stacker_dir)
+{
+	char v[256], dirs[256], owners[256];
+
+	SETUP();
+	ASSERT_EQ(0, attr_dirs(dirs, sizeof(dirs))) TH_LOG("%s", strerror(errno));
+	chain_attr_owners(owners, sizeof(owners));
+	EXPECT_STREQ(owners, dirs);
+	EXPECT_EQ(0, strncmp(dirs, "mlte\n", 5)) TH_LOG("'%s'", dirs);
+	ASSERT_EQ(0, read_value("/proc/self/attr/stacker/mlte/current", v, sizeof(v)))
+		TH_LOG("%s", strerror(errno));
+	EXPECT_STREQ("init_t:s0", v);
+	EXPECT_ERRNO(0, write_value("/proc/self/attr/stacker/mlte/current", v));
+	EXPECT_ERRNO(EINVAL, write_value("/proc/self/attr/stacker/mlte/current",
+					 "mlte:init_t:s0"));
+	/* Another LSM's attribute is not reached through stacker's directory. */
+	EXPECT_ERRNO(EINVAL, read_value("/proc/self/attr/stacker/mlte/exec", v, sizeof(v)));
+	EXPECT_ERRNO(ENOENT, open("/proc/self/attr/stacker/selinux", O_RDONLY));
+	EXPECT_ERRNO(ENOENT, open("/proc/self/attr/stacker/apparmor", O_RDONLY));
+	/* The first LSM still answers attr/current. */
 	ASSERT_EQ(0, read_value("/proc/self/attr/current", v, sizeof(v)));
 	v[strcspn(v, "\n")] = '\0';
 	EXPECT_STREQ(other_is_first() ? other_current() : "init_t:s0", v);

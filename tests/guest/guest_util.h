@@ -9,6 +9,7 @@
 #define STACKER_GUEST_UTIL_H
 
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -185,6 +186,57 @@ static inline int chain_has(const char *name, char *chain, size_t size)
 		if ((p == chain || p[-1] == '\n') && p[len] == '\n')
 			return 1;
 	return 0;
+}
+
+/*
+ * The directories of /proc/self/attr/stacker/, in the order readdir gives
+ * them, one per line in `out` (as the chain file lists names); 0, or -1
+ * with errno.
+ */
+static inline int attr_dirs(char *out, size_t size)
+{
+	DIR *d = opendir("/proc/self/attr/stacker");
+	struct dirent *e;
+	size_t used = 0;
+	int n;
+
+	out[0] = '\0';
+	if (!d)
+		return -1;
+	while ((e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		n = snprintf(out + used, size - used, "%s\n", e->d_name);
+		if (n < 0 || (size_t)n >= size - used)
+			break;
+		used += n;
+	}
+	closedir(d);
+	return 0;
+}
+
+/*
+ * What attr_dirs() must give: the submodules of the active chain that
+ * have process attributes (mlte and the probes), in chain order, one per
+ * line; "" when stacker did not start.
+ */
+static inline void chain_attr_owners(char *out, size_t size)
+{
+	static const char *const owners[] = { "mlte", "probe", "probe_b", "probe_c" };
+	char chain[512], *name, *save = NULL;
+	size_t used = 0, i;
+	int n;
+
+	out[0] = '\0';
+	if (read_value("/sys/kernel/security/stacker/chain", chain, sizeof(chain)))
+		return;
+	for (name = strtok_r(chain, "\n", &save); name; name = strtok_r(NULL, "\n", &save))
+		for (i = 0; i < sizeof(owners) / sizeof(owners[0]); i++)
+			if (!strcmp(name, owners[i])) {
+				n = snprintf(out + used, size - used, "%s\n", name);
+				if (n > 0 && (size_t)n < size - used)
+					used += n;
+			}
 }
 
 /* mlte's label of `path`, its security.mlte xattr ("" if none). */

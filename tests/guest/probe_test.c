@@ -18,10 +18,14 @@
  *   - inode_listsecurity: listxattr(2) lists security.probe;
  *   - task_prctl: prctl(PR_PROBE, n) returns n + 1, and other options still
  *     reach the kernel's prctl;
+ *   - inode_xattr_skipcap: uid 1000 sets and removes security.probe_skipcap
+ *     on its file without CAP_SYS_ADMIN, and not another security.* name;
  *   - getprocattr/setprocattr: /proc/self/attr/current, routed by "probe:";
  *     a bad value fails and the old value stays;
  *   - getselfattr/setselfattr: lsm_get_self_attr(2) answers "probe:N" under
- *     stacker's LSM id, and lsm_set_self_attr(2) routes "probe:N".
+ *     stacker's LSM id, and lsm_set_self_attr(2) routes "probe:N";
+ *   - /proc/PID/attr/stacker/: a directory per label-bearing submodule of
+ *     the chain, in order; probe/current reads "N" and takes "N" back.
  * If stacker did not initialize, every test fails.
  *
  * With probe, probe_b and probe_c as LSMs of their own instead
@@ -668,6 +672,38 @@ TEST_F(special_rules, prctl_other_options_reach_the_kernel)
 	EXPECT_EQ(1, prctl(PR_GET_DUMPABLE, 0, 0, 0, 0));
 }
 
+/*
+ * inode_xattr_skipcap: probe checks security.probe_skipcap itself, so a
+ * task without CAP_SYS_ADMIN sets and removes it on its own file; any
+ * other security.* name keeps the capability check (EPERM).
+ */
+TEST_F(special_rules, skipcap_skips_the_capability_check_for_probe_s_xattr)
+{
+	int status;
+	pid_t pid;
+
+	ASSERT_EQ(0, chown(self->file, 1000, 1000)) TH_LOG("%s", strerror(errno));
+	pid = fork();
+	if (pid == 0) {
+		if (setresgid(1000, 1000, 1000) || setresuid(1000, 1000, 1000))
+			_exit(10);
+		if (setxattr(self->file, "security.probe_skipcap", "1", 1, 0))
+			_exit(11);
+		if (removexattr(self->file, "security.probe_skipcap"))
+			_exit(12);
+		if (!setxattr(self->file, "security.probe_other", "1", 1, 0) || errno != EPERM)
+			_exit(13);
+		if (!removexattr(self->file, "security.probe_init") || errno != EPERM)
+			_exit(14);
+		_exit(0);
+	}
+	ASSERT_LT(0, pid);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	/* 11, 12: the check was kept; 13, 14: it was skipped for all. */
+	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
 /* The attribute as /proc/self/attr/current reads it. */
 static const char *attr_now(void)
 {
@@ -712,6 +748,96 @@ TEST_F(special_rules, getprocattr_unclaimed_einval)
 	char buf[256];
 
 	EXPECT_ERRNO(EINVAL, read_value("/proc/self/attr/exec", buf, sizeof(buf)));
+}
+
+/*
+ * /proc/PID/attr/stacker/NAME/: one directory for each submodule of the
+ * chain that has process attributes, in chain order, answered by that
+ * submodule alone, value unchanged (no "probe:" prefix), so what it reads
+ * it writes back.
+ */
+#define PROBE_ATTR "/proc/self/attr/stacker/probe/current"
+
+TEST_F(special_rules, attr_stacker_lists_the_chain_s_label_bearers)
+{
+	char dirs[256], owners[256];
+
+	ASSERT_EQ(0, attr_dirs(dirs, sizeof(dirs)))
+		TH_LOG("/proc/self/attr/stacker: %s", strerror(errno));
+	chain_attr_owners(owners, sizeof(owners));
+	EXPECT_STREQ(owners, dirs);
+	/* Behind stacker there is at least probe. */
+	if (!own_lsm())
+		EXPECT_NE(NULL, strstr(dirs, "probe\n"));
+}
+
+TEST_F(special_rules, attr_stacker_dir_reads_back_what_it_writes)
+{
+	char v[64];
+
+	if (own_lsm())
+		SKIP(return, "stacker did not start: attr/stacker/ is empty");
+	ASSERT_ERRNO(0, write_value(PROBE_ATTR, "7"));
+	ASSERT_EQ(0, read_value(PROBE_ATTR, v, sizeof(v))) TH_LOG("%s", strerror(errno));
+	EXPECT_STREQ("7", v);
+	/* The same label as through attr/current, which probe answers. */
+	EXPECT_STREQ("7", attr_now());
+	ASSERT_ERRNO(0, write_value(PROBE_ATTR, v));
+	/* The whole value goes to probe: a prefix is part of it, and bad. */
+	EXPECT_ERRNO(EINVAL, write_value(PROBE_ATTR, "probe:8"));
+	EXPECT_ERRNO(EINVAL, write_value(PROBE_ATTR, "x8"));
+	ASSERT_EQ(0, read_value(PROBE_ATTR, v, sizeof(v)));
+	EXPECT_STREQ("7", v);
+	/* An attribute probe does not have: its EINVAL, nobody else asked. */
+	EXPECT_ERRNO(EINVAL, read_value("/proc/self/attr/stacker/probe/exec", v, sizeof(v)));
+}
+
+TEST_F(special_rules, attr_stacker_other_submodules_answer_for_themselves)
+{
+	char v[64];
+
+	if (own_lsm())
+		SKIP(return, "stacker did not start: attr/stacker/ is empty");
+	ASSERT_ERRNO(0, write_value(PROBE_ATTR, "7"));
+	/* probe_b and probe_c, in the chain, have no label: EINVAL, not probe's. */
+	if (chain_has("probe_b", v, sizeof(v)))
+		EXPECT_ERRNO(EINVAL, read_value("/proc/self/attr/stacker/probe_b/current",
+						v, sizeof(v)));
+	/* No directory for a submodule outside the chain or without labels. */
+	EXPECT_ERRNO(ENOENT, open("/proc/self/attr/stacker/mlte", O_RDONLY));
+	EXPECT_ERRNO(ENOENT, open("/proc/self/attr/stacker/xattrlock", O_RDONLY));
+	EXPECT_ERRNO(ENOENT, open("/proc/self/attr/stacker/probe/nosuch", O_RDONLY));
+	EXPECT_ERRNO(ENOENT, open("/proc/self/attr/stacker/..probe", O_RDONLY));
+}
+
+TEST_F(special_rules, attr_stacker_of_another_task)
+{
+	char path[64], v[64];
+	pid_t pid;
+	int status;
+
+	if (own_lsm())
+		SKIP(return, "stacker did not start: attr/stacker/ is empty");
+	ASSERT_ERRNO(0, write_value(PROBE_ATTR, "7"));
+	pid = fork();
+	if (pid == 0) {
+		pause();
+		_exit(0);
+	}
+	ASSERT_LT(0, pid);
+	snprintf(path, sizeof(path), "/proc/%d/attr/stacker/probe/current", pid);
+	/* Readable, and per thread as well. */
+	EXPECT_EQ(0, read_value(path, v, sizeof(v))) TH_LOG("%s: %s", path, strerror(errno));
+	EXPECT_STREQ("7", v);
+	snprintf(path, sizeof(path), "/proc/self/task/%d/attr/stacker/probe/current",
+		 getpid());
+	EXPECT_EQ(0, read_value(path, v, sizeof(v))) TH_LOG("%s: %s", path, strerror(errno));
+	/* Not writable by another task (not the opener, fs/proc/base.c): the value stays. */
+	snprintf(path, sizeof(path), "/proc/%d/attr/stacker/probe/current", pid);
+	EXPECT_ERRNO(EPERM, write_value(path, "9"));
+	EXPECT_STREQ("7", attr_now());
+	kill(pid, SIGKILL);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 }
 
 /* The LSM syscalls, behind stacker only. */

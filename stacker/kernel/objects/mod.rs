@@ -247,4 +247,4 @@ pub(crate) use self::layout::layout_matches;
 pub(crate) use self::{
     cred::*, dentry::*, file::*, fs::*, inode::*, ipc::*, key::*, mm::*, net::*, task::*, values::*,
 };
-pub(crate) use crate::access::{AccessMask, KernelCap};
+pub(crate) use crate::access::{AccessMask, CapCheck, KernelCap};
