@@ -22,6 +22,8 @@
 //!   without any xattr stored; `inode_listsecurity` lists it;
 //! - `task_prctl`: option [`PR_PROBE`] returns its first argument plus one
 //!   (at most `i32::MAX`); every other option is not its own (`ENOSYS`);
+//! - `socket_getpeersec_stream`: the peer label of every stream socket
+//!   (`getsockopt(SO_PEERSEC)`) is `probe`;
 //! - `inode_xattr_skipcap`: it checks [`SKIPCAP_XATTR`] itself (it allows
 //!   everything), so setting or removing that xattr needs no
 //!   `CAP_SYS_ADMIN`; every other name keeps the check.
@@ -29,7 +31,7 @@
 //! Kernel-independent: the host harness runs the same file.
 
 use crate::context::MaySleep;
-use crate::error::{Result, EINVAL, ENOSYS, EOPNOTSUPP};
+use crate::error::{Result, EINVAL, ENOPROTOOPT, ENOSYS, EOPNOTSUPP};
 use crate::hook::{Hook, HookSet};
 #[allow(unused_imports)]
 use crate::objects::*;
@@ -165,6 +167,13 @@ where
             return Ok(());
         }
         names.push(c"security.probe")
+    }
+
+    fn socket_getpeersec_stream(&self, _: &Socket, out: &mut AttrValue) -> Result {
+        if I != 0 {
+            return Err(ENOPROTOOPT);
+        }
+        out.push_bytes(b"probe")
     }
 
     fn inode_xattr_skipcap(&self, _cx: &MaySleep, name: &[u8]) -> CapCheck {

@@ -30,7 +30,7 @@
 //! Kernel-independent: compiled into the kernel and into the host crate.
 
 use crate::blob::BlobState;
-use crate::error::{Error, Result, EINVAL, ENOSYS, EOPNOTSUPP};
+use crate::error::{Error, Result, EINVAL, ENOPROTOOPT, ENOSYS, EOPNOTSUPP};
 use crate::hook::{Hook, HookSet};
 use crate::layout::{Request, Slot, BLOB_ALIGN, KINDS};
 #[allow(unused_imports)]
@@ -265,9 +265,27 @@ fn first_claim<T: Tier, R>(
     claim
 }
 
+/// The value in `out` of the first submodule of chain `T` that answers
+/// `hook` with something other than `Err(decline)` ("not mine", the LSM
+/// default), as `call_int_hook` does for a hook whose default is not 0;
+/// `decline` when none answers. `call` appends the submodule's value.
+#[inline(always)]
+fn first_value<T: Tier>(
+    hook: Hook,
+    decline: Error,
+    out: &mut AttrValue,
+    mut call: impl FnMut(u8, &mut AttrValue) -> Result,
+) -> Result {
+    first_claim::<T, _>(hook, decline, |m| {
+        // What a submodule left before saying "not mine" is not the answer.
+        out.0.clear();
+        call(m, out)
+    })
+    .map_or(Err(decline), |(_, answer)| answer)
+}
+
 /// Dispatches `inode_getsecurity`: the first answer that is not
-/// `EOPNOTSUPP` ("not mine", the LSM default) decides, as
-/// `call_int_hook` does for a hook whose default is not 0. `EOPNOTSUPP`
+/// `EOPNOTSUPP` ("not mine", the LSM default) decides. `EOPNOTSUPP`
 /// when no submodule answers: the VFS then reads the xattr itself.
 #[inline(always)]
 pub(crate) fn inode_getsecurity<T: Tier>(
@@ -275,12 +293,23 @@ pub(crate) fn inode_getsecurity<T: Tier>(
     name: &[u8],
     out: &mut AttrValue,
 ) -> Result {
-    first_claim::<T, _>(Hook::inode_getsecurity, EOPNOTSUPP, |m| {
-        // What a submodule left before saying "not mine" is not the answer.
-        out.0.clear();
+    first_value::<T>(Hook::inode_getsecurity, EOPNOTSUPP, out, |m, out| {
         T::inode_getsecurity(m, inode, name, out)
     })
-    .map_or(Err(EOPNOTSUPP), |(_, answer)| answer)
+}
+
+/// Dispatches `socket_getpeersec_stream`: the first answer that is not
+/// `ENOPROTOOPT` ("not mine", the LSM default) decides, and is the peer's
+/// label for `getsockopt(SO_PEERSEC)`. `ENOPROTOOPT` when no submodule
+/// answers, so that the LSMs after stacker are asked.
+#[inline(always)]
+pub(crate) fn socket_getpeersec_stream<T: Tier>(sock: &Socket, out: &mut AttrValue) -> Result {
+    first_value::<T>(
+        Hook::socket_getpeersec_stream,
+        ENOPROTOOPT,
+        out,
+        |m, out| T::socket_getpeersec_stream(m, sock, out),
+    )
 }
 
 /// Dispatches `task_prctl` as `security_task_prctl()` does: `ENOSYS` from

@@ -291,6 +291,59 @@ macro_rules! hook_table {
             every d_instantiate(dentry: *mut c::dentry, inode: *mut c::inode)
                 => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), dentry: &Dentry = Dentry::from_raw(dentry), inode: Option<&Inode> = Inode::from_raw_opt(inode));
 
+            // Paths (`CONFIG_SECURITY_PATH`): the same operations as the
+            // inode hooks, told the mount as well, before the inode hooks.
+            /// May `dentry` be unlinked from directory `dir`?
+            first_error path_unlink(dir: *const c::path, dentry: *mut c::dentry) -> c_int
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), dir: &Path = Path::from_raw(dir), dentry: &Dentry = Dentry::from_raw(dentry))
+                -> Result = Ok(());
+            /// May directory `dentry` be made in `dir` with `mode`?
+            first_error path_mkdir(dir: *const c::path, dentry: *mut c::dentry, mode: c::umode_t) -> c_int
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), dir: &Path = Path::from_raw(dir), dentry: &Dentry = Dentry::from_raw(dentry),
+                    mode: u16 = mode) -> Result = Ok(());
+            /// May directory `dentry` be removed from `dir`?
+            first_error path_rmdir(dir: *const c::path, dentry: *mut c::dentry) -> c_int
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), dir: &Path = Path::from_raw(dir), dentry: &Dentry = Dentry::from_raw(dentry))
+                -> Result = Ok(());
+            /// May `dentry` be made in `dir` by `mknod(2)` (or `open(O_CREAT)`
+            /// of a regular file), with `mode` and device `dev`?
+            first_error path_mknod(dir: *const c::path, dentry: *mut c::dentry, mode: c::umode_t, dev: c_uint) -> c_int
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), dir: &Path = Path::from_raw(dir), dentry: &Dentry = Dentry::from_raw(dentry),
+                    mode: u16 = mode, dev: u32 = dev) -> Result = Ok(());
+            /// Regular file `dentry` was made by `mknod(2)` (IMA marks it
+            /// new here).
+            every path_post_mknod(idmap: *mut c::mnt_idmap, dentry: *mut c::dentry)
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), dentry: &Dentry = Dentry::from_raw(dentry));
+            /// May the file at `path` be truncated by `truncate(2)`?
+            first_error path_truncate(path: *const c::path) -> c_int
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), path: &Path = Path::from_raw(path)) -> Result = Ok(());
+            /// May symlink `dentry` to `old_name` be made in `dir`?
+            first_error path_symlink(dir: *const c::path, dentry: *mut c::dentry, old_name: *const c_char) -> c_int
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), dir: &Path = Path::from_raw(dir), dentry: &Dentry = Dentry::from_raw(dentry),
+                    old_name: &[u8] = c_bytes(old_name)) -> Result = Ok(());
+            /// May hard link `new` in `new_dir` to `old` be made?
+            first_error path_link(old: *mut c::dentry, new_dir: *const c::path, new: *mut c::dentry) -> c_int
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), old: &Dentry = Dentry::from_raw(old), new_dir: &Path = Path::from_raw(new_dir),
+                    new: &Dentry = Dentry::from_raw(new)) -> Result = Ok(());
+            /// May `old` in `old_dir` be renamed to `new` in `new_dir`
+            /// (`flags` as `RENAME_*`)?
+            first_error path_rename(old_dir: *const c::path, old: *mut c::dentry, new_dir: *const c::path,
+                    new: *mut c::dentry, flags: c_uint) -> c_int
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), old_dir: &Path = Path::from_raw(old_dir), old: &Dentry = Dentry::from_raw(old),
+                    new_dir: &Path = Path::from_raw(new_dir), new: &Dentry = Dentry::from_raw(new), flags: u32 = flags)
+                -> Result = Ok(());
+            /// May the mode of the file at `path` become `mode`?
+            first_error path_chmod(path: *const c::path, mode: c::umode_t) -> c_int
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), path: &Path = Path::from_raw(path), mode: u16 = mode) -> Result = Ok(());
+            /// May the owner of the file at `path` become `uid` and `gid`
+            /// (kernel ids; `u32::MAX` leaves one unchanged)?
+            first_error path_chown(path: *const c::path, uid: c::kuid_t, gid: c::kgid_t) -> c_int
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), path: &Path = Path::from_raw(path), uid: u32 = uid.val, gid: u32 = gid.val)
+                -> Result = Ok(());
+            /// May the current task's root become `path`?
+            first_error path_chroot(path: *const c::path) -> c_int
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), path: &Path = Path::from_raw(path)) -> Result = Ok(());
+
             // Superblocks and mounts.
             /// A superblock is being set up.
             first_error sb_alloc_security(sb: *mut c::super_block) -> c_int
@@ -502,6 +555,13 @@ macro_rules! hook_table {
             first_error socket_getsockopt(sock: *mut c::socket, level: c_int, optname: c_int) -> c_int
                 => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), sock: &Socket = Socket::from_raw(sock), level: i32 = level, optname: i32 = optname)
                 -> Result = Ok(());
+            /// Appends to `out` the label of the peer of stream socket
+            /// `sock`, for `getsockopt(SO_PEERSEC)`. The default,
+            /// `ENOPROTOOPT`, means "not mine": the next submodule is asked,
+            /// and if none answers, so is the caller.
+            first_claim socket_getpeersec_stream(sock: *mut c::socket, optval: c::sockptr_t, optlen: c::sockptr_t,
+                    len: c_uint) -> c_int
+                => (sock: &Socket, out: &mut AttrValue) -> Result = Err(ENOPROTOOPT);
             /// May option `optname` at `level` of `sock` be set?
             first_error socket_setsockopt(sock: *mut c::socket, level: c_int, optname: c_int) -> c_int
                 => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), sock: &Socket = Socket::from_raw(sock), level: i32 = level, optname: i32 = optname)

@@ -37,7 +37,7 @@
 //! Kernel-independent: compiled into the kernel and into the host crate.
 
 use crate::blob::BlobState;
-use crate::error::{Result, EINVAL, ENOSYS, EOPNOTSUPP};
+use crate::error::{Result, EINVAL, ENOPROTOOPT, ENOSYS, EOPNOTSUPP};
 use crate::hook::HookSet;
 #[allow(unused_imports)]
 use crate::objects::*;

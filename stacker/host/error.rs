@@ -50,5 +50,6 @@ codes! {
     ERANGE = 34,
     ENOSYS = 38,
     ENODATA = 61,
+    ENOPROTOOPT = 92,
     EOPNOTSUPP = 95,
 }

@@ -215,6 +215,10 @@ where
         }
         Ok(())
     }
+    fn socket_getpeersec_stream(&self, _: &Socket, out: &mut AttrValue) -> Result {
+        Self::call(Hook::socket_getpeersec_stream)?;
+        out.push_bytes(Self::NAME.to_bytes())
+    }
     fn inode_getsecurity(&self, _: &Inode, _: &[u8], out: &mut AttrValue) -> Result {
         Self::call(Hook::inode_getsecurity)?;
         out.push_bytes(Self::NAME.to_bytes())

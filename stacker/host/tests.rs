@@ -3,12 +3,12 @@
 //! Host tests of dispatch: order, short-circuit, defaults, void hooks, the
 //! hooks with their own combining rules, the dispatch tiers, and blob state.
 
-use crate::error::{EACCES, EFAULT, EINVAL, ENOMEM, ENOSYS, EOPNOTSUPP, EPERM};
+use crate::error::{EACCES, EFAULT, EINVAL, ENOMEM, ENOPROTOOPT, ENOSYS, EOPNOTSUPP, EPERM};
 use crate::harness::Harness;
 use crate::hook::Hook;
 use crate::objects::{
     set_later_lsms, take_forwarded, AccessMask, AttrValue, Cred, Inode, LaterLsm, ProcAttrWrite,
-    Task, XattrSlots,
+    Socket, Task, XattrSlots,
 };
 use crate::recorder::{self, Recorder};
 use crate::registry;
@@ -728,6 +728,34 @@ fn inode_getsecurity_takes_the_first_claim() {
     recorder::answer(1, Hook::inode_getsecurity, EOPNOTSUPP);
     recorder::answer(2, Hook::inode_getsecurity, EOPNOTSUPP);
     assert_eq!(get(&inode), Err(EOPNOTSUPP));
+}
+
+/// `socket_getpeersec_stream`: the first answer that is not `ENOPROTOOPT`
+/// decides, with its value only; `ENOPROTOOPT` when none answers.
+#[test]
+fn socket_getpeersec_stream_takes_the_first_claim() {
+    let _h = boot("rec_a,rec_b,rec_c");
+    let sock = <&Socket as crate::samples::Sample>::sample();
+    let get = || {
+        let mut out = AttrValue::default();
+        crate::dispatch::socket_getpeersec_stream::<crate::dispatch::Loop>(sock, &mut out)
+            .map(|()| out.0)
+    };
+    recorder::take_log();
+    assert_eq!(get(), Ok(b"rec_a".to_vec()));
+    assert_eq!(names(&recorder::take_log()), ["rec_a"]);
+    recorder::answer(0, Hook::socket_getpeersec_stream, ENOPROTOOPT);
+    assert_eq!(get(), Ok(b"rec_b".to_vec()));
+    assert_eq!(names(&recorder::take_log()), ["rec_a", "rec_b"]);
+    recorder::answer(1, Hook::socket_getpeersec_stream, EACCES);
+    assert_eq!(
+        get(),
+        Err(EACCES),
+        "an error other than ENOPROTOOPT decides"
+    );
+    recorder::answer(1, Hook::socket_getpeersec_stream, ENOPROTOOPT);
+    recorder::answer(2, Hook::socket_getpeersec_stream, ENOPROTOOPT);
+    assert_eq!(get(), Err(ENOPROTOOPT));
 }
 
 /// The LSM syscalls: `getselfattr` names the submodule that answered,

@@ -268,6 +268,53 @@ unsafe extern "C" fn inode_getsecurity<T: Tier>(
     })
 }
 
+/// `socket_getpeersec_stream` entry point for chain `T`
+/// (`getsockopt(SO_PEERSEC)`): the peer's label goes to `optval`, at most
+/// `len` bytes of it, and its length to `optlen`, as
+/// `selinux_socket_getpeersec_stream()` does: `ERANGE` when it does not
+/// fit (with the length it needs in `optlen`), `EFAULT` when a copy fails.
+///
+/// # Safety
+///
+/// Called by the LSM core only, with valid arguments (module docs):
+/// `optval` and `optlen` are the caller's buffers, user or kernel.
+unsafe extern "C" fn socket_getpeersec_stream<T: Tier>(
+    sock: *mut c::socket,
+    optval: c::sockptr_t,
+    optlen: c::sockptr_t,
+    len: c_uint,
+) -> c_int {
+    extern "C" {
+        fn stacker_copy_to_sockptr(dst: c::sockptr_t, src: *const c_void, size: usize) -> c_int;
+    }
+    // SAFETY: a valid socket from the LSM core, for the call.
+    let sock = unsafe { Socket::from_raw(sock) };
+    let mut value = AttrValue::default();
+    kernel::error::from_result(|| {
+        crate::dispatch::socket_getpeersec_stream::<T>(sock, &mut value)?;
+        let value = value.0.as_slice();
+        let size = u32::try_from(value.len()).map_err(|_| ERANGE)?;
+        let fits = size <= len;
+        if fits {
+            // SAFETY: `optval` is the caller's buffer of `len` bytes, at
+            // least `size`; `value` is `size` readable bytes.
+            if unsafe { stacker_copy_to_sockptr(optval, value.as_ptr().cast(), value.len()) } != 0 {
+                return Err(EFAULT);
+            }
+        }
+        let size_ptr: *const u32 = &size;
+        // SAFETY: `optlen` is the caller's `int`, room for a `u32`.
+        if unsafe { stacker_copy_to_sockptr(optlen, size_ptr.cast(), 4) } != 0 {
+            return Err(EFAULT);
+        }
+        if fits {
+            Ok(0)
+        } else {
+            Err(ERANGE)
+        }
+    })
+}
+
 /// `getselfattr` entry point for chain `T` (`lsm_get_self_attr(2)`): one
 /// `struct lsm_ctx` under stacker's LSM id for each submodule that answers
 /// (the first only, with `LSM_FLAG_SINGLE`), whose value is `NAME:value`

@@ -138,6 +138,15 @@ bool stacker_audit_ratelimit(void)
 }
 
 /*
+ * copy_to_sockptr() for Rust (it is an inline function, which bindgen
+ * cannot call): 0, or -EFAULT when the copy failed.
+ */
+int stacker_copy_to_sockptr(sockptr_t dst, const void *src, size_t size)
+{
+	return copy_to_sockptr(dst, src, size) ? -EFAULT : 0;
+}
+
+/*
  * Preemption off and on, for Rust code that spins on a word another task
  * holds (the label writers of label.rs, like the kernel's seqcount
  * writers): a writer must not be preempted while a reader on its CPU

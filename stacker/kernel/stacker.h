@@ -13,6 +13,7 @@
 
 #include <linux/init.h>
 #include <linux/lsm_hooks.h>
+#include <linux/sockptr.h>
 
 /* Early parameters: stacker.chain= and stacker.dispatch= (boot.rs). */
 int stacker_rs_set_chain(const char *value);
@@ -125,5 +126,8 @@ bool stacker_audit_ratelimit(void);
 /* Preemption off and on, for Rust (lsm.c). */
 void stacker_preempt_disable(void);
 void stacker_preempt_enable(void);
+
+/* copy_to_sockptr() for Rust: 0 or -EFAULT (lsm.c). */
+int stacker_copy_to_sockptr(sockptr_t dst, const void *src, size_t size);
 
 #endif /* _SECURITY_STACKER_H */

@@ -18,6 +18,8 @@
  *   - inode_listsecurity: listxattr(2) lists security.probe;
  *   - task_prctl: prctl(PR_PROBE, n) returns n + 1, and other options still
  *     reach the kernel's prctl;
+ *   - socket_getpeersec_stream: SO_PEERSEC of a socketpair reads "probe",
+ *     ERANGE with the length when the buffer is too small;
  *   - inode_xattr_skipcap: uid 1000 sets and removes security.probe_skipcap
  *     on its file without CAP_SYS_ADMIN, and not another security.* name;
  *   - getprocattr/setprocattr: /proc/self/attr/current, routed by "probe:";
@@ -204,6 +206,12 @@ static void acl_ops(const char *path)
 	removexattr(path, ACL_XATTR);
 }
 
+/* chroot(2), in a child: path_chroot. */
+static void chroot_to_tmp(void)
+{
+	chroot("/tmp");
+}
+
 /* Files, inodes, xattrs, mappings. */
 static void file_ops(void)
 {
@@ -246,6 +254,13 @@ static void file_ops(void)
 	readlink("/tmp/p/l", buf, sizeof(buf));
 	stat("/tmp/p/l", &st);
 	mknod("/tmp/p/fifo", S_IFIFO | 0600, 0);
+	/* A regular file by mknod(2): path_post_mknod. */
+	mknod("/tmp/p/reg", S_IFREG | 0600, 0);
+	unlink("/tmp/p/reg");
+	/* By path, not by fd: path_truncate, path_chown. */
+	truncate("/tmp/p/f", 4);
+	chown("/tmp/p/f", 0, 0);
+	in_child(chroot_to_tmp);
 	link("/tmp/p/f", "/tmp/p/g");
 	rename("/tmp/p/g", "/tmp/p/h");
 	unlink("/tmp/p/h");
@@ -670,6 +685,28 @@ TEST_F(special_rules, prctl_other_options_reach_the_kernel)
 {
 	ASSERT_ERRNO(0, prctl(PR_SET_DUMPABLE, 1, 0, 0, 0));
 	EXPECT_EQ(1, prctl(PR_GET_DUMPABLE, 0, 0, 0, 0));
+}
+
+/*
+ * socket_getpeersec_stream: getsockopt(SO_PEERSEC) of a stream socket
+ * gives probe's peer label, "probe", and its length; a buffer too small
+ * gives ERANGE and the length needed.
+ */
+TEST_F(special_rules, peersec_stream_answered_by_probe)
+{
+	char label[64] = "";
+	socklen_t len = sizeof(label);
+	int sv[2];
+
+	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM, 0, sv)) TH_LOG("%s", strerror(errno));
+	EXPECT_ERRNO(0, getsockopt(sv[0], SOL_SOCKET, SO_PEERSEC, label, &len));
+	EXPECT_EQ(5U, len);
+	EXPECT_EQ(0, memcmp(label, "probe", 5)) TH_LOG("'%.*s'", (int)len, label);
+	len = 2;
+	EXPECT_ERRNO(ERANGE, getsockopt(sv[1], SOL_SOCKET, SO_PEERSEC, label, &len));
+	EXPECT_EQ(5U, len);
+	close(sv[0]);
+	close(sv[1]);
 }
 
 /*
