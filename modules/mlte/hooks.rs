@@ -212,7 +212,7 @@ fn by_class(inode: &Inode, file: u32, dir: u32) -> (Class, u32) {
 /// Runs `f` with the policy and the current task's context; allows
 /// everything when no policy is loaded. Does not sleep.
 #[inline(always)]
-fn as_current(f: impl FnOnce(&Compiled<'_>, &Context) -> Result) -> Result {
+fn as_current(f: impl FnOnce(&Compiled<'_>, &Context) -> Result + Send) -> Result {
     Cred::with_current(|cred| {
         policy::with(|p| match p {
             Some(p) => with_label(cred.state(&KEY), p, Sid::Kernel, |s| f(p, s)),

@@ -53,9 +53,10 @@ static LOADS: AtomicU64 = AtomicU64::new(0);
 static LABEL_READ_ERRORS: AtomicU64 = AtomicU64::new(0);
 
 /// Calls `f` with the policy in force (`None` before the first load),
-/// under RCU: `f` must not sleep.
+/// under RCU: `f` must not sleep, and cannot capture a sleep proof
+/// (`Send`, as `RcuCell::read`).
 #[inline(always)]
-pub(crate) fn with<R>(f: impl FnOnce(Option<&Compiled<'_>>) -> R) -> R {
+pub(crate) fn with<R>(f: impl FnOnce(Option<&Compiled<'_>>) -> R + Send) -> R {
     POLICY.read(|p| f(p.map(|p| p.view()).as_ref()))
 }
 

@@ -237,8 +237,10 @@ impl<T: BlobState> RcuCell<T> {
     }
 
     /// Calls `f` with the current value (`None` before the first one), in a
-    /// modelled RCU read-side critical section: `f` must not sleep.
-    pub(crate) fn read<R>(&self, f: impl FnOnce(Option<&T>) -> R) -> R {
+    /// modelled RCU read-side critical section: `f` must not sleep, and
+    /// being `Send` it cannot capture the proof that the caller may
+    /// (`&MaySleep` is not `Send`), as in the kernel build.
+    pub(crate) fn read<R>(&self, f: impl FnOnce(Option<&T>) -> R + Send) -> R {
         self.inner.read(f)
     }
 
@@ -298,8 +300,9 @@ impl<T: Send + Sync> RcuBox<T> {
     }
 
     /// Calls `f` with the current value (`None` before the first one), in a
-    /// modelled RCU read-side critical section: `f` must not sleep.
-    pub(crate) fn read<R>(&self, f: impl FnOnce(Option<&T>) -> R) -> R {
+    /// modelled RCU read-side critical section: `f` must not sleep (and is
+    /// `Send`, see [`RcuCell::read`]).
+    pub(crate) fn read<R>(&self, f: impl FnOnce(Option<&T>) -> R + Send) -> R {
         let guard = self.value.read().unwrap_or_else(|e| e.into_inner());
         RCU_DEPTH.with(|d| d.set(d.get() + 1));
         let result = f(guard.as_deref());

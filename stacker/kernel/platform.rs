@@ -89,8 +89,13 @@ impl<T: BlobState> RcuCell<T> {
     /// as formatting the value for userspace, take a private copy with
     /// [`RcuCell::copy_out`] and work on that. (`CONFIG_DEBUG_ATOMIC_SLEEP`
     /// catches a sleep in `f` in the kernel; the host model panics.)
+    ///
+    /// `f` is `Send`, so it cannot capture the proof that the hook may
+    /// sleep (`&MaySleep` is not `Send`), which every sleeping API of the
+    /// object views demands: a sleeping call in `f` does not build. The
+    /// object views are `Sync`, so `f` may capture them.
     #[inline(always)]
-    pub(crate) fn read<R>(&self, f: impl FnOnce(Option<&T>) -> R) -> R {
+    pub(crate) fn read<R>(&self, f: impl FnOnce(Option<&T>) -> R + Send) -> R {
         self.inner.read(f)
     }
 
@@ -105,8 +110,9 @@ impl<T: BlobState> RcuCell<T> {
         T: Copy,
     {
         let mut copy = KBox::<T>::new_uninit(GFP_KERNEL)?;
-        let dst: *mut T = copy.as_mut_ptr();
-        let found = self.read(|value| {
+        let dst = SendPtr(copy.as_mut_ptr());
+        let found = self.read(move |value| {
+            let dst = dst.get();
             value.is_some_and(|v| {
                 // SAFETY: `dst` is a fresh allocation for one `T`, so it is
                 // valid for writes and does not overlap `v`. `T: Copy`, so
@@ -136,6 +142,23 @@ impl<T: BlobState> RcuCell<T> {
         build(&mut new)?;
         self.inner.replace_boxed(new);
         Ok(())
+    }
+}
+
+/// A pointer to a fresh allocation that only one closure writes through
+/// ([`RcuCell::copy_out`]), so that the closure is `Send`.
+#[derive(Clone, Copy)]
+struct SendPtr<T>(*mut T);
+
+// SAFETY: the one pointer is used by one closure, on the thread that made
+// it; nothing else reaches the allocation until that closure returns.
+unsafe impl<T> Send for SendPtr<T> {}
+
+impl<T> SendPtr<T> {
+    /// The pointer. (A method, so that a closure captures the whole
+    /// `SendPtr`, not its field.)
+    fn get(self) -> *mut T {
+        self.0
     }
 }
 
@@ -174,9 +197,9 @@ impl<T: Send + Sync> RcuBox<T> {
 
     /// Calls `f` with the current value (`None` before the first one),
     /// inside an RCU read-side critical section: `f` must not sleep (see
-    /// [`RcuCell::read`]).
+    /// [`RcuCell::read`], also for why it is `Send`).
     #[inline(always)]
-    pub(crate) fn read<R>(&self, f: impl FnOnce(Option<&T>) -> R) -> R {
+    pub(crate) fn read<R>(&self, f: impl FnOnce(Option<&T>) -> R + Send) -> R {
         let _guard = kernel::sync::rcu::read_lock();
         let p = self.ptr.load(Ordering::Acquire);
         // SAFETY: by the type invariant, a non-null `p` is a whole value that

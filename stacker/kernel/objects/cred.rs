@@ -167,6 +167,10 @@ pub(crate) struct NewCred {
     ptr: core::ptr::NonNull<bindings::cred>,
 }
 
+// SAFETY: a shared `NewCred` gives only `cred()`, a `Sync` view of the new
+// credentials; committing or dropping them takes the value itself.
+unsafe impl Sync for NewCred {}
+
 impl NewCred {
     /// A private copy of the current task's credentials (the LSM
     /// `cred_prepare` hooks run on it). Allocates: may sleep.

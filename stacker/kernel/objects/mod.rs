@@ -62,6 +62,15 @@ macro_rules! wrapper {
         #[repr(transparent)]
         pub(crate) struct $name(Opaque<$c>);
 
+        // SAFETY: the C object is shared by every CPU whatever Rust does
+        // (the LSM core hands the same one to hooks running at once), and
+        // each method of the view is made for that: it reads fields that
+        // do not change while the object is borrowed, or reads under the
+        // object's own lock, RCU or atomics. Sharing a view between
+        // threads adds nothing to that. (`Sync` lets an RCU read closure,
+        // which must be `Send`, borrow it.)
+        unsafe impl Sync for $name {}
+
         impl $name {
             /// Borrows a C object passed in by the LSM core.
             ///
