@@ -835,7 +835,7 @@ crate::submodule::submodule! {
             check_dentry(cx, dentry, FILE_SETATTR, DIR_SETATTR)
         }
 
-        fn inode_getsecurity(&self, inode: &Inode, name: &[u8], out: &mut AttrValue) -> Result {
+        fn inode_getsecurity(&self, cx: &MaySleep, inode: &Inode, name: &[u8], out: &mut AttrValue) -> Result {
             if name != XATTR_SUFFIX.to_bytes() {
                 return Err(EOPNOTSUPP);
             }
@@ -847,7 +847,7 @@ crate::submodule::submodule! {
             }
             let text = policy::with(|p| p.and_then(|p| ContextText::of(&inode_context(inode, p), p)));
             match text {
-                Some(text) => out.push_bytes(text.bytes()),
+                Some(text) => out.push_bytes(cx, text.bytes()),
                 None => Err(EOPNOTSUPP),
             }
         }
@@ -1038,7 +1038,7 @@ crate::submodule::submodule! {
             })
         }
 
-        fn getprocattr(&self, task: &Task, name: &[u8], out: &mut AttrValue) -> Result {
+        fn getprocattr(&self, cx: &MaySleep, task: &Task, name: &[u8], out: &mut AttrValue) -> Result {
             if name != b"current" {
                 return Err(EINVAL);
             }
@@ -1046,13 +1046,13 @@ crate::submodule::submodule! {
                 policy::with(|p| p.and_then(|p| ContextText::of(&cred_context(cred, p), p)))
             });
             match text {
-                Some(text) => out.push_bytes(text.bytes()),
+                Some(text) => out.push_bytes(cx, text.bytes()),
                 // No policy: no context to show.
                 None => Err(EINVAL),
             }
         }
 
-        fn setprocattr(&self, name: &[u8], value: &[u8]) -> Result<usize> {
+        fn setprocattr(&self, cx: &MaySleep, name: &[u8], value: &[u8]) -> Result<usize> {
             if name != b"current" {
                 return Err(EINVAL);
             }
@@ -1066,10 +1066,7 @@ crate::submodule::submodule! {
             if !current_is_single_threaded() {
                 return Err(EPERM);
             }
-            // SAFETY: setprocattr runs from a write to /proc/self/attr or
-            // from lsm_set_self_attr(2): process context, no lock held.
-            let cx = unsafe { MaySleep::new() };
-            let new_cred = NewCred::prepare(&cx)?;
+            let new_cred = NewCred::prepare(cx)?;
             as_current(|p, s| {
                 let new = Context::parse(text, p).map_err(|e| {
                     if platform::ratelimit() {

@@ -75,7 +75,7 @@ fn parse_number(value: &[u8]) -> Option<u32> {
 }
 
 /// Writes `n` in decimal.
-fn push_number(out: &mut AttrValue, n: u32) -> Result {
+fn push_number(cx: &MaySleep, out: &mut AttrValue, n: u32) -> Result {
     let mut digits = [0u8; 10];
     let mut start = digits.len();
     let mut rest = n;
@@ -87,7 +87,7 @@ fn push_number(out: &mut AttrValue, n: u32) -> Result {
             break;
         }
     }
-    out.push_bytes(digits.get(start..).unwrap_or(&[]))
+    out.push_bytes(cx, digits.get(start..).unwrap_or(&[]))
 }
 
 /// Declares the probe's method for each hook whose rule is generic: the
@@ -155,11 +155,17 @@ where
         XattrValue::new(c"probe_init", b"1").map(Some)
     }
 
-    fn inode_getsecurity(&self, _: &Inode, name: &[u8], out: &mut AttrValue) -> Result {
+    fn inode_getsecurity(
+        &self,
+        cx: &MaySleep,
+        _: &Inode,
+        name: &[u8],
+        out: &mut AttrValue,
+    ) -> Result {
         if I != 0 || name != b"probe" {
             return Err(EOPNOTSUPP);
         }
-        out.push_bytes(b"probe")
+        out.push_bytes(cx, b"probe")
     }
 
     fn inode_listsecurity(&self, _cx: &MaySleep, _: &Inode, names: &mut XattrNames<'_>) -> Result {
@@ -169,11 +175,11 @@ where
         names.push(c"security.probe")
     }
 
-    fn socket_getpeersec_stream(&self, _: &Socket, out: &mut AttrValue) -> Result {
+    fn socket_getpeersec_stream(&self, cx: &MaySleep, _: &Socket, out: &mut AttrValue) -> Result {
         if I != 0 {
             return Err(ENOPROTOOPT);
         }
-        out.push_bytes(b"probe")
+        out.push_bytes(cx, b"probe")
     }
 
     fn inode_xattr_skipcap(&self, _cx: &MaySleep, name: &[u8]) -> CapCheck {
@@ -191,14 +197,14 @@ where
         Ok(i32::try_from(args[0]).unwrap_or(i32::MAX).saturating_add(1))
     }
 
-    fn getprocattr(&self, _: &Task, name: &[u8], out: &mut AttrValue) -> Result {
+    fn getprocattr(&self, cx: &MaySleep, _: &Task, name: &[u8], out: &mut AttrValue) -> Result {
         if I != 0 || name != b"current" {
             return Err(EINVAL);
         }
-        push_number(out, CURRENT.load(Ordering::Relaxed))
+        push_number(cx, out, CURRENT.load(Ordering::Relaxed))
     }
 
-    fn setprocattr(&self, name: &[u8], value: &[u8]) -> Result<usize> {
+    fn setprocattr(&self, _cx: &MaySleep, name: &[u8], value: &[u8]) -> Result<usize> {
         if I != 0 || name != b"current" {
             return Err(EINVAL);
         }
@@ -222,7 +228,7 @@ mod tests {
         }
         for n in [0, 7, 10, 4_294_967_295] {
             let mut out = AttrValue::default();
-            push_number(&mut out, n).unwrap();
+            push_number(&crate::harness::cx(), &mut out, n).unwrap();
             assert_eq!(out.0, n.to_string().into_bytes());
         }
     }

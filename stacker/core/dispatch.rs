@@ -30,6 +30,7 @@
 //! Kernel-independent: compiled into the kernel and into the host crate.
 
 use crate::blob::BlobState;
+use crate::context::MaySleep;
 use crate::error::{Error, Result, EINVAL, ENOPROTOOPT, ENOSYS, EOPNOTSUPP};
 use crate::hook::{Hook, HookSet};
 use crate::layout::{Request, Slot, BLOB_ALIGN, KINDS};
@@ -289,12 +290,13 @@ fn first_value<T: Tier>(
 /// when no submodule answers: the VFS then reads the xattr itself.
 #[inline(always)]
 pub(crate) fn inode_getsecurity<T: Tier>(
+    cx: &MaySleep,
     inode: &Inode,
     name: &[u8],
     out: &mut AttrValue,
 ) -> Result {
     first_value::<T>(Hook::inode_getsecurity, EOPNOTSUPP, out, |m, out| {
-        T::inode_getsecurity(m, inode, name, out)
+        T::inode_getsecurity(m, cx, inode, name, out)
     })
 }
 
@@ -303,12 +305,16 @@ pub(crate) fn inode_getsecurity<T: Tier>(
 /// label for `getsockopt(SO_PEERSEC)`. `ENOPROTOOPT` when no submodule
 /// answers, so that the LSMs after stacker are asked.
 #[inline(always)]
-pub(crate) fn socket_getpeersec_stream<T: Tier>(sock: &Socket, out: &mut AttrValue) -> Result {
+pub(crate) fn socket_getpeersec_stream<T: Tier>(
+    cx: &MaySleep,
+    sock: &Socket,
+    out: &mut AttrValue,
+) -> Result {
     first_value::<T>(
         Hook::socket_getpeersec_stream,
         ENOPROTOOPT,
         out,
-        |m, out| T::socket_getpeersec_stream(m, sock, out),
+        |m, out| T::socket_getpeersec_stream(m, cx, sock, out),
     )
 }
 
@@ -401,6 +407,7 @@ pub(crate) fn inode_init_security<T: Tier>(
 /// `EINVAL` when it is not in the chain or says "not mine".
 #[inline(always)]
 pub(crate) fn getprocattr<T: Tier>(
+    cx: &MaySleep,
     task: &Task,
     name: &core::ffi::CStr,
     out: &mut AttrValue,
@@ -416,7 +423,7 @@ pub(crate) fn getprocattr<T: Tier>(
     if let Some((owner, attr)) = split_owned_attr(bytes) {
         let mut answer = Err(EINVAL);
         with_owner::<T>(Hook::getprocattr, owner, |m| {
-            answer = record(m, Hook::getprocattr, T::getprocattr(m, task, attr, out));
+            answer = record(m, Hook::getprocattr, T::getprocattr(m, cx, task, attr, out));
         });
         if answer.is_err() {
             out.0.clear();
@@ -426,14 +433,14 @@ pub(crate) fn getprocattr<T: Tier>(
     if let Some((_, answer)) = first_claim::<T, _>(Hook::getprocattr, EINVAL, |m| {
         // What a submodule left before saying "not mine" is not the answer.
         out.0.clear();
-        T::getprocattr(m, task, bytes, out)
+        T::getprocattr(m, cx, task, bytes, out)
     }) {
         return answer;
     }
     // Nothing a submodule left in `out` before saying "not mine" may reach
     // the answer of another LSM.
     out.0.clear();
-    crate::objects::forward_getprocattr(task, name, out)
+    crate::objects::forward_getprocattr(cx, task, name, out)
 }
 
 /// The attribute name of a file in `/proc/PID/attr/stacker/NAME/`, which
@@ -480,6 +487,7 @@ pub(crate) fn attribute_owners<'a>(
 /// which cannot claim more than `value`.
 #[inline(always)]
 fn send_setprocattr<T: Tier>(
+    cx: &MaySleep,
     hook: Hook,
     owner: &[u8],
     name: &[u8],
@@ -487,7 +495,7 @@ fn send_setprocattr<T: Tier>(
 ) -> Option<Result<usize>> {
     let mut answer = None;
     with_owner::<T>(hook, owner, |m| {
-        answer = Some(match record(m, hook, T::setprocattr(m, name, value)) {
+        answer = Some(match record(m, hook, T::setprocattr(m, cx, name, value)) {
             // A submodule cannot claim more than it was given.
             Ok(used) if used > value.len() => Err(EINVAL),
             answer => answer,
@@ -501,11 +509,16 @@ fn send_setprocattr<T: Tier>(
 /// Returns `None` if the value names no such submodule; otherwise its
 /// answer, counting the `NAME:` prefix as used.
 #[inline(always)]
-fn route_setprocattr<T: Tier>(hook: Hook, name: &[u8], value: &[u8]) -> Option<Result<usize>> {
+fn route_setprocattr<T: Tier>(
+    cx: &MaySleep,
+    hook: Hook,
+    name: &[u8],
+    value: &[u8],
+) -> Option<Result<usize>> {
     let colon = value.iter().position(|&b| b == b':')?;
     let (target, rest) = (value.get(..colon)?, value.get(colon + 1..)?);
     // `rest` is a tail of `value`, `used` at most its length: no wrap.
-    send_setprocattr::<T>(hook, target, name, rest)
+    send_setprocattr::<T>(cx, hook, target, name, rest)
         .map(|answer| answer.map(|used| value.len().wrapping_sub(rest.len()).wrapping_add(used)))
 }
 
@@ -543,6 +556,7 @@ fn self_attr_name(attr: u32) -> Option<&'static [u8]> {
 /// the syscall under their own ids.
 #[inline(always)]
 pub(crate) fn getselfattr<T: Tier>(
+    cx: &MaySleep,
     task: &Task,
     attr: u32,
     single: bool,
@@ -564,13 +578,13 @@ pub(crate) fn getselfattr<T: Tier>(
             .copied()
             .unwrap_or(b"");
         let given = entry_value
-            .push_bytes(owner)
-            .and_then(|()| entry_value.push_bytes(b":"))
+            .push_bytes(cx, owner)
+            .and_then(|()| entry_value.push_bytes(cx, b":"))
             .and_then(|()| {
                 record(
                     m,
                     Hook::getselfattr,
-                    T::getprocattr(m, task, name, &mut entry_value),
+                    T::getprocattr(m, cx, task, name, &mut entry_value),
                 )
             });
         let given = match given {
@@ -605,11 +619,11 @@ pub(crate) fn getselfattr<T: Tier>(
 /// in the chain that implements `setprocattr`, or when the submodule used
 /// less than all of it.
 #[inline(always)]
-pub(crate) fn setselfattr<T: Tier>(attr: u32, value: &[u8]) -> Result {
+pub(crate) fn setselfattr<T: Tier>(cx: &MaySleep, attr: u32, value: &[u8]) -> Result {
     let Some(name) = self_attr_name(attr) else {
         return Err(EOPNOTSUPP);
     };
-    match route_setprocattr::<T>(Hook::setselfattr, name, value) {
+    match route_setprocattr::<T>(cx, Hook::setselfattr, name, value) {
         Some(Ok(used)) if used == value.len() => Ok(()),
         Some(Ok(_)) | None => Err(EINVAL),
         Some(Err(err)) => Err(err),
@@ -629,18 +643,19 @@ pub(crate) fn setselfattr<T: Tier>(attr: u32, value: &[u8]) -> Result {
 /// whole and without a prefix, to submodule `NAME` alone, as `ATTR`: what
 /// a task reads there it can write back.
 #[inline(always)]
-pub(crate) fn setprocattr<T: Tier>(write: ProcAttrWrite<'_>) -> Result<usize> {
+pub(crate) fn setprocattr<T: Tier>(cx: &MaySleep, write: ProcAttrWrite<'_>) -> Result<usize> {
     let (name, value) = (write.name(), write.value());
     // `/proc/self/attr/stacker/NAME/ATTR`: the whole value, as written, to
     // submodule NAME alone; `EINVAL` when it is not in the chain.
     if let Some((owner, attr)) = split_owned_attr(name) {
-        return send_setprocattr::<T>(Hook::setprocattr, owner, attr, value).unwrap_or(Err(EINVAL));
+        return send_setprocattr::<T>(cx, Hook::setprocattr, owner, attr, value)
+            .unwrap_or(Err(EINVAL));
     }
-    if let Some(answer) = route_setprocattr::<T>(Hook::setprocattr, name, value) {
+    if let Some(answer) = route_setprocattr::<T>(cx, Hook::setprocattr, name, value) {
         return answer;
     }
     if let Some((_, answer)) = first_claim::<T, _>(Hook::setprocattr, EINVAL, |m| {
-        T::setprocattr(m, name, value)
+        T::setprocattr(m, cx, name, value)
     }) {
         return answer;
     }

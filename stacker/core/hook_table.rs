@@ -254,7 +254,7 @@ macro_rules! hook_table {
             /// and if none answers, the xattr is read from the inode.
             first_claim inode_getsecurity(idmap: *mut c::mnt_idmap, inode: *mut c::inode, name: *const c_char,
                     buffer: *mut *mut c_void, alloc: bool) -> c_int
-                => (inode: &Inode, name: &[u8], out: &mut AttrValue) -> Result = Err(EOPNOTSUPP);
+                => (cx: &crate::context::MaySleep, inode: &Inode, name: &[u8], out: &mut AttrValue) -> Result = Err(EOPNOTSUPP);
             /// Adds the `security.*` xattr names the submodule makes for
             /// `inode` to `names` (for `listxattr(2)`).
             first_error inode_listsecurity(inode: *mut c::inode, buffer: *mut *mut c_char, remaining_size: *mut isize) -> c_int
@@ -561,7 +561,7 @@ macro_rules! hook_table {
             /// and if none answers, so is the caller.
             first_claim socket_getpeersec_stream(sock: *mut c::socket, optval: c::sockptr_t, optlen: c::sockptr_t,
                     len: c_uint) -> c_int
-                => (sock: &Socket, out: &mut AttrValue) -> Result = Err(ENOPROTOOPT);
+                => (cx: &crate::context::MaySleep, sock: &Socket, out: &mut AttrValue) -> Result = Err(ENOPROTOOPT);
             /// May option `optname` at `level` of `sock` be set?
             first_error socket_setsockopt(sock: *mut c::socket, level: c_int, optname: c_int) -> c_int
                 => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), sock: &Socket = Socket::from_raw(sock), level: i32 = level, optname: i32 = optname)
@@ -757,11 +757,11 @@ macro_rules! hook_table {
             /// `lsm_get_self_attr(2)`). The default, `EINVAL`, means "not
             /// mine": the next submodule is asked.
             procattr_get getprocattr(p: *mut c::task_struct, name: *const c_char, value: *mut *mut c_char) -> c_int
-                => (task: &Task, name: &[u8], out: &mut AttrValue) -> Result = Err(EINVAL);
+                => (cx: &crate::context::MaySleep, task: &Task, name: &[u8], out: &mut AttrValue) -> Result = Err(EINVAL);
             /// A write of `value` to `/proc/self/attr/NAME`; returns how many
             /// bytes were used. The default, `EINVAL`, means "not mine".
             procattr_set setprocattr(name: *const c_char, value: *mut c_void, size: usize) -> c_int
-                => (name: &[u8], value: &[u8]) -> Result<usize> = Err(EINVAL);
+                => (cx: &crate::context::MaySleep, name: &[u8], value: &[u8]) -> Result<usize> = Err(EINVAL);
             /// The current task's attribute `attr` (`LSM_ATTR_*`), for
             /// `lsm_get_self_attr(2)`: one entry under stacker's LSM id for
             /// each submodule whose `getprocattr` answers for the

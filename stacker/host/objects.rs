@@ -622,8 +622,10 @@ pub(crate) use crate::access::{AccessMask, CapCheck, KernelCap};
 pub(crate) struct AttrValue(pub(crate) Vec<u8>);
 
 impl AttrValue {
-    /// Appends bytes to the value.
-    pub(crate) fn push_bytes(&mut self, bytes: &[u8]) -> Result {
+    /// Appends bytes to the value. Allocates: may sleep (the model
+    /// checks), so it demands the proof.
+    pub(crate) fn push_bytes(&mut self, _cx: &MaySleep, bytes: &[u8]) -> Result {
+        crate::platform::might_sleep();
         self.0.extend_from_slice(bytes);
         Ok(())
     }
@@ -698,14 +700,19 @@ pub(crate) fn take_forwarded() -> Vec<(&'static str, &'static str)> {
 
 /// Asks the modelled LSMs after stacker for attribute `name`: the first
 /// answer that is not `EINVAL` goes into `out`.
-pub(crate) fn forward_getprocattr(_task: &Task, _name: &CStr, out: &mut AttrValue) -> Result {
+pub(crate) fn forward_getprocattr(
+    cx: &MaySleep,
+    _task: &Task,
+    _name: &CStr,
+    out: &mut AttrValue,
+) -> Result {
     LATER_LSMS.with(|l| {
         for lsm in l.borrow().iter() {
             FORWARDED.with(|f| f.borrow_mut().push((lsm.name, "getprocattr")));
             match &lsm.get {
                 Err(err) if *err == EINVAL => continue,
                 Err(err) => return Err(*err),
-                Ok(value) => return out.push_bytes(value),
+                Ok(value) => return out.push_bytes(cx, value),
             }
         }
         Err(EINVAL)

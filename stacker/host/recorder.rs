@@ -215,26 +215,26 @@ where
         }
         Ok(())
     }
-    fn socket_getpeersec_stream(&self, _: &Socket, out: &mut AttrValue) -> Result {
+    fn socket_getpeersec_stream(&self, cx: &MaySleep, _: &Socket, out: &mut AttrValue) -> Result {
         Self::call(Hook::socket_getpeersec_stream)?;
-        out.push_bytes(Self::NAME.to_bytes())
+        out.push_bytes(cx, Self::NAME.to_bytes())
     }
-    fn inode_getsecurity(&self, _: &Inode, _: &[u8], out: &mut AttrValue) -> Result {
+    fn inode_getsecurity(&self, cx: &MaySleep, _: &Inode, _: &[u8], out: &mut AttrValue) -> Result {
         Self::call(Hook::inode_getsecurity)?;
-        out.push_bytes(Self::NAME.to_bytes())
+        out.push_bytes(cx, Self::NAME.to_bytes())
     }
     /// Answers its name for the attributes of `/proc/PID/attr/`; "not
     /// mine" for any other name.
-    fn getprocattr(&self, _: &Task, name: &[u8], out: &mut AttrValue) -> Result {
+    fn getprocattr(&self, cx: &MaySleep, _: &Task, name: &[u8], out: &mut AttrValue) -> Result {
         Self::call(Hook::getprocattr)?;
         if !is_self_attr(name) {
             return Err(EINVAL);
         }
-        out.push_bytes(Self::NAME.to_bytes())
+        out.push_bytes(cx, Self::NAME.to_bytes())
     }
     /// Uses the whole value, except a trailing `!`, which it leaves unused;
     /// "not mine" for a name that is not one of `/proc/PID/attr/`.
-    fn setprocattr(&self, name: &[u8], value: &[u8]) -> Result<usize> {
+    fn setprocattr(&self, _cx: &MaySleep, name: &[u8], value: &[u8]) -> Result<usize> {
         Self::call(Hook::setprocattr)?;
         if !is_self_attr(name) {
             return Err(EINVAL);

@@ -154,7 +154,12 @@ fn getprocattr_skips_einval_and_setprocattr_routes_by_name() {
     let mut out = AttrValue::default();
     recorder::answer(0, Hook::getprocattr, EINVAL); // "not mine"
     assert_eq!(
-        crate::dispatch::getprocattr::<crate::dispatch::Loop>(&task, c"current", &mut out),
+        crate::dispatch::getprocattr::<crate::dispatch::Loop>(
+            &crate::harness::cx(),
+            &task,
+            c"current",
+            &mut out
+        ),
         Ok(())
     );
     assert_eq!(out.0, b"rec_b");
@@ -163,13 +168,19 @@ fn getprocattr_skips_einval_and_setprocattr_routes_by_name() {
     recorder::take_log();
     let write = |value: &'static [u8]| ProcAttrWrite::new(c"current", value);
     assert_eq!(
-        crate::dispatch::setprocattr::<crate::dispatch::Loop>(write(b"rec_b:xyz")),
+        crate::dispatch::setprocattr::<crate::dispatch::Loop>(
+            &crate::harness::cx(),
+            write(b"rec_b:xyz")
+        ),
         Ok(9)
     );
     assert_eq!(names(&recorder::take_log()), ["rec_b"]);
     // Not routed: first non-EINVAL answer wins.
     assert_eq!(
-        crate::dispatch::setprocattr::<crate::dispatch::Loop>(write(b"plain")),
+        crate::dispatch::setprocattr::<crate::dispatch::Loop>(
+            &crate::harness::cx(),
+            write(b"plain")
+        ),
         Ok(5)
     );
     assert_eq!(names(&recorder::take_log()), ["rec_a"]);
@@ -178,7 +189,7 @@ fn getprocattr_skips_einval_and_setprocattr_routes_by_name() {
     recorder::answer(1, Hook::setprocattr, EINVAL);
     set_later_lsms(Vec::new());
     assert_eq!(
-        crate::dispatch::setprocattr::<crate::dispatch::Loop>(write(b"x")),
+        crate::dispatch::setprocattr::<crate::dispatch::Loop>(&crate::harness::cx(), write(b"x")),
         Err(EINVAL)
     );
 }
@@ -218,7 +229,12 @@ fn getprocattr_goes_to_the_lsms_after_stacker_when_no_submodule_claims_it() {
     recorder::answer(1, Hook::getprocattr, EINVAL);
     let mut out = AttrValue::default();
     assert_eq!(
-        crate::dispatch::getprocattr::<crate::dispatch::Loop>(&task, c"current", &mut out),
+        crate::dispatch::getprocattr::<crate::dispatch::Loop>(
+            &crate::harness::cx(),
+            &task,
+            c"current",
+            &mut out
+        ),
         Ok(())
     );
     assert_eq!(out.0, b"system_u:system_r:init_t:s0");
@@ -236,6 +252,7 @@ fn getprocattr_goes_to_the_lsms_after_stacker_when_no_submodule_claims_it() {
     }]);
     assert_eq!(
         crate::dispatch::getprocattr::<crate::dispatch::Loop>(
+            &crate::harness::cx(),
             &task,
             c"current",
             &mut AttrValue::default()
@@ -246,6 +263,7 @@ fn getprocattr_goes_to_the_lsms_after_stacker_when_no_submodule_claims_it() {
     set_later_lsms(Vec::new());
     assert_eq!(
         crate::dispatch::getprocattr::<crate::dispatch::Loop>(
+            &crate::harness::cx(),
             &task,
             c"current",
             &mut AttrValue::default()
@@ -258,7 +276,12 @@ fn getprocattr_goes_to_the_lsms_after_stacker_when_no_submodule_claims_it() {
     recorder::reset();
     let mut out = AttrValue::default();
     assert_eq!(
-        crate::dispatch::getprocattr::<crate::dispatch::Loop>(&task, c"current", &mut out),
+        crate::dispatch::getprocattr::<crate::dispatch::Loop>(
+            &crate::harness::cx(),
+            &task,
+            c"current",
+            &mut out
+        ),
         Ok(())
     );
     assert_eq!(out.0, b"rec_a");
@@ -273,7 +296,10 @@ fn setprocattr_goes_to_the_lsms_after_stacker_when_no_submodule_claims_it() {
     recorder::answer(1, Hook::setprocattr, EINVAL);
     let write = |value: &'static [u8]| ProcAttrWrite::new(c"exec", value);
     assert_eq!(
-        crate::dispatch::setprocattr::<crate::dispatch::Loop>(write(b"unconfined_t")),
+        crate::dispatch::setprocattr::<crate::dispatch::Loop>(
+            &crate::harness::cx(),
+            write(b"unconfined_t")
+        ),
         Ok(7)
     );
     assert_eq!(
@@ -282,14 +308,17 @@ fn setprocattr_goes_to_the_lsms_after_stacker_when_no_submodule_claims_it() {
     );
     // `NAME:rest` for a NAME that is no submodule: the whole value goes on.
     assert_eq!(
-        crate::dispatch::setprocattr::<crate::dispatch::Loop>(write(b"selinux:x")),
+        crate::dispatch::setprocattr::<crate::dispatch::Loop>(
+            &crate::harness::cx(),
+            write(b"selinux:x")
+        ),
         Ok(7)
     );
     assert_eq!(take_forwarded().len(), 2);
     // A submodule that takes it: nothing is forwarded.
     recorder::reset();
     assert_eq!(
-        crate::dispatch::setprocattr::<crate::dispatch::Loop>(write(b"abc")),
+        crate::dispatch::setprocattr::<crate::dispatch::Loop>(&crate::harness::cx(), write(b"abc")),
         Ok(3)
     );
     assert_eq!(take_forwarded(), []);
@@ -306,7 +335,13 @@ fn attr_dir_of_a_submodule_reaches_it_alone() {
     set_later_lsms(later_lsms());
     let get = |name: &core::ffi::CStr| {
         let mut out = AttrValue::default();
-        crate::dispatch::getprocattr::<crate::dispatch::Loop>(&task, name, &mut out).map(|()| out.0)
+        crate::dispatch::getprocattr::<crate::dispatch::Loop>(
+            &crate::harness::cx(),
+            &task,
+            name,
+            &mut out,
+        )
+        .map(|()| out.0)
     };
     recorder::take_log();
     assert_eq!(get(c"rec_b/current"), Ok(b"rec_b".to_vec()));
@@ -326,7 +361,10 @@ fn attr_dir_of_a_submodule_reaches_it_alone() {
     assert_eq!(take_forwarded(), []);
 
     let write = |name: &'static core::ffi::CStr, value: &'static [u8]| {
-        crate::dispatch::setprocattr::<crate::dispatch::Loop>(ProcAttrWrite::new(name, value))
+        crate::dispatch::setprocattr::<crate::dispatch::Loop>(
+            &crate::harness::cx(),
+            ProcAttrWrite::new(name, value),
+        )
     };
     // The whole value, a colon included, goes to rec_a, not to rec_b.
     assert_eq!(write(c"rec_a/current", b"rec_b:xyz"), Ok(9));
@@ -713,8 +751,13 @@ fn inode_getsecurity_takes_the_first_claim() {
     let inode = Inode::new(1, false);
     let get = |inode: &Inode| {
         let mut out = AttrValue::default();
-        crate::dispatch::inode_getsecurity::<crate::dispatch::Loop>(inode, b"x", &mut out)
-            .map(|()| out.0)
+        crate::dispatch::inode_getsecurity::<crate::dispatch::Loop>(
+            &crate::harness::cx(),
+            inode,
+            b"x",
+            &mut out,
+        )
+        .map(|()| out.0)
     };
     recorder::answer(0, Hook::inode_getsecurity, EOPNOTSUPP);
     assert_eq!(get(&inode), Ok(b"rec_b".to_vec()));
@@ -738,8 +781,12 @@ fn socket_getpeersec_stream_takes_the_first_claim() {
     let sock = <&Socket as crate::samples::Sample>::sample();
     let get = || {
         let mut out = AttrValue::default();
-        crate::dispatch::socket_getpeersec_stream::<crate::dispatch::Loop>(sock, &mut out)
-            .map(|()| out.0)
+        crate::dispatch::socket_getpeersec_stream::<crate::dispatch::Loop>(
+            &crate::harness::cx(),
+            sock,
+            &mut out,
+        )
+        .map(|()| out.0)
     };
     recorder::take_log();
     assert_eq!(get(), Ok(b"rec_a".to_vec()));
@@ -766,16 +813,24 @@ fn selfattr_names_and_routes_by_submodule() {
     let task = Task::new(1);
     let get = |attr| {
         let mut out = Vec::new();
-        crate::dispatch::getselfattr::<crate::dispatch::Loop>(&task, attr, false, |v| {
-            out = v.0.clone();
-            Ok(())
-        })
+        crate::dispatch::getselfattr::<crate::dispatch::Loop>(
+            &crate::harness::cx(),
+            &task,
+            attr,
+            false,
+            |v| {
+                out = v.0.clone();
+                Ok(())
+            },
+        )
         .map(|n| {
             assert_eq!(n, 1);
             out
         })
     };
-    let set = crate::dispatch::setselfattr::<crate::dispatch::Loop>;
+    let set = |attr, value: &[u8]| {
+        crate::dispatch::setselfattr::<crate::dispatch::Loop>(&crate::harness::cx(), attr, value)
+    };
     assert_eq!(set(100, b"probe:5"), Ok(()));
     assert_eq!(get(100), Ok(b"probe:5".to_vec()));
     assert_eq!(set(100, b"probe:x"), Err(EINVAL), "probe refuses it");
@@ -793,7 +848,9 @@ fn selfattr_names_and_routes_by_submodule() {
 
     // A value the submodule uses only in part is refused.
     let _h = boot("rec_a");
-    let set = crate::dispatch::setselfattr::<crate::dispatch::Loop>;
+    let set = |attr, value: &[u8]| {
+        crate::dispatch::setselfattr::<crate::dispatch::Loop>(&crate::harness::cx(), attr, value)
+    };
     assert_eq!(set(100, b"rec_a:x"), Ok(()));
     assert_eq!(
         set(100, b"rec_a:x!"),
@@ -813,7 +870,7 @@ fn selfattr_shows_every_label() {
     let task = Task::new(1);
     let get = |single| {
         let mut entries = Vec::new();
-        getselfattr::<Loop>(&task, 100, single, |v| {
+        getselfattr::<Loop>(&crate::harness::cx(), &task, 100, single, |v| {
             entries.push(String::from_utf8_lossy(&v.0).into_owned());
             Ok(())
         })
@@ -851,7 +908,7 @@ fn selfattr_shows_every_label() {
     // An error of the entry (the user buffer) ends it too.
     recorder::reset();
     let mut calls = 0;
-    let failed = getselfattr::<Loop>(&task, 100, false, |_| {
+    let failed = getselfattr::<Loop>(&crate::harness::cx(), &task, 100, false, |_| {
         calls += 1;
         Err(EFAULT)
     });

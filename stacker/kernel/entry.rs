@@ -21,6 +21,7 @@
 //! valid (or null where the hook allows it) for the whole call.
 
 use crate::chain::DispatchTier;
+use crate::context::MaySleep;
 use crate::dispatch::{Loop, Tier, WithTier};
 use crate::hook::Hook;
 #[allow(unused_imports)]
@@ -197,7 +198,10 @@ unsafe extern "C" fn getprocattr<T: Tier>(
     // SAFETY: a NUL-terminated name from the LSM core, for the call.
     let name = unsafe { c_str(name) };
     kernel::error::from_result(|| {
-        crate::dispatch::getprocattr::<T>(task, name, &mut out)?;
+        // SAFETY: `/proc/PID/attr` reads and `lsm_get_self_attr(2)` run
+        // in process context, holding no lock.
+        let cx = unsafe { MaySleep::new() };
+        crate::dispatch::getprocattr::<T>(&cx, task, name, &mut out)?;
         // SAFETY: `value` is the core's out pointer, valid for writes.
         Ok(unsafe { hand_over(out, value.cast()) })
     })
@@ -216,7 +220,11 @@ unsafe extern "C" fn setprocattr<T: Tier>(
     // SAFETY: the core's name and value, valid for the call.
     let write = unsafe { ProcAttrWrite::from_raw(name, value, size) };
     kernel::error::from_result(|| {
-        crate::dispatch::setprocattr::<T>(write)
+        // SAFETY: `/proc/self/attr` writes (under `cred_guard_mutex`, a
+        // mutex) and `lsm_set_self_attr(2)` run in process context, where
+        // sleeping is allowed.
+        let cx = unsafe { MaySleep::new() };
+        crate::dispatch::setprocattr::<T>(&cx, write)
             .map(|used| c_int::try_from(used).unwrap_or(c_int::MAX))
     })
 }
@@ -259,7 +267,10 @@ unsafe extern "C" fn inode_getsecurity<T: Tier>(
     let name = unsafe { c_bytes(name) };
     let mut value = AttrValue::default();
     kernel::error::from_result(|| {
-        crate::dispatch::inode_getsecurity::<T>(inode, name, &mut value)?;
+        // SAFETY: `getxattr(2)` (`xattr_getsecurity`) runs in process
+        // context, holding no spinlock.
+        let cx = unsafe { MaySleep::new() };
+        crate::dispatch::inode_getsecurity::<T>(&cx, inode, name, &mut value)?;
         if !alloc {
             return Ok(c_int::try_from(value.0.len()).unwrap_or(c_int::MAX));
         }
@@ -291,7 +302,10 @@ unsafe extern "C" fn socket_getpeersec_stream<T: Tier>(
     let sock = unsafe { Socket::from_raw(sock) };
     let mut value = AttrValue::default();
     kernel::error::from_result(|| {
-        crate::dispatch::socket_getpeersec_stream::<T>(sock, &mut value)?;
+        // SAFETY: `getsockopt(2)` runs in process context, holding no
+        // spinlock (it copies to user memory next).
+        let cx = unsafe { MaySleep::new() };
+        crate::dispatch::socket_getpeersec_stream::<T>(&cx, sock, &mut value)?;
         let value = value.0.as_slice();
         let size = u32::try_from(value.len()).map_err(|_| ERANGE)?;
         let fits = size <= len;
@@ -343,8 +357,11 @@ unsafe extern "C" fn getselfattr<T: Tier>(
     let mut total = 0u32;
     let mut too_big = false;
     let single = flags & c::LSM_FLAG_SINGLE != 0;
-    let count = crate::dispatch::getselfattr::<T>(task, attr, single, |value| {
-        value.push_bytes(b"\0")?;
+    // SAFETY: `lsm_get_self_attr(2)` runs in process context, holding no
+    // lock (it copies to user memory).
+    let cx = unsafe { MaySleep::new() };
+    let count = crate::dispatch::getselfattr::<T>(&cx, task, attr, single, |value| {
+        value.push_bytes(&cx, b"\0")?;
         let mut entry_size = left;
         // Each entry after the ones before it; a user pointer, never
         // dereferenced here (`lsm_fill_user_ctx` copies with
@@ -416,7 +433,10 @@ unsafe extern "C" fn setselfattr<T: Tier>(
     if let [head @ .., 0] = value {
         value = head;
     }
-    crate::dispatch::setselfattr::<T>(attr, value).into_c()
+    // SAFETY: `lsm_set_self_attr(2)` runs in process context, holding no
+    // lock (it copied the value from user memory).
+    let cx = unsafe { MaySleep::new() };
+    crate::dispatch::setselfattr::<T>(&cx, attr, value).into_c()
 }
 
 /// [`options`] of one hook, for [`crate::registry::with_single`].

@@ -61,8 +61,9 @@ pub(crate) unsafe fn kernel_cap(ptr: *const bindings::kernel_cap_t) -> KernelCap
 pub(crate) struct AttrValue(pub(crate) KVec<u8>);
 
 impl AttrValue {
-    /// Appends bytes to the value.
-    pub(crate) fn push_bytes(&mut self, bytes: &[u8]) -> Result {
+    /// Appends bytes to the value. Allocates (`GFP_KERNEL`): may sleep,
+    /// so it demands the proof.
+    pub(crate) fn push_bytes(&mut self, _cx: &MaySleep, bytes: &[u8]) -> Result {
         self.0.extend_from_slice(bytes, GFP_KERNEL)?;
         Ok(())
     }
@@ -98,7 +99,12 @@ mod procattr_c {
 /// (`security_getprocattr()`): when stacker is that LSM and no submodule
 /// claims the attribute, this keeps SELinux, AppArmor or Smack after it
 /// reachable.
-pub(crate) fn forward_getprocattr(task: &Task, name: &CStr, out: &mut AttrValue) -> Result {
+pub(crate) fn forward_getprocattr(
+    cx: &MaySleep,
+    task: &Task,
+    name: &CStr,
+    out: &mut AttrValue,
+) -> Result {
     let mut value: *mut c_char = core::ptr::null_mut();
     // SAFETY: the task is valid, `name` is a C string, and `value` is a
     // writable pointer that the callee sets to a `kmalloc`ed value or
@@ -117,7 +123,7 @@ pub(crate) fn forward_getprocattr(task: &Task, name: &CStr, out: &mut AttrValue)
         Ok(len) => {
             // SAFETY: the answering LSM returned `len` bytes at `value`.
             let bytes = unsafe { core::slice::from_raw_parts(value.cast::<u8>(), len) };
-            out.push_bytes(bytes)
+            out.push_bytes(cx, bytes)
         }
     };
     // SAFETY: `value` is null or was `kmalloc`ed for the caller, which
