@@ -361,6 +361,10 @@ macro_rules! hook_table {
             /// May `mnt` be unmounted (`flags` as `MNT_*`)?
             first_error sb_umount(mnt: *mut c::vfsmount, flags: c_int) -> c_int
                 => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), mnt: &Vfsmount = Vfsmount::from_raw(mnt), flags: i32 = flags) -> Result = Ok(());
+            /// May the mount of `sb` be remounted with new options
+            /// (`mount(MS_REMOUNT)`)?
+            first_error sb_remount(sb: *mut c::super_block, mnt_opts: *mut c_void) -> c_int
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), sb: &Superblock = Superblock::from_raw(sb)) -> Result = Ok(());
             /// May the new superblock `sb` be mounted?
             first_error sb_kern_mount(sb: *const c::super_block) -> c_int
                 => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), sb: &Superblock = Superblock::from_raw(sb)) -> Result = Ok(());
@@ -427,6 +431,12 @@ macro_rules! hook_table {
             first_error capable(cred: *const c::cred, ns: *mut c::user_namespace, cap: c_int, opts: c_uint) -> c_int
                 => (cred: &Cred = Cred::from_raw(cred), cap: i32 = cap, opts: u32 = opts) -> Result = Ok(());
             /// May `new` get these capability sets?
+            /// May the capability sets of `target` be read by the current
+            /// task (`capget(2)`)? (Under RCU for another task,
+            /// `cap_get_target_pid()`: must not sleep.)
+            first_error capget(target: *const c::task_struct, effective: *mut c::kernel_cap_t,
+                    inheritable: *mut c::kernel_cap_t, permitted: *mut c::kernel_cap_t) -> c_int
+                => (target: &Task = Task::from_raw(target)) -> Result = Ok(());
             first_error capset(new: *mut c::cred, old: *const c::cred, effective: *const c::kernel_cap_t,
                     inheritable: *const c::kernel_cap_t, permitted: *const c::kernel_cap_t) -> c_int
                 => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), new: &Cred = Cred::from_raw(new), old: &Cred = Cred::from_raw(old),
@@ -518,6 +528,11 @@ macro_rules! hook_table {
             first_error task_fix_setuid(new: *mut c::cred, old: *const c::cred, flags: c_int) -> c_int
                 => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), new: &PreparedCred<'_> = &PreparedCred::from_new(new), old: &Cred = Cred::from_raw(old),
                     flags: i32 = flags) -> Result = Ok(());
+            /// The supplementary groups of `new` (from `old`) were set by
+            /// `setgroups(2)`: a last chance to refuse them.
+            first_error task_fix_setgroups(new: *mut c::cred, old: *const c::cred) -> c_int
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), new: &PreparedCred<'_> = &PreparedCred::from_new(new), old: &Cred = Cred::from_raw(old))
+                -> Result = Ok(());
             /// As `task_fix_setuid`, for the gids.
             first_error task_fix_setgid(new: *mut c::cred, old: *const c::cred, flags: c_int) -> c_int
                 => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), new: &PreparedCred<'_> = &PreparedCred::from_new(new), old: &Cred = Cred::from_raw(old),
@@ -624,6 +639,11 @@ macro_rules! hook_table {
             /// May Unix stream socket `sock` connect to `other` (`new` is
             /// the server's end of the new connection)? (Under `sock`'s
             /// `unix_state_lock`: must not sleep.)
+            /// May the Unix socket `other`, bound at `path`, be found by
+            /// name (`connect(2)`, `sendto(2)`; `flags` as `SOCK_*`)?
+            first_error unix_find(path: *const c::path, other: *mut c::sock, flags: c_int) -> c_int
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), path: &Path = Path::from_raw(path), other: &Sock = Sock::from_raw(other), flags: i32 = flags)
+                -> Result = Ok(());
             first_error unix_stream_connect(sock: *mut c::sock, other: *mut c::sock, new: *mut c::sock) -> c_int
                 => (sock: &Sock = Sock::from_raw(sock), other: &Sock = Sock::from_raw(other),
                     new: &Sock = Sock::from_raw(new)) -> Result = Ok(());

@@ -39,6 +39,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
@@ -155,6 +156,9 @@ static void session_to_parent(void)
 /* Changing ids (the same ids again change nothing and call no hook). */
 static void change_ids(void)
 {
+	gid_t none[1] = { 1 };
+
+	setgroups(1, none);
 	setresgid(1, 1, 1);
 	setresuid(1, 1, 1);
 }
@@ -280,6 +284,7 @@ static void mount_ops(void)
 	mkdir("/tmp/m1", 0755);
 	mkdir("/tmp/m2", 0755);
 	if (mount("none", "/tmp/m1", "tmpfs", 0, NULL) == 0) {
+		mount("none", "/tmp/m1", NULL, MS_REMOUNT, "size=1m");
 		/* move_mount(2): mount(MS_MOVE) has no LSM hook. */
 		if (syscall(SYS_move_mount, AT_FDCWD, "/tmp/m1", AT_FDCWD, "/tmp/m2", 0) == 0)
 			umount("/tmp/m2");
