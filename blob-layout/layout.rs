@@ -23,62 +23,70 @@ pub const BLOB_ALIGN: usize = core::mem::size_of::<*const u8>();
 /// Most submodules one kernel can have compiled in.
 pub const MAX_MODULES: usize = 32;
 
-/// The kinds of kernel object whose security blob a submodule can use.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-#[repr(usize)]
-pub enum ObjectKind {
-    /// `struct inode` (`i_security`).
-    Inode = 0,
-    /// `struct cred` (`security`).
-    Cred,
-    /// `struct file` (`f_security`).
-    File,
-    /// `struct task_struct` (`security`).
-    Task,
-    /// `struct super_block` (`s_security`).
-    Superblock,
-    /// `struct sock` (`sk_security`).
-    Sock,
-    /// `struct kern_ipc_perm` (`security`).
-    Ipc,
-    /// `struct msg_msg` (`security`).
-    MsgMsg,
-    /// `struct key` (`security`).
-    Key,
-}
-
-/// Number of [`ObjectKind`]s.
-pub const KINDS: usize = 9;
-
-impl ObjectKind {
-    /// Every kind, in index order.
-    pub const ALL: [ObjectKind; KINDS] = [
-        ObjectKind::Inode,
-        ObjectKind::Cred,
-        ObjectKind::File,
-        ObjectKind::Task,
-        ObjectKind::Superblock,
-        ObjectKind::Sock,
-        ObjectKind::Ipc,
-        ObjectKind::MsgMsg,
-        ObjectKind::Key,
-    ];
-
-    /// The name used in `/sys/kernel/security/stacker/layout`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            ObjectKind::Inode => "inode",
-            ObjectKind::Cred => "cred",
-            ObjectKind::File => "file",
-            ObjectKind::Task => "task",
-            ObjectKind::Superblock => "superblock",
-            ObjectKind::Sock => "sock",
-            ObjectKind::Ipc => "ipc",
-            ObjectKind::MsgMsg => "msg_msg",
-            ObjectKind::Key => "key",
+/// The object kinds, described once: everything that is said per kind of
+/// kernel object (the [`ObjectKind`] enum and its names, the state types of
+/// `Submodule`, `blob_states!`, the blob requests, the LSM core's blob
+/// sizes) is made from this table.
+///
+/// For each kind, in index order: its name (as `blob_states!` and
+/// `/sys/kernel/security/stacker/layout` spell it), its [`ObjectKind`]
+/// variant, the name of its state type in `Submodule`, its member of the
+/// LSM core's `struct lsm_blob_sizes`, and the C object and field of its
+/// blob. Hands the list to macro `$callback`, after the tokens `$prefix` if
+/// given (`object_kinds!(callback: tokens)`).
+///
+/// A new kind is one line here, its object view with `has_blob!` (kernel
+/// and host), and its alloc and free hooks: see the module author's guide.
+macro_rules! object_kinds {
+    // The callback as plain tokens, not a `path` fragment, so that it can
+    // be invoked in expression position too.
+    ($($callback:ident)::+ $(: $($prefix:tt)*)?) => {
+        $($callback)::+! {
+            $($($prefix)*)?
+            inode Inode InodeState lbs_inode "`struct inode` (`i_security`)";
+            cred Cred CredState lbs_cred "`struct cred` (`security`)";
+            file File FileState lbs_file "`struct file` (`f_security`)";
+            task Task TaskState lbs_task "`struct task_struct` (`security`)";
+            superblock Superblock SuperblockState lbs_superblock "`struct super_block` (`s_security`)";
+            sock Sock SockState lbs_sock "`struct sock` (`sk_security`)";
+            ipc Ipc IpcState lbs_ipc "`struct kern_ipc_perm` (`security`)";
+            msg_msg MsgMsg MsgMsgState lbs_msg_msg "`struct msg_msg` (`security`)";
+            key Key KeyState lbs_key "`struct key` (`security`)";
         }
-    }
+    };
 }
+#[allow(unused_imports)]
+pub(crate) use object_kinds;
+
+/// Declares [`ObjectKind`], [`KINDS`], [`ObjectKind::ALL`] and
+/// [`ObjectKind::name`] from [`object_kinds!`].
+macro_rules! define_object_kind {
+    ($($name:ident $kind:ident $state:ident $lbs:ident $doc:literal;)*) => {
+        /// The kinds of kernel object whose security blob a submodule can use.
+        #[derive(Clone, Copy, PartialEq, Eq, Debug)]
+        #[repr(usize)]
+        pub enum ObjectKind {
+            $(#[doc = $doc] $kind,)*
+        }
+
+        /// Number of [`ObjectKind`]s.
+        pub const KINDS: usize = [$(ObjectKind::$kind),*].len();
+
+        impl ObjectKind {
+            /// Every kind, in index order.
+            pub const ALL: [ObjectKind; KINDS] = [$(ObjectKind::$kind),*];
+
+            /// The name used in `/sys/kernel/security/stacker/layout`.
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $(ObjectKind::$kind => stringify!($name),)*
+                }
+            }
+        }
+    };
+}
+
+object_kinds!(define_object_kind);
 
 /// Size and alignment of one state type.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

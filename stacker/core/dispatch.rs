@@ -955,16 +955,12 @@ pub(crate) const fn request<M: Submodule>() -> Request {
         );
         Slot::of::<T>()
     }
-    let slots: [Slot; KINDS] = [
-        slot::<M::InodeState>(),
-        slot::<M::CredState>(),
-        slot::<M::FileState>(),
-        slot::<M::TaskState>(),
-        slot::<M::SuperblockState>(),
-        slot::<M::SockState>(),
-        slot::<M::IpcState>(),
-        slot::<M::MsgMsgState>(),
-        slot::<M::KeyState>(),
-    ];
+    /// The slot of each kind's state type of `$m`, in index order.
+    macro_rules! state_slots {
+        ($m:ident; $($name:ident $kind:ident $state:ident $lbs:ident $doc:literal;)*) => {
+            [$(slot::<$m::$state>()),*]
+        };
+    }
+    let slots: [Slot; KINDS] = crate::layout::object_kinds!(state_slots: M;);
     Request { slots }
 }

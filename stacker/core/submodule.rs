@@ -62,24 +62,9 @@ pub(crate) trait Submodule: Sync + 'static {
     /// How many xattrs `inode_init_security` may add (LSM xattr slots).
     const XATTR_COUNT: u32 = 0;
 
-    /// State in each inode's blob (`()` for none).
-    type InodeState: BlobState;
-    /// State in each cred's blob.
-    type CredState: BlobState;
-    /// State in each open file's blob.
-    type FileState: BlobState;
-    /// State in each task's blob.
-    type TaskState: BlobState;
-    /// State in each superblock's blob.
-    type SuperblockState: BlobState;
-    /// State in each socket's blob.
-    type SockState: BlobState;
-    /// State in each IPC object's blob.
-    type IpcState: BlobState;
-    /// State in each message's blob.
-    type MsgMsgState: BlobState;
-    /// State in each key's blob.
-    type KeyState: BlobState;
+    // The state in each kind of object's blob (`()` for none):
+    // `InodeState`, `CredState`, ... (`object_kinds!`).
+    crate::layout::object_kinds!(crate::submodule::state_types);
 
     /// Called once at boot, before any hook can run.
     fn init(&'static self) -> Result {
@@ -237,60 +222,62 @@ macro_rules! state_key {
 }
 pub(crate) use state_key;
 
-/// Declares a submodule's blob state types inside its `impl Submodule`:
-/// the kinds named get the given type, every other kind `()`.
-///
-/// ```ignore
-/// impl Submodule for Mine {
-///     crate::submodule::blob_states! { inode: MyInodeState, cred: MyCredState }
-///     // ...
-/// }
-/// ```
-///
-/// Kinds, in any order: `inode`, `cred`, `file`, `task`, `superblock`,
-/// `sock`, `ipc`, `msg_msg`, `key`. Any other name does not build.
-macro_rules! blob_states {
-    ($($kind:ident: $ty:ty),* $(,)?) => {
-        $($crate::submodule::blob_states!(@known $kind);)*
-        type InodeState = $crate::submodule::blob_states!(@pick inode; $($kind: $ty,)*);
-        type CredState = $crate::submodule::blob_states!(@pick cred; $($kind: $ty,)*);
-        type FileState = $crate::submodule::blob_states!(@pick file; $($kind: $ty,)*);
-        type TaskState = $crate::submodule::blob_states!(@pick task; $($kind: $ty,)*);
-        type SuperblockState = $crate::submodule::blob_states!(@pick superblock; $($kind: $ty,)*);
-        type SockState = $crate::submodule::blob_states!(@pick sock; $($kind: $ty,)*);
-        type IpcState = $crate::submodule::blob_states!(@pick ipc; $($kind: $ty,)*);
-        type MsgMsgState = $crate::submodule::blob_states!(@pick msg_msg; $($kind: $ty,)*);
-        type KeyState = $crate::submodule::blob_states!(@pick key; $($kind: $ty,)*);
-    };
-    // Each kind named must be one of the nine.
-    (@known inode) => {};
-    (@known cred) => {};
-    (@known file) => {};
-    (@known task) => {};
-    (@known superblock) => {};
-    (@known sock) => {};
-    (@known ipc) => {};
-    (@known msg_msg) => {};
-    (@known key) => {};
-    (@known $other:ident) => {
-        compile_error!(concat!(
-            "blob_states!: no object kind `", stringify!($other),
-            "` (inode, cred, file, task, superblock, sock, ipc, msg_msg, key)"
-        ));
-    };
-    // The type given for `$want`, or `()`.
-    (@pick $want:ident;) => { () };
-    (@pick inode; inode: $ty:ty, $($rest:tt)*) => { $ty };
-    (@pick cred; cred: $ty:ty, $($rest:tt)*) => { $ty };
-    (@pick file; file: $ty:ty, $($rest:tt)*) => { $ty };
-    (@pick task; task: $ty:ty, $($rest:tt)*) => { $ty };
-    (@pick superblock; superblock: $ty:ty, $($rest:tt)*) => { $ty };
-    (@pick sock; sock: $ty:ty, $($rest:tt)*) => { $ty };
-    (@pick ipc; ipc: $ty:ty, $($rest:tt)*) => { $ty };
-    (@pick msg_msg; msg_msg: $ty:ty, $($rest:tt)*) => { $ty };
-    (@pick key; key: $ty:ty, $($rest:tt)*) => { $ty };
-    (@pick $want:ident; $other:ident: $ty:ty, $($rest:tt)*) => {
-        $crate::submodule::blob_states!(@pick $want; $($rest)*)
+/// Declares the state type of each object kind in `trait Submodule`, from
+/// [`crate::layout::object_kinds!`].
+macro_rules! state_types {
+    ($($name:ident $kind:ident $state:ident $lbs:ident $doc:literal;)*) => {
+        $(
+            #[doc = concat!("State in the blob of each ", $doc, " (`()` for none).")]
+            type $state: BlobState;
+        )*
     };
 }
-pub(crate) use blob_states;
+pub(crate) use state_types;
+
+/// Declares [`blob_states!`] from [`crate::layout::object_kinds!`]: `$d`
+/// is a `$`, for the macro's own metavariables.
+macro_rules! define_blob_states {
+    ($d:tt $($name:ident $kind:ident $state:ident $lbs:ident $doc:literal;)*) => {
+        /// Declares a submodule's blob state types inside its `impl
+        /// Submodule`: the kinds named get the given type, every other kind
+        /// `()`.
+        ///
+        /// ```ignore
+        /// impl Submodule for Mine {
+        ///     crate::submodule::blob_states! { inode: MyInodeState, cred: MyCredState }
+        ///     // ...
+        /// }
+        /// ```
+        ///
+        /// Kinds, in any order: the names of `object_kinds!` (`inode`,
+        /// `cred`, `file`, `task`, `superblock`, `sock`, `ipc`, `msg_msg`,
+        /// `key`). Any other name does not build.
+        macro_rules! blob_states {
+            ($d($d given:ident: $d ty:ty),* $d(,)?) => {
+                $d($crate::submodule::blob_states!(@known $d given);)*
+                $(
+                    type $state = $crate::submodule::blob_states!(@pick $name; $d($d given: $d ty,)*);
+                )*
+            };
+            // Each kind named must be one of the table's.
+            $((@known $name) => {};)*
+            (@known $d other:ident) => {
+                compile_error!(concat!(
+                    "blob_states!: no object kind `", stringify!($d other), "`; the kinds are:",
+                    $(" ", stringify!($name),)*
+                ));
+            };
+            // The type given for `$want`, or `()`.
+            (@pick $d want:ident;) => { () };
+            $(
+                (@pick $name; $name: $d ty:ty, $d($d rest:tt)*) => { $d ty };
+            )*
+            (@pick $d want:ident; $d other:ident: $d ty:ty, $d($d rest:tt)*) => {
+                $crate::submodule::blob_states!(@pick $d want; $d($d rest)*)
+            };
+        }
+        pub(crate) use blob_states;
+    };
+}
+
+crate::layout::object_kinds!(define_blob_states: $);

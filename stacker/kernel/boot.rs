@@ -113,20 +113,18 @@ pub(crate) static mut stacker_blob_sizes: bindings::lsm_blob_sizes = blob_sizes(
 /// The LSM core's blob sizes for the boot state `boot`.
 pub(crate) const fn blob_sizes(boot: &BootState) -> bindings::lsm_blob_sizes {
     let l: &Layout = &boot.layout;
-    // Totals fit `u32`: `Layout::compute` refuses larger ones.
-    bindings::lsm_blob_sizes {
-        lbs_cred: l.total(ObjectKind::Cred) as u32,
-        lbs_file: l.total(ObjectKind::File) as u32,
-        lbs_inode: l.total(ObjectKind::Inode) as u32,
-        lbs_sock: l.total(ObjectKind::Sock) as u32,
-        lbs_superblock: l.total(ObjectKind::Superblock) as u32,
-        lbs_ipc: l.total(ObjectKind::Ipc) as u32,
-        lbs_key: l.total(ObjectKind::Key) as u32,
-        lbs_msg_msg: l.total(ObjectKind::MsgMsg) as u32,
-        lbs_task: l.total(ObjectKind::Task) as u32,
-        lbs_xattr_count: xattr_count(boot),
-        ..pin_init::zeroed()
+    /// Each kind's total in its `lsm_blob_sizes` member.
+    macro_rules! blob_sizes_of {
+        ($l:ident, $boot:ident; $($name:ident $kind:ident $state:ident $lbs:ident $doc:literal;)*) => {
+            bindings::lsm_blob_sizes {
+                $($lbs: $l.total(ObjectKind::$kind) as u32,)*
+                lbs_xattr_count: xattr_count($boot),
+                ..pin_init::zeroed()
+            }
+        };
     }
+    // Totals fit `u32`: `Layout::compute` refuses larger ones.
+    crate::layout::object_kinds!(blob_sizes_of: l, boot;)
 }
 
 /// LSM xattr slots the chain of `boot` may fill.
@@ -164,17 +162,15 @@ pub(crate) fn core_offset(kind: ObjectKind) -> usize {
 
 /// The `kind` member of an LSM's blob offsets.
 pub(crate) fn offset_of_kind(o: &bindings::lsm_blob_sizes, kind: ObjectKind) -> usize {
-    (match kind {
-        ObjectKind::Inode => o.lbs_inode,
-        ObjectKind::Cred => o.lbs_cred,
-        ObjectKind::File => o.lbs_file,
-        ObjectKind::Task => o.lbs_task,
-        ObjectKind::Superblock => o.lbs_superblock,
-        ObjectKind::Sock => o.lbs_sock,
-        ObjectKind::Ipc => o.lbs_ipc,
-        ObjectKind::MsgMsg => o.lbs_msg_msg,
-        ObjectKind::Key => o.lbs_key,
-    }) as usize
+    /// The `lsm_blob_sizes` member of `$kind`.
+    macro_rules! member_of {
+        ($o:ident, $k:ident; $($name:ident $kind:ident $state:ident $lbs:ident $doc:literal;)*) => {
+            match $k {
+                $(ObjectKind::$kind => $o.$lbs,)*
+            }
+        };
+    }
+    crate::layout::object_kinds!(member_of: o, kind;) as usize
 }
 
 /// No slot: the submodule is not enabled or keeps no state of that kind.
