@@ -69,10 +69,17 @@ pub(crate) const fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
     true
 }
 
-/// Whether `name` can name a submodule: non-empty, `[a-z0-9_]` only (so
-/// never the `,` of `stacker.chain=` or the `:` of `NAME:` routing).
+/// The longest submodule name: `NAME/sockcreate`, the name of a file of
+/// `/proc/PID/attr/stacker/NAME/`, must fit the 64-byte buffer of
+/// `proc_pid_attr_name()` (`fs/proc/base.c`, `linux/patches/0008`).
+pub(crate) const MAX_NAME_LEN: usize = 32;
+
+/// Whether `name` can name a submodule: non-empty, at most
+/// [`MAX_NAME_LEN`] bytes, `[a-z0-9_]` only (so never the `,` of
+/// `stacker.chain=` or the `:` of `NAME:` routing, nor the `/` of
+/// `/proc/PID/attr/stacker/NAME/ATTR`).
 pub(crate) const fn name_is_valid(name: &[u8]) -> bool {
-    if name.is_empty() {
+    if name.is_empty() || name.len() > MAX_NAME_LEN {
         return false;
     }
     let mut i = 0;
@@ -396,6 +403,10 @@ mod tests {
         assert!(!names_are_valid(&[b"a:b"]));
         assert!(!names_are_valid(&[b""]));
         assert!(!names_are_valid(&[b"Mlte"]));
+        assert!(!names_are_valid(&[b"a/b"]));
+        // The longest that fits /proc/PID/attr/stacker/NAME/sockcreate.
+        assert!(names_are_valid(&[&[b'a'; MAX_NAME_LEN]]));
+        assert!(!names_are_valid(&[&[b'a'; MAX_NAME_LEN + 1]]));
     }
     use crate::layout::{Slot, KINDS};
 

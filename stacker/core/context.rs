@@ -23,12 +23,21 @@
 //! be kept in a static or handed to another context. `tests/compile_fail/`
 //! shows each of these refused.
 //!
-//! What it does not do (yet): an `RcuBox::read` closure can still use the
-//! `cx` of the hook that runs it; the host model's RCU section panics on
-//! every sleeping call, and the debug test kernel
-//! (`CONFIG_DEBUG_ATOMIC_SLEEP`, `CONFIG_PROVE_RCU`) reports one, at run
-//! time. The hooks with rules of their own (`inode_init_security`, the
-//! process attributes, `inode_getsecurity`, `task_prctl`) get none.
+//! The closures run under RCU (`RcuCell::read`, `RcuBox::read`,
+//! `Task::with_cred`) must be `Send`, and a reference to the proof is
+//! not: they cannot capture their hook's `cx`.
+//! The hooks that build a value for a reader (`getprocattr`,
+//! `setprocattr`, `inode_getsecurity`, `socket_getpeersec_stream`) get
+//! one from their entry points; `AttrValue::push_bytes` demands it.
+//!
+//! What it does not do (yet): `inode_init_security` and `task_prctl` get
+//! none; a closure run with preemption off (`without_preemption`, under
+//! mlte's label writers' lock) is not bound; and the securityfs side's
+//! allocations (`TextBuf` writes,
+//! `RcuCell::copy_out`, `replace_with`, `RcuBox::replace`) demand none; the
+//! host model's RCU section panics on every sleeping call it models, and
+//! the debug test kernel (`CONFIG_DEBUG_ATOMIC_SLEEP`, `CONFIG_PROVE_RCU`)
+//! reports one, at run time.
 //!
 //! Kernel-independent: compiled into the kernel and into the host crate.
 

@@ -810,7 +810,7 @@ macro_rules! define_registry {
         // `NAME:` (`chain.rs`): unique, and made of `[a-z0-9_]` only.
         const _: () = assert!(
             $crate::chain::names_are_valid(NAMES),
-            "submodule names must be unique, non-empty and [a-z0-9_]"
+            "submodule names must be unique, non-empty, at most 32 bytes and [a-z0-9_]"
         );
 
         $crate::dispatch::define_registry!(@list $([$cfg] $m $ty,)*);

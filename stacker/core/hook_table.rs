@@ -430,13 +430,13 @@ macro_rules! hook_table {
             /// RCU by `ptrace_may_access()`: must not sleep.)
             first_error capable(cred: *const c::cred, ns: *mut c::user_namespace, cap: c_int, opts: c_uint) -> c_int
                 => (cred: &Cred = Cred::from_raw(cred), cap: i32 = cap, opts: u32 = opts) -> Result = Ok(());
-            /// May `new` get these capability sets?
             /// May the capability sets of `target` be read by the current
             /// task (`capget(2)`)? (Under RCU for another task,
             /// `cap_get_target_pid()`: must not sleep.)
             first_error capget(target: *const c::task_struct, effective: *mut c::kernel_cap_t,
                     inheritable: *mut c::kernel_cap_t, permitted: *mut c::kernel_cap_t) -> c_int
                 => (target: &Task = Task::from_raw(target)) -> Result = Ok(());
+            /// May `new` get these capability sets?
             first_error capset(new: *mut c::cred, old: *const c::cred, effective: *const c::kernel_cap_t,
                     inheritable: *const c::kernel_cap_t, permitted: *const c::kernel_cap_t) -> c_int
                 => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), new: &Cred = Cred::from_raw(new), old: &Cred = Cred::from_raw(old),
@@ -636,14 +636,14 @@ macro_rules! hook_table {
             /// must not sleep.)
             every inet_conn_established(sk: *mut c::sock, skb: *mut c::sk_buff)
                 => (sk: &Sock = Sock::from_raw(sk));
-            /// May Unix stream socket `sock` connect to `other` (`new` is
-            /// the server's end of the new connection)? (Under `sock`'s
-            /// `unix_state_lock`: must not sleep.)
             /// May the Unix socket `other`, bound at `path`, be found by
             /// name (`connect(2)`, `sendto(2)`; `flags` as `SOCK_*`)?
             first_error unix_find(path: *const c::path, other: *mut c::sock, flags: c_int) -> c_int
                 => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), path: &Path = Path::from_raw(path), other: &Sock = Sock::from_raw(other), flags: i32 = flags)
                 -> Result = Ok(());
+            /// May Unix stream socket `sock` connect to `other` (`new` is
+            /// the server's end of the new connection)? (Under `sock`'s
+            /// `unix_state_lock`: must not sleep.)
             first_error unix_stream_connect(sock: *mut c::sock, other: *mut c::sock, new: *mut c::sock) -> c_int
                 => (sock: &Sock = Sock::from_raw(sock), other: &Sock = Sock::from_raw(other),
                     new: &Sock = Sock::from_raw(new)) -> Result = Ok(());

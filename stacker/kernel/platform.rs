@@ -44,7 +44,9 @@ pub(crate) fn ratelimit_audit() -> bool {
 }
 
 /// Runs `f` with preemption disabled (`lsm.c`): for short sections that
-/// others may spin on. `f` must not sleep.
+/// others may spin on. `f` must not sleep. (Unlike `RcuCell::read`, `f`
+/// is not bound to be `Send`: mlte's label readers, which fall back to
+/// this, pass on closures of every hook.)
 pub(crate) fn without_preemption<R>(f: impl FnOnce() -> R) -> R {
     extern "C" {
         fn stacker_preempt_disable();

@@ -66,7 +66,10 @@ macro_rules! wrapper {
         // (the LSM core hands the same one to hooks running at once), and
         // each method of the view is made for that: it reads fields that
         // do not change while the object is borrowed, or reads under the
-        // object's own lock, RCU or atomics. Sharing a view between
+        // object's own lock, RCU or atomics. The one write through a shared
+        // view, `Binprm::set_secureexec`, is to the exec's own `linux_binprm`,
+        // which only the exec's task uses, and a borrow from a hook cannot
+        // leave that task (it is not `'static`). Sharing a view between
         // threads adds nothing to that. (`Sync` lets an RCU read closure,
         // which must be `Send`, borrow it.)
         unsafe impl Sync for $name {}

@@ -25,8 +25,9 @@ impl Task {
     }
 
     /// Calls `f` with the task's objective credentials (`__task_cred`),
-    /// inside an RCU read-side critical section: `f` must not sleep.
-    pub(crate) fn with_cred<R>(&self, f: impl FnOnce(&Cred) -> R) -> R {
+    /// inside an RCU read-side critical section: `f` must not sleep, and
+    /// is `Send`, so it cannot capture a sleep proof (as `RcuCell::read`).
+    pub(crate) fn with_cred<R>(&self, f: impl FnOnce(&Cred) -> R + Send) -> R {
         let _guard = kernel::sync::rcu::read_lock();
         // SAFETY: the task is valid; `real_cred` is an RCU pointer, read
         // once under the read lock taken above.
