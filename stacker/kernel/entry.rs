@@ -309,13 +309,18 @@ unsafe extern "C" fn socket_getpeersec_stream<T: Tier>(
         let value = value.0.as_slice();
         let size = u32::try_from(value.len()).map_err(|_| ERANGE)?;
         let fits = size <= len;
-        // SAFETY: `optval` is the caller's buffer of `len` bytes, at least
-        // `size` when it fits; `value` is `size` readable bytes.
-        let copied = !fits
-            || unsafe { stacker_copy_to_sockptr(optval, value.as_ptr().cast(), value.len()) } == 0;
+        let copied = if fits {
+            // SAFETY: `optval` is the caller's buffer of `len` bytes, at
+            // least `size`; `value` is `size` readable bytes.
+            let rc = unsafe { stacker_copy_to_sockptr(optval, value.as_ptr().cast(), value.len()) };
+            rc == 0
+        } else {
+            true
+        };
         let size_ptr: *const u32 = &size;
         // The length goes out whatever happened to the value, as SELinux
-        // does. SAFETY: `optlen` is the caller's `int`, room for a `u32`.
+        // does.
+        // SAFETY: `optlen` is the caller's `int`, room for a `u32`.
         let told = unsafe { stacker_copy_to_sockptr(optlen, size_ptr.cast(), 4) } == 0;
         match (copied && told, fits) {
             (false, _) => Err(EFAULT),
