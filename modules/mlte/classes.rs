@@ -110,6 +110,16 @@ impl Class {
     pub(crate) const fn name(self) -> &'static str {
         self.entry().0
     }
+
+    /// Every permission of the class, as a bitmap.
+    pub(crate) const fn all_perms(self) -> u32 {
+        let n = self.entry().1.len();
+        if n >= 32 {
+            u32::MAX
+        } else {
+            (1u32 << n) - 1
+        }
+    }
 }
 
 /// The bit of permission `name` of `class`. Used in constants only, so a

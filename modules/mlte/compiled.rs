@@ -63,7 +63,7 @@ pub(crate) const CONTEXT_BYTES: usize = 4 + LEVEL_BYTES;
 
 /// The contexts a policy gives to what has no label of its own.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) enum Sid {
+pub(crate) enum InitialSid {
     /// Tasks started before the policy was loaded (the kernel, init).
     Kernel = 0,
     /// Files without a `security.mlte` xattr, or on file systems without
@@ -75,10 +75,10 @@ pub(crate) enum Sid {
 
 /// The sids in the order of the compiled form, with their names in the
 /// policy language.
-pub(crate) const SIDS: [(Sid, &str); 3] = [
-    (Sid::Kernel, "kernel"),
-    (Sid::File, "file"),
-    (Sid::Unlabeled, "unlabeled"),
+pub(crate) const SIDS: [(InitialSid, &str); 3] = [
+    (InitialSid::Kernel, "kernel"),
+    (InitialSid::File, "file"),
+    (InitialSid::Unlabeled, "unlabeled"),
 ];
 
 /// Why a compiled policy was refused, and at which byte.
@@ -113,6 +113,16 @@ pub(crate) struct SidContext {
     pub(crate) context: Context,
     /// Words from here on are 0.
     len: usize,
+}
+
+impl SidContext {
+    /// `context`, with its significant words counted.
+    pub(crate) fn new(context: Context) -> SidContext {
+        SidContext {
+            len: context.level.categories.significant_words(),
+            context,
+        }
+    }
 }
 
 impl ContextView for SidContext {
@@ -468,20 +478,14 @@ impl<'a> Compiled<'a> {
         (0..self.layout.types).find(|&ty| self.type_name(ty) == name)
     }
 
-    /// The context of `sid`.
-    #[inline]
-    pub(crate) fn sid(&self, sid: Sid) -> &'a Context {
-        &self.sid_view(sid).context
-    }
-
     /// The context of `sid`, for decisions.
     #[inline]
-    pub(crate) fn sid_view(&self, sid: Sid) -> &'a SidContext {
+    pub(crate) fn sid_view(&self, sid: InitialSid) -> &'a SidContext {
         let [kernel, file, unlabeled] = &self.layout.sids;
         match sid {
-            Sid::Kernel => kernel,
-            Sid::File => file,
-            Sid::Unlabeled => unlabeled,
+            InitialSid::Kernel => kernel,
+            InitialSid::File => file,
+            InitialSid::Unlabeled => unlabeled,
         }
     }
 
@@ -621,7 +625,7 @@ sid kernel init_t:s0; sid file tmp_t:s0; sid unlabeled tmp_t:s0;
         assert_eq!(c.type_name(1), b"user_t");
         assert_eq!(c.type_name(5), b"");
         assert_eq!(c.type_id(b"bin_t"), Some(2));
-        assert_eq!(*c.sid(Sid::File), ctx(&c, "tmp_t:s0"));
+        assert_eq!(c.sid_view(InitialSid::File).context, ctx(&c, "tmp_t:s0"));
     }
 
     #[test]
@@ -813,7 +817,7 @@ sid kernel init_t:s0; sid file tmp_t:s0; sid unlabeled tmp_t:s0;
             b[at] ^= (seed >> 32) as u8 | 1;
             if let Ok(checked) = Checked::new(&b[..]) {
                 let c = checked.view();
-                let k = c.sid(Sid::Kernel);
+                let k = &c.sid_view(InitialSid::Kernel).context;
                 for s in 0..c.types() {
                     let x = Context {
                         ty: s,

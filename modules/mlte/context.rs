@@ -25,8 +25,8 @@ pub(crate) struct Context {
 
 /// What a decision reads of a context: its type, and its level's
 /// sensitivity and category words. Decisions read through this, so that a
-/// context in a blob (`label.rs`) is read in place, word by word, and only
-/// as far as its categories go, never copied whole.
+/// context in the SID table (`sidtab.rs`) is read in place, word by word,
+/// and only as far as its categories go, never copied whole.
 pub(crate) trait ContextView {
     /// The type id.
     fn ty(&self) -> u32;

@@ -3,11 +3,13 @@
 //! The `mlte` submodule: labels, type enforcement and multi-level
 //! security, on stacker's hooks.
 //!
-//! Every task, inode, socket and IPC object carries a context (`label.rs`)
-//! in its blob: a type and an MLS level. A decision looks both up in the
-//! policy's dense access matrix and evaluates the class's `mlsconstrain`
-//! expressions (`policy.rs`, `compiled.rs`): no hash table, no cache, no
-//! allocation, no lock, no sleep.
+//! Every task, inode, socket and IPC object carries the SID of a context
+//! (`label.rs`, `sidtab.rs`) in its blob: a type and an MLS level. A
+//! decision is a probe of the policy's decision cache; a miss looks both
+//! contexts up in the policy's dense access matrix and evaluates the
+//! class's `mlsconstrain` expressions (`policy.rs`, `compiled.rs`). No
+//! allocation, no lock, no sleep; a new context is interned where the hook
+//! may sleep, before the decision.
 //!
 //! Where contexts come from:
 //!
@@ -39,10 +41,11 @@
 //! it, which the host tests run.
 
 use super::classes::{perm, Class};
-use super::compiled::{Compiled, Sid};
+use super::compiled::{Compiled, InitialSid};
 use super::context::Context;
-use super::label::{with_view_or, Label};
-use super::policy::{self, Target};
+use super::label::Label;
+use super::policy::{self, Policy, Target};
+use super::sidtab::{self, Sid};
 use crate::access::{may, AccessMask};
 use crate::attribute::Attribute;
 use crate::blob::HasBlob;
@@ -154,40 +157,35 @@ const ATTR_SETATTR: u32 = {
         | b::ATTR_TIMES_SET
 };
 
-/// Calls `f` with a label's context, or `sid`'s when it has none, lent:
-/// the decision paths never move a context (see [`Label::with_context`]).
+/// The SID of a label, or `fallback` when there is no label or it has
+/// none.
 #[inline(always)]
-fn with_label<R>(
-    label: Option<&Label>,
-    policy: &Compiled<'_>,
-    sid: Sid,
-    f: impl FnOnce(&Context) -> R,
-) -> R {
-    match label {
-        Some(label) => label.with_context(policy.sid(sid), f),
-        None => f(policy.sid(sid)),
-    }
+fn sid_or(label: Option<&Label>, fallback: InitialSid) -> Sid {
+    let fallback = Sid::initial(fallback);
+    label.map_or(fallback, |l| l.sid_or(fallback))
 }
 
-/// A label's context, or `sid`'s when it has none, copied out: for paths
-/// that keep it.
+/// The SID of a cred: `sid kernel` when it has none.
 #[inline(always)]
-fn or_sid(label: Option<&Label>, policy: &Compiled<'_>, sid: Sid) -> Context {
-    label
-        .and_then(Label::get)
-        .unwrap_or_else(|| *policy.sid(sid))
+fn cred_sid(cred: &Cred) -> Sid {
+    sid_or(cred.state(&KEY), InitialSid::Kernel)
 }
 
-/// The context of a cred.
+/// The SID of the current task's subjective cred.
 #[inline(always)]
-fn cred_context(cred: &Cred, policy: &Compiled<'_>) -> Context {
-    or_sid(cred.state(&KEY), policy, Sid::Kernel)
+fn current_sid() -> Sid {
+    Cred::with_current(cred_sid)
 }
 
-/// The context of an inode.
+/// The SID of a task's objective cred.
+fn task_sid(task: &Task) -> Sid {
+    task.with_cred(cred_sid)
+}
+
+/// The SID of an inode: `sid file` when it has none.
 #[inline(always)]
-fn inode_context(inode: &Inode, policy: &Compiled<'_>) -> Context {
-    or_sid(inode.state(&KEY), policy, Sid::File)
+fn inode_sid(inode: &Inode) -> Sid {
+    sid_or(inode.state(&KEY), InitialSid::File)
 }
 
 /// The class of an inode.
@@ -209,40 +207,23 @@ fn by_class(inode: &Inode, file: u32, dir: u32) -> (Class, u32) {
     }
 }
 
-/// Runs `f` with the policy and the current task's context; allows
+/// Decides whether `s` may have `perms` on `o` in `class`; allows
 /// everything when no policy is loaded. Does not sleep.
 #[inline(always)]
-fn as_current(f: impl FnOnce(&Compiled<'_>, &Context) -> Result + Send) -> Result {
-    Cred::with_current(|cred| {
-        policy::with(|p| match p {
-            Some(p) => with_label(cred.state(&KEY), p, Sid::Kernel, |s| f(p, s)),
-            None => Ok(()),
-        })
+fn check(s: Sid, o: Sid, class: Class, perms: u32, target: Target<'_>) -> Result {
+    policy::with(|p| match p {
+        Some(p) => policy::check(p, s, o, class, perms, target),
+        None => Ok(()),
     })
 }
 
 /// May the current task have `perms` on `inode`?
 ///
-/// The hot path of the file hooks: both contexts are read in place from
-/// their blobs ([`with_view_or`]) and decided on without a copy; only a
-/// denial copies them out, to count and log it.
+/// The hot path of the file hooks: two SIDs read from their blobs and one
+/// probe of the decision cache.
 #[inline(always)]
 fn check_inode(inode: &Inode, class: Class, perms: u32, target: Target<'_>) -> Result {
-    Cred::with_current(|cred| {
-        policy::with(|p| {
-            let Some(p) = p else { return Ok(()) };
-            let denied = with_view_or(cred.state(&KEY), p.sid_view(Sid::Kernel), |s| {
-                with_view_or(inode.state(&KEY), p.sid_view(Sid::File), |o| {
-                    p.denied(s, o, class, perms)
-                })
-            });
-            if denied == 0 {
-                return Ok(());
-            }
-            let (s, o) = (cred_context(cred, p), inode_context(inode, p));
-            policy::deny(p, &s, &o, class, denied, target)
-        })
-    })
+    check(current_sid(), inode_sid(inode), class, perms, target)
 }
 
 /// Whether `inode`'s type is the one named `name` (`sid file`'s for an
@@ -251,17 +232,14 @@ fn check_inode(inode: &Inode, class: Class, perms: u32, target: Target<'_>) -> R
 /// is loaded or it has no such type. For other submodules' selectors (the
 /// integrity policy's `obj_type=`). Does not sleep.
 pub(crate) fn inode_type_is(inode: &Inode, name: &[u8]) -> Option<bool> {
-    use super::context::ContextView;
     let label = inode.state(&KEY);
     if label.is_some_and(Label::is_provisional) {
         return None;
     }
+    let sid = inode_sid(inode);
     Some(policy::with(|p| {
         let Some(p) = p else { return false };
-        let Some(ty) = p.type_id(name) else {
-            return false;
-        };
-        with_view_or(label, p.sid_view(Sid::File), |o| o.ty() == ty)
+        p.type_id(name) == Some(p.context(sid).context.ty)
     }))
 }
 
@@ -275,10 +253,32 @@ fn check_dentry(cx: &MaySleep, dentry: &Dentry, file: u32, dir: u32) -> Result {
     check_inode(inode, class, perms, Target::Dentry(dentry))
 }
 
-/// The context a label's text gives in `policy`: the context, or `sid
-/// unlabeled` when the policy cannot read it.
-fn context_of_text(text: &[u8], policy: &Compiled<'_>) -> Context {
-    Context::parse(text, policy).unwrap_or_else(|_| *policy.sid(Sid::Unlabeled))
+/// What a label's text gives in a policy: a context to intern, or an
+/// initial SID.
+enum Parsed {
+    /// A context the policy accepts.
+    Context(Context),
+    /// An initial SID (`sid unlabeled` for text the policy cannot read).
+    Initial(InitialSid),
+}
+
+/// The context a label's text gives in `policy`, or `sid unlabeled` when
+/// the policy cannot read it.
+fn parse_label(text: &[u8], policy: &Policy<'_>) -> Parsed {
+    match Context::parse(text, policy) {
+        Ok(ctx) => Parsed::Context(ctx),
+        Err(_) => Parsed::Initial(InitialSid::Unlabeled),
+    }
+}
+
+impl Parsed {
+    /// The SID: a context interned (may allocate), or the initial SID.
+    fn sid(&self, cx: &MaySleep) -> Result<Sid> {
+        match self {
+            Parsed::Context(ctx) => sidtab::intern(cx, ctx),
+            Parsed::Initial(initial) => Ok(Sid::initial(*initial)),
+        }
+    }
 }
 
 /// An xattr value without the one trailing NUL that some tools write.
@@ -289,11 +289,11 @@ fn trim_nul(value: &[u8]) -> &[u8] {
 /// Labels `inode`, reached through `dentry`, from its `security.mlte`
 /// xattr, unless it has a label, no policy is loaded, or its file system is
 /// still mounting (its inodes are labelled on a later access). Reads the
-/// xattr: may sleep. A transient error (`ENOMEM`, `EIO`) gives the inode
-/// `sid unlabeled`'s context provisionally (never `sid file`'s, which an
-/// unreadable label could be more restricted than), and the next access
-/// tries again; a label read meanwhile by another task, or set by a
-/// relabel, is kept.
+/// xattr and may intern its context: may sleep. A transient error
+/// (`ENOMEM`, `EIO`) gives the inode `sid unlabeled` provisionally (never
+/// `sid file`, which an unreadable label could be more restricted than),
+/// and the next access tries again; a label read meanwhile by another
+/// task, or set by a relabel, is kept.
 fn label_inode(cx: &MaySleep, dentry: &Dentry, inode: &Inode) {
     let Some(label) = inode.state(&KEY) else {
         return;
@@ -303,25 +303,34 @@ fn label_inode(cx: &MaySleep, dentry: &Dentry, inode: &Inode) {
     }
     let mut buf = [0u8; MAX_CONTEXT];
     let read = dentry.getxattr_of(cx, inode, c"security.mlte", &mut buf);
-    policy::with(|p| {
-        let Some(p) = p else { return };
-        let ctx = match read {
-            Ok(n) => match buf.get(..n) {
-                Some(text) => context_of_text(trim_nul(text), p),
-                None => *p.sid(Sid::Unlabeled),
-            },
-            Err(e) if e == ENODATA || e == EOPNOTSUPP => *p.sid(Sid::File),
-            // Longer than any label taken in: not one this policy can use.
-            Err(e) if e == ERANGE => *p.sid(Sid::Unlabeled),
-            // Transient: decided as unlabeled until an access reads it.
-            Err(e) => {
-                let first = label.set_provisional(p.sid(Sid::Unlabeled));
-                policy::label_read_failed(inode.ino(), e, first);
-                return;
-            }
-        };
-        label.set_if_unset(&ctx);
-    });
+    let parsed = match read {
+        Ok(n) => match buf.get(..n) {
+            Some(text) => policy::with(|p| p.map(|p| parse_label(trim_nul(text), p))),
+            None => Some(Parsed::Initial(InitialSid::Unlabeled)),
+        },
+        Err(e) if e == ENODATA || e == EOPNOTSUPP => Some(Parsed::Initial(InitialSid::File)),
+        // Longer than any label taken in: not one this policy can use.
+        Err(e) if e == ERANGE => Some(Parsed::Initial(InitialSid::Unlabeled)),
+        Err(e) => {
+            label_unreadable(label, inode, e);
+            return;
+        }
+    };
+    let Some(parsed) = parsed else {
+        return;
+    };
+    match parsed.sid(cx) {
+        Ok(sid) => label.set_if_unset(sid),
+        Err(e) => label_unreadable(label, inode, e),
+    }
+}
+
+/// `inode`'s label could not be read (`err`, transient): decided as `sid
+/// unlabeled` until an access reads it.
+#[cold]
+fn label_unreadable(label: &Label, inode: &Inode, err: crate::error::Error) {
+    let first = label.set_provisional(Sid::initial(InitialSid::Unlabeled));
+    policy::label_read_failed(inode.ino(), err, first);
 }
 
 /// `dentry`'s inode, labelled (see [`label_inode`]). May sleep.
@@ -331,37 +340,46 @@ fn label_dentry<'a>(cx: &MaySleep, dentry: &'a Dentry) -> Option<&'a Inode> {
     Some(inode)
 }
 
-/// The context of a new inode of `class` that the current task creates in
+/// The context of a new inode of `class` that a task in `s` creates in
 /// `dir`: a `type_transition`'s type, or the directory's, and the
 /// creator's level.
-fn new_inode_context(p: &Compiled<'_>, s: &Context, dir: &Inode, class: Class) -> Context {
-    let parent = inode_context(dir, p);
+fn new_inode_context(p: &Policy<'_>, s: Sid, dir: &Inode, class: Class) -> Context {
+    let parent = p.context(inode_sid(dir)).context;
+    let subject = p.context(s).context;
     Context {
-        ty: p.transition(s.ty, parent.ty, class).unwrap_or(parent.ty),
-        level: s.level,
+        ty: p
+            .transition(subject.ty, parent.ty, class)
+            .unwrap_or(parent.ty),
+        level: subject.level,
     }
 }
 
 /// May the current task create an inode of `class` as `dentry` in `dir`?
-fn check_create(dir: &Inode, dentry: &Dentry, class: Class) -> Result {
+/// Interns the new inode's context (may sleep).
+fn check_create(cx: &MaySleep, dir: &Inode, dentry: &Dentry, class: Class) -> Result {
     let create = if class == Class::Dir {
         DIR_CREATE
     } else {
         FILE_CREATE
     };
-    as_current(|p, s| {
-        let parent = inode_context(dir, p);
+    let (s, parent) = (current_sid(), inode_sid(dir));
+    let new = policy::with(|p| -> Result<Option<Context>> {
+        let Some(p) = p else { return Ok(None) };
         policy::check(
             p,
             s,
-            &parent,
+            parent,
             Class::Dir,
             DIR_ADD_NAME | DIR_WRITE,
             Target::Inode(dir),
         )?;
-        let new = new_inode_context(p, s, dir, class);
-        policy::check(p, s, &new, class, create, Target::Dentry(dentry))
-    })
+        Ok(Some(new_inode_context(p, s, dir, class)))
+    })?;
+    let Some(new) = new else {
+        return Ok(());
+    };
+    let new = sidtab::intern(cx, &new)?;
+    check(s, new, class, create, Target::Dentry(dentry))
 }
 
 /// May the current task remove `dentry` from `dir` (`unlink` or `rmdir`
@@ -376,73 +394,54 @@ fn check_remove(cx: &MaySleep, dir: &Inode, dentry: &Dentry) -> Result {
     check_dentry(cx, dentry, FILE_UNLINK, DIR_RMDIR)
 }
 
-/// The context of a task (its objective credentials), or `None` without
-/// a policy.
-fn task_context(task: &Task) -> Option<Context> {
-    task.with_cred(|cred| policy::with(|p| p.map(|p| cred_context(cred, p))))
-}
-
 /// May the current task (or `cred`) have `perms` on task `target`?
 fn check_task(target: &Task, cred: Option<&Cred>, perms: u32) -> Result {
-    let Some(o) = task_context(target) else {
-        return Ok(());
-    };
-    let decide = |cred: &Cred| {
-        policy::with(|p| match p {
-            Some(p) => policy::check(
-                p,
-                &cred_context(cred, p),
-                &o,
-                Class::Process,
-                perms,
-                Target::Task(target.pid()),
-            ),
-            None => Ok(()),
-        })
-    };
-    match cred {
-        Some(cred) => decide(cred),
-        None => Cred::with_current(decide),
-    }
+    let s = cred.map_or_else(current_sid, cred_sid);
+    check(
+        s,
+        task_sid(target),
+        Class::Process,
+        perms,
+        Target::Task(target.pid()),
+    )
 }
 
 /// May the current task have `perms` on socket `sock`?
 ///
 /// A socket without a label (the new socket of an `accept`, whose `sock`
 /// the protocol made by cloning, or one made before the policy) takes the
-/// context of the first task that uses it, as SELinux's accepted sockets
-/// take their listener's.
+/// SID of the first task that uses it, as SELinux's accepted sockets take
+/// their listener's.
 fn check_socket(sock: &Socket, perms: u32) -> Result {
-    as_current(|p, s| {
-        let label = sock.sock().and_then(|sk| sk.state(&KEY));
-        match label {
-            Some(label) if label.is_set() => label.with_context(s, |o| {
-                policy::check(p, s, o, Class::Socket, perms, Target::None)
-            }),
-            _ => {
-                if let Some(label) = label {
-                    label.set_if_unset(s);
-                }
-                policy::check(p, s, s, Class::Socket, perms, Target::None)
+    let s = current_sid();
+    let label = sock.sock().and_then(|sk| sk.state(&KEY));
+    policy::with(|p| {
+        let Some(p) = p else { return Ok(()) };
+        let o = match label {
+            Some(label) => {
+                label.set_if_unset(s);
+                label.sid_or(s)
             }
-        }
+            None => s,
+        };
+        policy::check(p, s, o, Class::Socket, perms, Target::None)
     })
 }
 
 /// May the current task have `perms` on IPC object `ipc`?
 fn check_ipc(ipc: &IpcPerm, perms: u32) -> Result {
-    as_current(|p, s| {
-        with_label(ipc.state(&KEY), p, Sid::Kernel, |o| {
-            policy::check(p, s, o, Class::Ipc, perms, Target::None)
-        })
-    })
+    let o = sid_or(ipc.state(&KEY), InitialSid::Kernel);
+    check(current_sid(), o, Class::Ipc, perms, Target::None)
 }
 
-/// Labels a new IPC object with its creator's context and checks
-/// `ipc create` on it.
+/// Labels a new IPC object with its creator's SID and checks `ipc create`
+/// on it.
 fn create_ipc(ipc: &IpcPerm) -> Result {
-    as_current(|p, s| {
-        if let Some(label) = ipc.state(&KEY) {
+    let s = current_sid();
+    let label = ipc.state(&KEY);
+    policy::with(|p| {
+        let Some(p) = p else { return Ok(()) };
+        if let Some(label) = label {
             label.set(Some(s));
         }
         policy::check(p, s, s, Class::Ipc, IPC_CREATE, Target::None)
@@ -463,10 +462,17 @@ fn check_exec_mapping(file: Option<&File>, prot: u64, map: bool) -> Result {
             check_inode(inode, class_of(inode), perms, Target::Dentry(file.dentry()))
         }
         None if exec => {
-            as_current(|p, s| policy::check(p, s, s, Class::Process, PROCESS_EXECMEM, Target::None))
+            let s = current_sid();
+            check(s, s, Class::Process, PROCESS_EXECMEM, Target::None)
         }
         None => Ok(()),
     }
+}
+
+/// The text of `sid`'s context under the policy in force; `None` without
+/// a policy or for a text longer than [`CONTEXT_TEXT`].
+fn sid_text(sid: Sid) -> Option<ContextText> {
+    policy::with(|p| p.and_then(|p| ContextText::of(&p.context(sid).context, p)))
 }
 
 /// A context's text, in a buffer of [`CONTEXT_TEXT`] bytes on the stack.
@@ -523,7 +529,10 @@ impl Attribute for PolicyFile {
     }
 
     fn store(input: &[u8]) -> Result {
-        policy::load(input)
+        // SAFETY: securityfs calls `store` from the file's `write`, in
+        // process context with no spinlock or RCU read lock held.
+        let cx = unsafe { MaySleep::new() };
+        policy::load(&cx, input)
     }
 }
 
@@ -550,17 +559,24 @@ impl Attribute for EnforceFile {
     }
 }
 
-/// `.../mlte/status`: denials, loads and failed label reads since boot.
+/// `.../mlte/status`: denials, loads and failed label reads since boot,
+/// the contexts interned, and the decisions the policy in force computed
+/// (its cache's misses).
 struct StatusFile;
 
 impl Attribute for StatusFile {
     fn show(out: &mut TextBuf) -> Result {
         let c = policy::counts();
+        let misses = policy::with(|p| p.map_or(0, |p| p.misses()));
         out.format(|out| {
             writeln!(
                 out,
-                "denials {}\nloads {}\nlabel_read_errors {}",
-                c.denials, c.loads, c.label_read_errors
+                "denials {}\nloads {}\nlabel_read_errors {}\nsids {}\ncache_misses {}",
+                c.denials,
+                c.loads,
+                c.label_read_errors,
+                sidtab::len(),
+                misses
             )
         })
     }
@@ -599,17 +615,18 @@ crate::submodule::submodule! {
             let inode = file.inode();
             label_inode(cx, file.dentry(), inode);
             let cred = bprm.cred();
-            policy::with(|p| {
-                let Some(p) = p else { return Ok(()) };
-                let s = cred_context(cred, p);
-                let o = inode_context(inode, p);
-                let target = Target::Dentry(file.dentry());
-                policy::check(p, &s, &o, Class::File, FILE_EXECUTE, target)?;
-                let Some(ty) = p.transition(s.ty, o.ty, Class::Process) else {
-                    return Ok(());
+            let (s, o) = (cred_sid(cred), inode_sid(inode));
+            let target = Target::Dentry(file.dentry());
+            let new = policy::with(|p| -> Result<Option<Context>> {
+                let Some(p) = p else { return Ok(None) };
+                policy::check(p, s, o, Class::File, FILE_EXECUTE, target)?;
+                let subject = p.context(s).context;
+                let object = p.context(o).context;
+                let Some(ty) = p.transition(subject.ty, object.ty, Class::Process) else {
+                    return Ok(None);
                 };
-                if ty == s.ty {
-                    return Ok(());
+                if ty == subject.ty {
+                    return Ok(None);
                 }
                 // No domain change for a traced task, one with
                 // `no_new_privs`, or from a `nosuid` mount (as SELinux
@@ -624,17 +641,21 @@ crate::submodule::submodule! {
                     }
                     return Err(EPERM);
                 }
-                let new = Context { ty, level: s.level };
-                policy::check(p, &s, &new, Class::Process, PROCESS_TRANSITION, target)?;
-                // The new cred is still private to this exec.
-                if let Some(label) = cred.state(&KEY) {
-                    label.set(Some(&new));
-                }
-                // The loader of the new domain ignores LD_PRELOAD and the
-                // like (AT_SECURE).
-                bprm.set_secureexec();
-                Ok(())
-            })
+                Ok(Some(Context { ty, level: subject.level }))
+            })?;
+            let Some(new) = new else {
+                return Ok(());
+            };
+            let new = sidtab::intern(cx, &new)?;
+            check(s, new, Class::Process, PROCESS_TRANSITION, target)?;
+            // The new cred is still private to this exec.
+            if let Some(label) = cred.state(&KEY) {
+                label.set(Some(new));
+            }
+            // The loader of the new domain ignores LD_PRELOAD and the
+            // like (AT_SECURE).
+            bprm.set_secureexec();
+            Ok(())
         }
 
         fn file_open(&self, cx: &MaySleep, file: &File) -> Result {
@@ -697,20 +718,20 @@ crate::submodule::submodule! {
             check_inode(inode, class, perms, Target::Inode(inode))
         }
 
-        fn inode_create(&self, _cx: &MaySleep, dir: &Inode, dentry: &Dentry, _mode: u16) -> Result {
-            check_create(dir, dentry, Class::File)
+        fn inode_create(&self, cx: &MaySleep, dir: &Inode, dentry: &Dentry, _mode: u16) -> Result {
+            check_create(cx, dir, dentry, Class::File)
         }
 
-        fn inode_mkdir(&self, _cx: &MaySleep, dir: &Inode, dentry: &Dentry, _mode: u16) -> Result {
-            check_create(dir, dentry, Class::Dir)
+        fn inode_mkdir(&self, cx: &MaySleep, dir: &Inode, dentry: &Dentry, _mode: u16) -> Result {
+            check_create(cx, dir, dentry, Class::Dir)
         }
 
-        fn inode_mknod(&self, _cx: &MaySleep, dir: &Inode, dentry: &Dentry, _mode: u16, _dev: u32) -> Result {
-            check_create(dir, dentry, Class::File)
+        fn inode_mknod(&self, cx: &MaySleep, dir: &Inode, dentry: &Dentry, _mode: u16, _dev: u32) -> Result {
+            check_create(cx, dir, dentry, Class::File)
         }
 
-        fn inode_symlink(&self, _cx: &MaySleep, dir: &Inode, dentry: &Dentry, _old_name: &[u8]) -> Result {
-            check_create(dir, dentry, Class::File)
+        fn inode_symlink(&self, cx: &MaySleep, dir: &Inode, dentry: &Dentry, _old_name: &[u8]) -> Result {
+            check_create(cx, dir, dentry, Class::File)
         }
 
         fn inode_link(&self, cx: &MaySleep, old: &Dentry, dir: &Inode, _new: &Dentry) -> Result {
@@ -778,36 +799,49 @@ crate::submodule::submodule! {
                 }
                 return Err(EINVAL);
             }
-            as_current(|p, s| {
-                let new = match Context::parse(trim_nul(value), p) {
-                    Ok(new) => new,
-                    Err(e) => {
+            let new = policy::with(|p| {
+                p.map(|p| {
+                    Context::parse(trim_nul(value), p).map_err(|e| {
                         if platform::ratelimit() {
                             platform::pr_warn!(
                                 "mlte: setxattr security.mlte refused: {}; label unchanged\n",
                                 format_args!("{e}")
                             );
                         }
-                        return Err(EINVAL);
-                    }
-                };
-                policy::check(p, s, &inode_context(inode, p), class, from, target)?;
-                policy::check(p, s, &new, class, to, target)
-            })
+                        EINVAL
+                    })
+                })
+            });
+            let Some(new) = new else {
+                return Ok(());
+            };
+            let new = sidtab::intern(cx, &new?)?;
+            let (s, old) = (current_sid(), inode_sid(inode));
+            check(s, old, class, from, target)?;
+            check(s, new, class, to, target)
         }
 
-        fn inode_post_setxattr(&self, _cx: &MaySleep, dentry: &Dentry, name: &[u8], value: &[u8], _flags: i32) {
+        fn inode_post_setxattr(&self, cx: &MaySleep, dentry: &Dentry, name: &[u8], value: &[u8], _flags: i32) {
             if name != XATTR_NAME {
                 return;
             }
-            let Some(label) = dentry.inode().and_then(|i| i.state(&KEY)) else {
+            let Some(inode) = dentry.inode() else {
                 return;
             };
-            policy::with(|p| {
-                if let Some(p) = p {
-                    label.set(Some(&context_of_text(trim_nul(value), p)));
+            let Some(label) = inode.state(&KEY) else {
+                return;
+            };
+            let Some(parsed) = policy::with(|p| p.map(|p| parse_label(trim_nul(value), p))) else {
+                return;
+            };
+            match parsed.sid(cx) {
+                Ok(sid) => label.set(Some(sid)),
+                // No SID for it now: read it again at the next access.
+                Err(e) => {
+                    label.set(None);
+                    label_unreadable(label, inode, e);
                 }
-            });
+            }
         }
 
         fn inode_removexattr(&self, cx: &MaySleep, dentry: &Dentry, name: &[u8]) -> Result {
@@ -845,31 +879,27 @@ crate::submodule::submodule! {
             if inode.state(&KEY).is_some_and(Label::is_provisional) {
                 return Err(EOPNOTSUPP);
             }
-            let text = policy::with(|p| p.and_then(|p| ContextText::of(&inode_context(inode, p), p)));
-            match text {
+            match sid_text(inode_sid(inode)) {
                 Some(text) => out.push_bytes(cx, text.bytes()),
                 None => Err(EOPNOTSUPP),
             }
         }
 
-        fn inode_init_security(&self, inode: &Inode, dir: &Inode, _name: &[u8]) -> Result<Option<XattrValue>> {
+        fn inode_init_security(&self, cx: &MaySleep, inode: &Inode, dir: &Inode, _name: &[u8]) -> Result<Option<XattrValue>> {
             let class = class_of(inode);
-            // `None`: no policy; `Some(None)`: a context too long to write.
-            let text = Cred::with_current(|cred| {
-                policy::with(|p| {
-                    let p = p?;
-                    let s = cred_context(cred, p);
-                    let new = new_inode_context(p, &s, dir, class);
-                    let text = ContextText::of(&new, p);
-                    if let (Some(label), Some(_)) = (inode.state(&KEY), &text) {
-                        label.set(Some(&new));
+            let s = current_sid();
+            let Some(new) = policy::with(|p| p.map(|p| new_inode_context(p, s, dir, class))) else {
+                return Ok(None);
+            };
+            let sid = sidtab::intern(cx, &new)?;
+            match sid_text(sid) {
+                Some(text) => {
+                    if let Some(label) = inode.state(&KEY) {
+                        label.set(Some(sid));
                     }
-                    Some(text)
-                })
-            });
-            match text {
-                Some(Some(text)) => XattrValue::new(XATTR_SUFFIX, text.bytes()).map(Some),
-                Some(None) => {
+                    XattrValue::new(XATTR_SUFFIX, text.bytes()).map(Some)
+                }
+                None => {
                     if platform::ratelimit() {
                         platform::pr_warn!(
                             "mlte: new inode refused: its context is longer than {CONTEXT_TEXT} bytes\n"
@@ -877,7 +907,6 @@ crate::submodule::submodule! {
                     }
                     Err(EINVAL)
                 }
-                None => Ok(None),
             }
         }
 
@@ -913,12 +942,8 @@ crate::submodule::submodule! {
             // `file read` on the task, as in SELinux; attaching is
             // `process ptrace`.
             if mode & PTRACE_MODE_ATTACH == 0 {
-                let Some(o) = task_context(child) else {
-                    return Ok(());
-                };
-                return as_current(|p, s| {
-                    policy::check(p, s, &o, Class::File, FILE_READ, Target::Task(child.pid()))
-                });
+                let target = Target::Task(child.pid());
+                return check(current_sid(), task_sid(child), Class::File, FILE_READ, target);
             }
             check_task(child, None, PROCESS_PTRACE)
         }
@@ -936,7 +961,8 @@ crate::submodule::submodule! {
             if kern {
                 return Ok(());
             }
-            as_current(|p, s| policy::check(p, s, s, Class::Socket, SOCKET_CREATE, Target::None))
+            let s = current_sid();
+            check(s, s, Class::Socket, SOCKET_CREATE, Target::None)
         }
 
         fn socket_post_create(
@@ -953,13 +979,9 @@ crate::submodule::submodule! {
             let Some(label) = sock.sock().and_then(|sk| sk.state(&KEY)) else {
                 return Ok(());
             };
-            Cred::with_current(|cred| {
-                policy::with(|p| {
-                    if let Some(p) = p {
-                        label.set(Some(&cred_context(cred, p)));
-                    }
-                })
-            });
+            if policy::with(|p| p.is_some()) {
+                label.set(Some(current_sid()));
+            }
             Ok(())
         }
 
@@ -1026,26 +1048,15 @@ crate::submodule::submodule! {
         }
 
         fn msg_queue_msgrcv(&self, ipc: &IpcPerm, _msg: &MsgMsg, target: &Task, _ty: i64, _mode: i32) -> Result {
-            let Some(s) = task_context(target) else {
-                return Ok(());
-            };
-            policy::with(|p| match p {
-                Some(p) => {
-                    let o = or_sid(ipc.state(&KEY), p, Sid::Kernel);
-                    policy::check(p, &s, &o, Class::Ipc, IPC_READ, Target::None)
-                }
-                None => Ok(()),
-            })
+            let o = sid_or(ipc.state(&KEY), InitialSid::Kernel);
+            check(task_sid(target), o, Class::Ipc, IPC_READ, Target::None)
         }
 
         fn getprocattr(&self, cx: &MaySleep, task: &Task, name: &[u8], out: &mut AttrValue) -> Result {
             if name != b"current" {
                 return Err(EINVAL);
             }
-            let text = task.with_cred(|cred| {
-                policy::with(|p| p.and_then(|p| ContextText::of(&cred_context(cred, p), p)))
-            });
-            match text {
+            match sid_text(task_sid(task)) {
                 Some(text) => out.push_bytes(cx, text.bytes()),
                 // No policy: no context to show.
                 None => Err(EINVAL),
@@ -1067,24 +1078,24 @@ crate::submodule::submodule! {
                 return Err(EPERM);
             }
             let new_cred = NewCred::prepare(cx)?;
-            as_current(|p, s| {
-                let new = Context::parse(text, p).map_err(|e| {
-                    if platform::ratelimit() {
-                        platform::pr_warn!(
-                            "mlte: write to attr/current refused: {}\n",
-                            format_args!("{e}")
-                        );
-                    }
-                    EINVAL
-                })?;
-                policy::check(p, s, &new, Class::Process, PROCESS_SETCURRENT, Target::None)?;
-                if let Some(label) = new_cred.cred().state(&KEY) {
-                    label.set(Some(&new));
-                }
-                Ok(())
-            })?;
-            if policy::with(|p| p.is_none()) {
-                return Err(EINVAL);
+            let new = policy::with(|p| {
+                p.map(|p| {
+                    Context::parse(text, p).map_err(|e| {
+                        if platform::ratelimit() {
+                            platform::pr_warn!(
+                                "mlte: write to attr/current refused: {}\n",
+                                format_args!("{e}")
+                            );
+                        }
+                        EINVAL
+                    })
+                })
+            });
+            // No policy: no context to take.
+            let new = sidtab::intern(cx, &new.ok_or(EINVAL)??)?;
+            check(current_sid(), new, Class::Process, PROCESS_SETCURRENT, Target::None)?;
+            if let Some(label) = new_cred.cred().state(&KEY) {
+                label.set(Some(new));
             }
             new_cred.commit();
             Ok(value.len())

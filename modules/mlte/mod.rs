@@ -8,8 +8,10 @@
 //! - `context.rs`: security contexts, `TYPE:LEVEL`;
 //! - `constraint.rs`: `mlsconstrain` expressions, compiled;
 //! - `compiled.rs`: the compiled policy, its checker and the decisions;
+//! - `sidtab.rs`: interned contexts, each with its SID;
+//! - `decision_cache.rs`: the allowed vectors of recent SID pairs;
 //! - `policy.rs`: the policy in force, its loader, the mode, audit lines;
-//! - `label.rs`: the context an object carries in its blob;
+//! - `label.rs`: the SID an object carries in its blob;
 //! - `hooks.rs`: the submodule and its hooks (kernel only);
 //! - `policy_text.rs`: the text policy language (host only: the
 //!   `mlte-policy` tool compiles it).
@@ -19,6 +21,7 @@ pub(crate) mod classes;
 pub(crate) mod compiled;
 pub(crate) mod constraint;
 pub(crate) mod context;
+pub(crate) mod decision_cache;
 #[cfg(CONFIG_RUST)]
 pub(crate) mod hooks;
 pub(crate) mod label;
@@ -26,3 +29,4 @@ pub(crate) mod level;
 pub(crate) mod policy;
 #[cfg(not(CONFIG_RUST))]
 pub(crate) mod policy_text;
+pub(crate) mod sidtab;

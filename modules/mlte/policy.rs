@@ -3,16 +3,21 @@
 //! The policy in force, the enforcing mode, and access decisions with
 //! their audit lines.
 //!
-//! The policy is a checked compiled form (`compiled.rs`) in an RCU cell:
-//! hooks read it without a lock and see the old policy or the new one,
-//! never a mix. [`load`] checks every byte first; a bad policy is refused
-//! with `EINVAL` and a log line saying at which byte and why, and the old
-//! one stays in force.
+//! The policy is a checked compiled form (`compiled.rs`) with its own
+//! decision cache (`decision_cache.rs`) in an RCU cell: hooks read it
+//! without a lock and see the old policy or the new one, never a mix.
+//! [`load`] checks every byte first; a bad policy is refused with `EINVAL`
+//! and a log line saying at which byte and why, and the old one stays in
+//! force.
 //!
-//! Type ids are kept in labels (`label.rs`), so a new policy must keep the
-//! types of the one in force, in the same order, and may add types after
-//! them; a policy that does not is refused. (SELinux remaps its SIDs on a
-//! reload instead; this keeps every label valid without a table.)
+//! Decisions are on SIDs (`sidtab.rs`): [`Policy::allowed`] answers from
+//! the cache, or computes the class's whole vector once on the contexts
+//! behind the SIDs and keeps it. An initial SID's context is the policy's
+//! own `sid` statement, so it follows a reload.
+//!
+//! Type ids are kept in the SID table's contexts, so a new policy must keep
+//! the types of the one in force, in the same order, and may add types
+//! after them; a policy that does not is refused.
 //!
 //! A denial is logged like SELinux's AVC messages, rate-limited:
 //!
@@ -24,17 +29,84 @@
 //! Kernel-independent: the host tests run the same file.
 
 use super::classes::Class;
-use super::compiled::{Checked, Compiled};
-use super::context::Context;
+use super::compiled::{Checked, Compiled, InitialSid, SidContext};
+use super::decision_cache::DecisionCache;
+use super::sidtab::{self, Sid};
 use crate::access::comm_str;
+use crate::context::MaySleep;
 use crate::error::{Error, Result, EACCES, EBUSY, EINVAL};
 use crate::objects::{Dentry, Inode};
-use crate::platform::{self, Bytes, RcuBox};
+use crate::platform::{self, Bytes, OwnedBox, RcuBox};
 use core::fmt;
+use core::ops::Deref;
 use core::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
+/// A policy as loaded: its checked bytes and its decision cache.
+struct Loaded {
+    checked: Checked<Bytes>,
+    cache: OwnedBox<DecisionCache>,
+}
+
 /// The policy in force.
-static POLICY: RcuBox<Checked<Bytes>> = RcuBox::new();
+static POLICY: RcuBox<Loaded> = RcuBox::new();
+
+/// The policy in force, as a hook sees it ([`with`]): the compiled form
+/// (which it derefs to) and the decisions on SIDs.
+pub(crate) struct Policy<'a> {
+    compiled: Compiled<'a>,
+    cache: &'a DecisionCache,
+}
+
+impl<'a> Deref for Policy<'a> {
+    type Target = Compiled<'a>;
+
+    #[inline(always)]
+    fn deref(&self) -> &Compiled<'a> {
+        &self.compiled
+    }
+}
+
+impl<'a> Policy<'a> {
+    /// The context of `sid` under this policy: an initial SID's from the
+    /// policy's `sid` statements, another from the SID table (`sid
+    /// unlabeled`'s for a number never given out).
+    #[inline(always)]
+    pub(crate) fn context(&self, sid: Sid) -> &'a SidContext {
+        match sid.as_initial() {
+            Some(initial) => self.compiled.sid_view(initial),
+            None => sidtab::context(sid)
+                .unwrap_or_else(|| self.compiled.sid_view(InitialSid::Unlabeled)),
+        }
+    }
+
+    /// Every permission of `class` that `s` has on `o`: from the cache, or
+    /// computed and kept.
+    #[inline(always)]
+    pub(crate) fn allowed(&self, s: Sid, o: Sid, class: Class) -> u32 {
+        match self.cache.lookup(s, o, class) {
+            Some(allowed) => allowed,
+            None => self.compute(s, o, class),
+        }
+    }
+
+    /// [`Policy::allowed`] on a miss: the matrix and the class's
+    /// constraints, on the contexts behind the SIDs.
+    #[inline(never)]
+    fn compute(&self, s: Sid, o: Sid, class: Class) -> u32 {
+        let all = class.all_perms();
+        let denied = self
+            .compiled
+            .denied(self.context(s), self.context(o), class, all);
+        let allowed = all & !denied;
+        self.cache.insert(s, o, class, allowed);
+        allowed
+    }
+
+    /// Decisions computed (cache misses) since this policy was loaded.
+    pub(crate) fn misses(&self) -> u64 {
+        self.cache.misses()
+    }
+}
 
 /// Whether denials are enforced (else only logged).
 static ENFORCING: AtomicBool = AtomicBool::new(true);
@@ -56,8 +128,14 @@ static LABEL_READ_ERRORS: AtomicU64 = AtomicU64::new(0);
 /// under RCU: `f` must not sleep, and cannot capture a sleep proof
 /// (`Send`, as `RcuCell::read`).
 #[inline(always)]
-pub(crate) fn with<R>(f: impl FnOnce(Option<&Compiled<'_>>) -> R + Send) -> R {
-    POLICY.read(|p| f(p.map(|p| p.view()).as_ref()))
+pub(crate) fn with<R>(f: impl FnOnce(Option<&Policy<'_>>) -> R + Send) -> R {
+    POLICY.read(|p| {
+        f(p.map(|p| Policy {
+            compiled: p.checked.view(),
+            cache: &p.cache,
+        })
+        .as_ref())
+    })
 }
 
 /// Whether denials are enforced.
@@ -118,18 +196,18 @@ enum Refusal {
 /// Replaces the policy with the compiled form `bytes`. A bad one is
 /// refused with `EINVAL` and a log line; the old one stays in force.
 /// Sleeps.
-pub(crate) fn load(bytes: &[u8]) -> Result {
+pub(crate) fn load(cx: &MaySleep, bytes: &[u8]) -> Result {
     if LOADING.swap(true, Ordering::Acquire) {
         platform::pr_warn!("mlte: policy load refused: another load is in progress\n");
         return Err(EBUSY);
     }
-    let result = load_exclusive(bytes);
+    let result = load_exclusive(cx, bytes);
     LOADING.store(false, Ordering::Release);
     result
 }
 
 /// [`load`], with no other load running.
-fn load_exclusive(bytes: &[u8]) -> Result {
+fn load_exclusive(cx: &MaySleep, bytes: &[u8]) -> Result {
     let refused = |why: Refusal| {
         match why {
             Refusal::Invalid(at, why) => platform::pr_warn!(
@@ -155,7 +233,8 @@ fn load_exclusive(bytes: &[u8]) -> Result {
         return refused(Refusal::TypeChanged(ty));
     }
     let types = new.types();
-    POLICY.replace(checked)?;
+    let cache = platform::zeroed_box::<DecisionCache>(cx)?;
+    POLICY.replace(Loaded { checked, cache })?;
     LOADS.fetch_add(1, Ordering::Relaxed);
     let mode = if enforcing() {
         "enforcing"
@@ -200,16 +279,16 @@ impl fmt::Display for PermNames {
 /// May subject `s` have `perms` (bits of `class`) on object `o`, under
 /// `policy`? A denial is counted and logged (rate-limited) and, when
 /// enforcing, returned as `EACCES`. Does not sleep.
-#[inline]
+#[inline(always)]
 pub(crate) fn check(
-    policy: &Compiled<'_>,
-    s: &Context,
-    o: &Context,
+    policy: &Policy<'_>,
+    s: Sid,
+    o: Sid,
     class: Class,
     perms: u32,
     target: Target<'_>,
 ) -> Result {
-    match policy.denied(s, o, class, perms) {
+    match perms & !policy.allowed(s, o, class) {
         0 => Ok(()),
         denied => deny(policy, s, o, class, denied, target),
     }
@@ -217,12 +296,12 @@ pub(crate) fn check(
 
 /// The verdict on a decision that denied `denied` (nonzero, bits of
 /// `class`'s permissions) to `s` on `o`: counted, logged (rate-limited)
-/// and, when enforcing, `EACCES`. For callers that decided already.
+/// and, when enforcing, `EACCES`.
 #[cold]
-pub(crate) fn deny(
-    policy: &Compiled<'_>,
-    s: &Context,
-    o: &Context,
+fn deny(
+    policy: &Policy<'_>,
+    s: Sid,
+    o: Sid,
     class: Class,
     denied: u32,
     target: Target<'_>,
@@ -242,9 +321,9 @@ pub(crate) fn deny(
 /// Logs one denial.
 #[cold]
 fn report(
-    policy: &Compiled<'_>,
-    s: &Context,
-    o: &Context,
+    policy: &Policy<'_>,
+    s: Sid,
+    o: Sid,
     class: Class,
     denied: u32,
     target: Target<'_>,
@@ -253,6 +332,7 @@ fn report(
     let (pid, comm) = platform::current_task();
     let comm = comm_str(&comm);
     let perms = PermNames(class, denied);
+    let (s, o) = (&policy.context(s).context, &policy.context(o).context);
     let (scontext, tcontext) = (s.show(policy), o.show(policy));
     let tclass = class.name();
     let permissive = u8::from(!enforcing);
@@ -285,23 +365,30 @@ mod tests {
     use super::*;
     use crate::mlte::classes::perm;
     use crate::mlte::compiled::tests::POLICY as TEXT;
+    use crate::mlte::context::Context;
     use crate::mlte::policy_text::parse;
+
+    fn load(bytes: &[u8]) -> Result {
+        super::load(&crate::harness::cx(), bytes)
+    }
 
     /// One test: the policy cell is global.
     #[test]
     fn load_refuses_bad_policies_and_keeps_the_old_one() {
         let good = parse(TEXT).unwrap().compile().unwrap();
         assert_eq!(load(&good), Ok(()));
+        let sid = |text: &[u8]| {
+            let ctx = with(|p| Context::parse(text, p.unwrap()).unwrap());
+            sidtab::intern(&crate::harness::cx(), &ctx).unwrap()
+        };
+        let (user, tmp, tmp_hi) = (sid(b"user_t:s1"), sid(b"tmp_t:s1"), sid(b"tmp_t:s2"));
         let decide = || {
             with(|p| {
                 let p = p.unwrap();
-                let user = Context::parse(b"user_t:s1", p).unwrap();
-                let tmp = Context::parse(b"tmp_t:s1", p).unwrap();
-                let tmp_hi = Context::parse(b"tmp_t:s2", p).unwrap();
                 let read = perm(Class::File, "read");
                 (
-                    check(p, &user, &tmp, Class::File, read, Target::None),
-                    check(p, &user, &tmp_hi, Class::File, read, Target::None),
+                    check(p, user, tmp, Class::File, read, Target::None),
+                    check(p, user, tmp_hi, Class::File, read, Target::None),
                 )
             })
         };
@@ -331,6 +418,29 @@ mod tests {
             Err(EINVAL)
         );
         let added = TEXT.replace("type user_tmp_t;", "type user_tmp_t; type extra_t;");
+        assert_eq!(load(&parse(&added).unwrap().compile().unwrap()), Ok(()));
+        assert_eq!(decide(), (Ok(()), Err(EACCES)));
+        // Repeats come from the cache: nothing more is computed.
+        let misses = with(|p| p.unwrap().misses());
+        for _ in 0..10 {
+            assert_eq!(decide(), (Ok(()), Err(EACCES)));
+        }
+        assert_eq!(with(|p| p.unwrap().misses()), misses);
+        // A reload brings its own cache: no decision of the old policy
+        // survives it, and initial SIDs take the new policy's contexts.
+        let no_read = added.replace("allow user_t tmp_t : file { read write };", "");
+        assert_eq!(load(&parse(&no_read).unwrap().compile().unwrap()), Ok(()));
+        assert_eq!(decide(), (Err(EACCES), Err(EACCES)));
+        let file = Sid::initial(InitialSid::File);
+        let moved = no_read.replace("sid file tmp_t:s0", "sid file bin_t:s0");
+        assert_eq!(load(&parse(&moved).unwrap().compile().unwrap()), Ok(()));
+        assert_eq!(
+            with(|p| {
+                let p = p.unwrap();
+                p.type_name(p.context(file).context.ty).to_vec()
+            }),
+            b"bin_t"
+        );
         assert_eq!(load(&parse(&added).unwrap().compile().unwrap()), Ok(()));
         assert_eq!(decide(), (Ok(()), Err(EACCES)));
         // Permissive: counted, allowed.

@@ -148,7 +148,13 @@ where
 
     crate::hook_table::hook_table!(probe_methods);
 
-    fn inode_init_security(&self, _: &Inode, _: &Inode, _: &[u8]) -> Result<Option<XattrValue>> {
+    fn inode_init_security(
+        &self,
+        _: &MaySleep,
+        _: &Inode,
+        _: &Inode,
+        _: &[u8],
+    ) -> Result<Option<XattrValue>> {
         if I != 0 {
             return Ok(None);
         }

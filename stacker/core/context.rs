@@ -30,8 +30,10 @@
 //! `setprocattr`, `inode_getsecurity`, `socket_getpeersec_stream`) get
 //! one from their entry points; `AttrValue::push_bytes` demands it.
 //!
-//! What it does not do (yet): `inode_init_security` and `task_prctl` get
-//! none; a closure run with preemption off (`without_preemption`, under
+//! `inode_init_security` gets one too: file systems call it while they
+//! create an inode, in process context.
+//!
+//! What it does not do (yet): `task_prctl` gets none; a closure run with preemption off (`without_preemption`, under
 //! mlte's label writers' lock) is not bound; and the securityfs side's
 //! allocations (`TextBuf` writes,
 //! `RcuCell::copy_out`, `replace_with`, `RcuBox::replace`) demand none; the

@@ -350,6 +350,7 @@ pub(crate) fn task_prctl<T: Tier>(option: i32, args: [u64; 4]) -> Result<i32> {
 /// Returns `EOPNOTSUPP` when nobody added one, the LSM default.
 #[inline(always)]
 pub(crate) fn inode_init_security<T: Tier>(
+    cx: &MaySleep,
     inode: &Inode,
     dir: &Inode,
     name: &[u8],
@@ -360,7 +361,7 @@ pub(crate) fn inode_init_security<T: Tier>(
         let xattr = match record(
             m,
             Hook::inode_init_security,
-            T::inode_init_security(m, inode, dir, name),
+            T::inode_init_security(m, cx, inode, dir, name),
         ) {
             Ok(Some(xattr)) => xattr,
             Ok(None) => return ControlFlow::Continue(()),

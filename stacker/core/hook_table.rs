@@ -266,7 +266,7 @@ macro_rules! hook_table {
             /// [`Submodule::XATTR_COUNT`] are used per inode.
             xattrs inode_init_security(inode: *mut c::inode, dir: *mut c::inode, qstr: *const c::qstr,
                     xattrs: *mut c::xattr, xattr_count: *mut c_int) -> c_int
-                => (inode: &Inode, dir: &Inode, name: &[u8]) -> Result<Option<XattrValue>> = Ok(None);
+                => (cx: &crate::context::MaySleep, inode: &Inode, dir: &Inode, name: &[u8]) -> Result<Option<XattrValue>> = Ok(None);
             /// An inode is being set up.
             first_error inode_alloc_security(inode: *mut c::inode) -> c_int
                 => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), inode: &Inode = Inode::from_raw(inode)) -> Result = Ok(());

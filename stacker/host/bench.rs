@@ -142,18 +142,19 @@ fn decision_policy(types: usize) -> Vec<u8> {
         .expect("benchmark policy compiles")
 }
 
-/// Makes `iters` whole access decisions as a hook does: both contexts
-/// read in place from their labels (`with_view_or`, the seqlock'ed words
-/// in the blobs), then `Compiled::denied` (the dense matrix, then the class's
+/// Makes `iters` whole access decisions as a hook does when the decision
+/// cache misses: both SIDs read from their labels, their contexts from the
+/// SID table, then `Compiled::denied` (the dense matrix, then the class's
 /// `mlsconstrain`, whose level test compares two 1024-category sets), in a
 /// checked compiled policy of 512 types. Returns how many were allowed.
 #[inline(never)]
 pub fn decision_loop(iters: u64) -> u64 {
     use crate::mlte::classes::{perm, Class};
-    use crate::mlte::compiled::Sid;
+    use crate::mlte::compiled::InitialSid;
     use crate::mlte::context::Context;
-    use crate::mlte::label::{with_view_or, Label};
+    use crate::mlte::label::Label;
     use crate::mlte::level::Level;
+    use crate::mlte::sidtab;
     const READ: u32 = perm(Class::File, "read");
     let bytes = decision_policy(512);
     let checked = crate::mlte::compiled::Checked::new(&bytes[..]).expect("benchmark policy checks");
@@ -163,23 +164,22 @@ pub fn decision_loop(iters: u64) -> u64 {
     let labels: Vec<(Label, Label)> = (0..512u32)
         .map(|t| {
             let (s, o) = (Label::default(), Label::default());
-            s.set(Some(&Context { ty: t, level: high }));
-            o.set(Some(&Context {
+            let intern = |ctx: Context| sidtab::intern(&crate::harness::cx(), &ctx).ok();
+            s.set(intern(Context { ty: t, level: high }));
+            o.set(intern(Context {
                 ty: (t * 7 + 3) % 512,
                 level: low,
             }));
             (s, o)
         })
         .collect();
-    let fallback = policy.sid_view(Sid::Kernel);
+    let fallback = policy.sid_view(InitialSid::Kernel);
     let mut allowed = 0;
     for i in 0..iters {
         let (s, o) = &labels[(i % 512) as usize];
-        let denied = with_view_or(Some(black_box(s)), fallback, |s| {
-            with_view_or(Some(black_box(o)), fallback, |o| {
-                black_box(&policy).denied(s, o, Class::File, READ)
-            })
-        });
+        let context = |label: &Label| label.get().and_then(sidtab::context).unwrap_or(fallback);
+        let (s, o) = (context(black_box(s)), context(black_box(o)));
+        let denied = black_box(&policy).denied(s, o, Class::File, READ);
         allowed += u64::from(denied == 0);
     }
     allowed

@@ -18,7 +18,7 @@ use crate::chain::{BootState, ChainSpec, Reject, MAX_REJECTS};
 use crate::integrity::{formats, rules};
 use crate::mlte::category::CategorySet;
 use crate::mlte::classes::Class;
-use crate::mlte::compiled::{Checked, Compiled, Sid};
+use crate::mlte::compiled::{Checked, Compiled, InitialSid};
 use crate::mlte::context::Context;
 use crate::mlte::level::Level;
 use crate::mlte::{policy as mlte_policy, policy_text};
@@ -195,7 +195,8 @@ fn exercise_compiled(view: &Compiled<'_>) {
         assert!(id <= ty, "type_id finds a later type");
     }
     assert!(view.type_name(types).is_empty());
-    let sids = [Sid::Kernel, Sid::File, Sid::Unlabeled].map(|s| *view.sid(s));
+    let sids = [InitialSid::Kernel, InitialSid::File, InitialSid::Unlabeled]
+        .map(|s| view.sid_view(s).context);
     let classes = Class::ALL;
     for s in &sids {
         assert!(s.ty < types, "a sid's type out of range");
@@ -222,7 +223,7 @@ pub fn mlte_compiled(data: &[u8]) {
         Ok(checked) => exercise_compiled(&checked.view()),
         Err(e) => assert!(e.at <= data.len(), "error offset {} past the end", e.at),
     }
-    let _ = mlte_policy::load(data);
+    let _ = mlte_policy::load(&crate::harness::cx(), data);
     drop_log();
 }
 
@@ -389,7 +390,7 @@ pub fn securityfs_write(data: &[u8]) {
         }
         1 => {
             if check_write("policy", caps, pos, value.len(), 8 << 20).is_ok() {
-                let _ = mlte_policy::load(value);
+                let _ = mlte_policy::load(&crate::harness::cx(), value);
             }
         }
         2 => {

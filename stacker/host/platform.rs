@@ -255,19 +255,27 @@ impl<T: BlobState> RcuCell<T> {
 
     /// Builds a new value from all zeroes; installs it if `build` succeeds.
     pub(crate) fn replace_with(&self, build: impl FnOnce(&mut T) -> Result) -> Result {
-        might_sleep();
-        let layout = std::alloc::Layout::new::<T>();
-        // SAFETY: `T` is not zero-sized here (a policy), zero is a valid
-        // `T` (`BlobState`), and the pointer is owned by the new box.
-        let mut new: Box<T> = unsafe {
-            let p = std::alloc::alloc_zeroed(layout).cast::<T>();
-            assert!(!p.is_null(), "host allocation failed");
-            Box::from_raw(p)
-        };
+        let mut new = zeroed();
         build(&mut new)?;
         self.inner.replace_boxed(new);
         Ok(())
     }
+}
+
+/// A value on the heap, owned (a `KBox` in the kernel build).
+pub(crate) type OwnedBox<T> = Box<T>;
+
+/// A new `T` on the heap, all zero (a valid `T`: `BlobState`). Allocates.
+pub(crate) fn zeroed_box<T: BlobState>(_cx: &crate::context::MaySleep) -> Result<OwnedBox<T>> {
+    Ok(zeroed())
+}
+
+/// [`zeroed_box`] without the proof.
+fn zeroed<T: BlobState>() -> Box<T> {
+    might_sleep();
+    let new = Box::<T>::new_zeroed();
+    // SAFETY: zero is a valid `T` (`BlobState`).
+    unsafe { new.assume_init() }
 }
 
 /// The directories created since this thread's last boot.

@@ -197,7 +197,13 @@ where
             );
         }
     }
-    fn inode_init_security(&self, _: &Inode, _: &Inode, name: &[u8]) -> Result<Option<XattrValue>> {
+    fn inode_init_security(
+        &self,
+        _: &MaySleep,
+        _: &Inode,
+        _: &Inode,
+        name: &[u8],
+    ) -> Result<Option<XattrValue>> {
         Self::call(Hook::inode_init_security)?;
         Ok(Some(XattrValue::new(Self::NAME, name)?))
     }

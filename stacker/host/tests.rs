@@ -406,7 +406,11 @@ fn inode_init_security_fills_slots_and_defaults_to_eopnotsupp() {
     };
     assert_eq!(
         crate::dispatch::inode_init_security::<crate::dispatch::Loop>(
-            &inode, &dir, b"f", &mut slots
+            &crate::harness::cx(),
+            &inode,
+            &dir,
+            b"f",
+            &mut slots
         ),
         Ok(())
     );
@@ -422,14 +426,22 @@ fn inode_init_security_fills_slots_and_defaults_to_eopnotsupp() {
     // EOPNOTSUPP from every submodule is "nothing to add": the default.
     assert_eq!(
         crate::dispatch::inode_init_security::<crate::dispatch::Loop>(
-            &inode, &dir, b"f", &mut slots
+            &crate::harness::cx(),
+            &inode,
+            &dir,
+            b"f",
+            &mut slots
         ),
         Err(EOPNOTSUPP)
     );
     recorder::answer(0, Hook::inode_init_security, EACCES);
     assert_eq!(
         crate::dispatch::inode_init_security::<crate::dispatch::Loop>(
-            &inode, &dir, b"f", &mut slots
+            &crate::harness::cx(),
+            &inode,
+            &dir,
+            b"f",
+            &mut slots
         ),
         Err(EACCES)
     );
@@ -448,7 +460,11 @@ fn inode_init_security_goes_on_after_eopnotsupp() {
     recorder::answer(0, Hook::inode_init_security, EOPNOTSUPP);
     assert_eq!(
         crate::dispatch::inode_init_security::<crate::dispatch::Loop>(
-            &inode, &dir, b"f", &mut slots
+            &crate::harness::cx(),
+            &inode,
+            &dir,
+            b"f",
+            &mut slots
         ),
         Ok(())
     );

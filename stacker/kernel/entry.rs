@@ -179,7 +179,12 @@ unsafe extern "C" fn inode_init_security<T: Tier>(
     let inode = unsafe { Inode::from_raw(inode) };
     // SAFETY: as above.
     let dir = unsafe { Inode::from_raw(dir) };
-    crate::dispatch::inode_init_security::<T>(inode, dir, name, &mut slots).into_c()
+    // SAFETY: the LSM core calls this from a file system's inode creation
+    // (`security_inode_init_security()` from `ext4_init_security()`,
+    // `shmem_mknod()`, ...), in process context with no spinlock or RCU read
+    // lock held: the file systems' own callbacks allocate with `GFP_NOFS`.
+    let cx = unsafe { MaySleep::new() };
+    crate::dispatch::inode_init_security::<T>(&cx, inode, dir, name, &mut slots).into_c()
 }
 
 /// `getprocattr` entry point for chain `T`.

@@ -11,6 +11,7 @@ pub(crate) use crate::securityfs::{Dir, TextBuf};
 pub(crate) use kernel::{pr_info, pr_warn};
 
 use crate::blob::BlobState;
+use crate::context::MaySleep;
 use crate::error::Result;
 use core::sync::atomic::{AtomicPtr, Ordering};
 use kernel::{alloc::KBox, bindings, prelude::*};
@@ -135,16 +136,33 @@ impl<T: BlobState> RcuCell<T> {
     ///
     /// Sleeps (allocation, `synchronize_rcu`).
     pub(crate) fn replace_with(&self, build: impl FnOnce(&mut T) -> Result) -> Result {
-        let mut new = KBox::<T>::new_uninit(GFP_KERNEL)?;
-        // SAFETY: `new` is a fresh allocation for one `T`, valid for writes.
-        unsafe { new.as_mut_ptr().write_bytes(0, 1) };
-        // SAFETY: zero is a valid `T` (`BlobState`), so after zeroing the
-        // storage it is initialised.
-        let mut new = unsafe { new.assume_init() };
+        let mut new = zeroed()?;
         build(&mut new)?;
         self.inner.replace_boxed(new);
         Ok(())
     }
+}
+
+/// A value on the heap, owned (a `Box` in the host build).
+pub(crate) type OwnedBox<T> = KBox<T>;
+
+/// A new `T` on the heap, all zero, which is a valid `T` (`BlobState`):
+/// built in place, so that a large value never sits on the stack.
+/// Allocates (`GFP_KERNEL`), so it demands the proof that the caller may
+/// sleep.
+pub(crate) fn zeroed_box<T: BlobState>(_cx: &MaySleep) -> Result<OwnedBox<T>> {
+    zeroed()
+}
+
+/// [`zeroed_box`], for callers that may sleep by their own rule (the
+/// securityfs side).
+fn zeroed<T: BlobState>() -> Result<KBox<T>> {
+    let mut new = KBox::<T>::new_uninit(GFP_KERNEL)?;
+    // SAFETY: `new` is a fresh allocation for one `T`, valid for writes.
+    unsafe { new.as_mut_ptr().write_bytes(0, 1) };
+    // SAFETY: zero is a valid `T` (`BlobState`), so after zeroing the
+    // storage it is initialised.
+    Ok(unsafe { new.assume_init() })
 }
 
 /// A pointer to a fresh allocation that only one closure writes through

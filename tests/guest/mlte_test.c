@@ -234,10 +234,13 @@ FIXTURE_TEARDOWN(mlte)
 
 /*
  * The blob layout of this chain (printed for the docs), and mlte's slots:
- * a label (3 x 4 bytes, padded to 16, + 16 x 8 = 144 bytes) in the inode,
+ * a label (the 4-byte SID of the object's context) in the inode,
  * cred, sock and IPC blobs, and, with capstack, capstack's cred slot apart
  * from mlte's. The cred offsets of mlte and capstack (-1 if absent).
  */
+/* The size of mlte's label: a SID. */
+#define MLTE_LABEL_SIZE 4
+
 static long label_slots(long *mlte_cred, long *cap_cred, int print)
 {
 	char buf[2048], *line, *save;
@@ -251,7 +254,7 @@ static long label_slots(long *mlte_cred, long *cap_cred, int print)
 			printf("# layout: %s\n", line);
 		if (sscanf(line, "%31s %31s %ld %ld", name, kind, &off, &size) != 4)
 			continue;
-		if (!strcmp(name, "mlte") && size == 144 &&
+		if (!strcmp(name, "mlte") && size == MLTE_LABEL_SIZE &&
 		    (!strcmp(kind, "inode") || !strcmp(kind, "cred") || !strcmp(kind, "sock") ||
 		     !strcmp(kind, "ipc")))
 			slots++;
@@ -268,7 +271,8 @@ TEST_F(mlte, mlte_has_a_label_slot_in_four_blobs)
 	long mlte_cred, cap_cred;
 
 	EXPECT_EQ(4, label_slots(&mlte_cred, &cap_cred, 1))
-		TH_LOG("expected a 144-byte mlte slot in each of inode, cred, sock and ipc");
+		TH_LOG("expected a %d-byte mlte slot in each of inode, cred, sock and ipc",
+		       MLTE_LABEL_SIZE);
 }
 
 TEST_F(mlte, capstack_and_mlte_cred_slots_apart)
@@ -278,7 +282,7 @@ TEST_F(mlte, capstack_and_mlte_cred_slots_apart)
 	label_slots(&mlte_cred, &cap_cred, 0);
 	if (cap_cred < 0)
 		SKIP(return, "capstack is not in this chain");
-	EXPECT_TRUE(cap_cred + 16 <= mlte_cred || mlte_cred + 144 <= cap_cred)
+	EXPECT_TRUE(cap_cred + 16 <= mlte_cred || mlte_cred + MLTE_LABEL_SIZE <= cap_cred)
 		TH_LOG("capstack at %ld, mlte at %ld", cap_cred, mlte_cred);
 }
 
