@@ -114,6 +114,11 @@ mkdir -p "$root/etc/mlte"
 for src in "$STACKER_ROOT"/tests/guest/mlte/*.policy; do
 	compile_mlte "$src" "$root/etc/mlte/$(basename "$src" .policy).bin"
 done
+# The test policy as a reload may change it: public_t renamed shared_t,
+# init_t declared last of the types (every type id moves).
+sed -e 's/public_t/shared_t/g' -e '/^type init_t;/d' -e '/^type user_tmp_t;/a type init_t;' \
+	"$STACKER_ROOT/tests/guest/mlte/test.policy" >"$root/etc/mlte/renamed.policy"
+compile_mlte "$root/etc/mlte/renamed.policy" "$root/etc/mlte/renamed.bin"
 
 # The integrity test's policy, the keys its fixture disk was made with and
 # the spare certificates of fault_injection_test (scripts/integrity-fixtures.sh,

@@ -115,16 +115,6 @@ pub(crate) struct SidContext {
     len: usize,
 }
 
-impl SidContext {
-    /// `context`, with its significant words counted.
-    pub(crate) fn new(context: Context) -> SidContext {
-        SidContext {
-            len: context.level.categories.significant_words(),
-            context,
-        }
-    }
-}
-
 impl ContextView for SidContext {
     fn ty(&self) -> u32 {
         self.context.ty

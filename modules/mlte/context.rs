@@ -133,7 +133,9 @@ impl Context {
         Ok(Context { ty, level })
     }
 
-    /// The text form, with the type's name from `policy`.
+    /// The text form, with the type's name from `policy` (host tools and
+    /// tests; the kernel shows a SID's, `Policy::show`).
+    #[cfg(not(CONFIG_RUST))]
     pub(crate) fn show<'a>(&'a self, policy: &Compiled<'a>) -> Shown<'a> {
         Shown {
             name: policy.type_name(self.ty),
@@ -146,6 +148,13 @@ impl Context {
 pub(crate) struct Shown<'a> {
     name: &'a [u8],
     level: &'a Level,
+}
+
+impl<'a> Shown<'a> {
+    /// The text of type `name` at `level`.
+    pub(crate) fn new(name: &'a [u8], level: &'a Level) -> Shown<'a> {
+        Shown { name, level }
+    }
 }
 
 impl fmt::Display for Shown<'_> {

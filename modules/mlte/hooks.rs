@@ -41,11 +41,11 @@
 //! it, which the host tests run.
 
 use super::classes::{perm, Class};
-use super::compiled::{Compiled, InitialSid};
-use super::context::Context;
+use super::compiled::InitialSid;
+use super::context::{Context, Shown};
 use super::label::Label;
 use super::policy::{self, Policy, Target};
-use super::sidtab::{self, Sid};
+use super::sidtab::{self, Sid, StoredContext};
 use crate::access::{may, AccessMask};
 use crate::attribute::Attribute;
 use crate::blob::HasBlob;
@@ -239,7 +239,7 @@ pub(crate) fn inode_type_is(inode: &Inode, name: &[u8]) -> Option<bool> {
     let sid = inode_sid(inode);
     Some(policy::with(|p| {
         let Some(p) = p else { return false };
-        p.type_id(name) == Some(p.context(sid).context.ty)
+        p.type_id(name) == Some(p.context(sid).context().ty)
     }))
 }
 
@@ -256,8 +256,8 @@ fn check_dentry(cx: &MaySleep, dentry: &Dentry, file: u32, dir: u32) -> Result {
 /// What a label's text gives in a policy: a context to intern, or an
 /// initial SID.
 enum Parsed {
-    /// A context the policy accepts.
-    Context(Context),
+    /// A context the policy accepts, as the SID table keeps it.
+    Context(StoredContext),
     /// An initial SID (`sid unlabeled` for text the policy cannot read).
     Initial(InitialSid),
 }
@@ -266,7 +266,7 @@ enum Parsed {
 /// the policy cannot read it.
 fn parse_label(text: &[u8], policy: &Policy<'_>) -> Parsed {
     match Context::parse(text, policy) {
-        Ok(ctx) => Parsed::Context(ctx),
+        Ok(ctx) => Parsed::Context(policy.store(&ctx)),
         Err(_) => Parsed::Initial(InitialSid::Unlabeled),
     }
 }
@@ -344,8 +344,8 @@ fn label_dentry<'a>(cx: &MaySleep, dentry: &'a Dentry) -> Option<&'a Inode> {
 /// `dir`: a `type_transition`'s type, or the directory's, and the
 /// creator's level.
 fn new_inode_context(p: &Policy<'_>, s: Sid, dir: &Inode, class: Class) -> Context {
-    let parent = p.context(inode_sid(dir)).context;
-    let subject = p.context(s).context;
+    let parent = p.context(inode_sid(dir)).context();
+    let subject = p.context(s).context();
     Context {
         ty: p
             .transition(subject.ty, parent.ty, class)
@@ -363,7 +363,7 @@ fn check_create(cx: &MaySleep, dir: &Inode, dentry: &Dentry, class: Class) -> Re
         FILE_CREATE
     };
     let (s, parent) = (current_sid(), inode_sid(dir));
-    let new = policy::with(|p| -> Result<Option<Context>> {
+    let new = policy::with(|p| -> Result<Option<StoredContext>> {
         let Some(p) = p else { return Ok(None) };
         policy::check(
             p,
@@ -373,7 +373,7 @@ fn check_create(cx: &MaySleep, dir: &Inode, dentry: &Dentry, class: Class) -> Re
             DIR_ADD_NAME | DIR_WRITE,
             Target::Inode(dir),
         )?;
-        Ok(Some(new_inode_context(p, s, dir, class)))
+        Ok(Some(p.store(&new_inode_context(p, s, dir, class))))
     })?;
     let Some(new) = new else {
         return Ok(());
@@ -469,10 +469,10 @@ fn check_exec_mapping(file: Option<&File>, prot: u64, map: bool) -> Result {
     }
 }
 
-/// The text of `sid`'s context under the policy in force; `None` without
-/// a policy or for a text longer than [`CONTEXT_TEXT`].
+/// The text of `sid`'s context ([`Policy::show`]); `None` without a
+/// policy or for a text longer than [`CONTEXT_TEXT`].
 fn sid_text(sid: Sid) -> Option<ContextText> {
-    policy::with(|p| p.and_then(|p| ContextText::of(&p.context(sid).context, p)))
+    policy::with(|p| p.and_then(|p| ContextText::of(p.show(sid))))
 }
 
 /// A context's text, in a buffer of [`CONTEXT_TEXT`] bytes on the stack.
@@ -494,14 +494,14 @@ impl Write for ContextText {
 }
 
 impl ContextText {
-    /// The text of `ctx` in `policy`, or `None` if it is longer than
+    /// The text of a context, or `None` if it is longer than
     /// [`CONTEXT_TEXT`]. Does not sleep (a stack buffer).
-    fn of(ctx: &Context, policy: &Compiled<'_>) -> Option<Self> {
+    fn of(shown: Shown<'_>) -> Option<Self> {
         let mut text = ContextText {
             buf: [0; CONTEXT_TEXT],
             len: 0,
         };
-        write!(text, "{}", ctx.show(policy)).ok()?;
+        write!(text, "{shown}").ok()?;
         Some(text)
     }
 
@@ -617,11 +617,11 @@ crate::submodule::submodule! {
             let cred = bprm.cred();
             let (s, o) = (cred_sid(cred), inode_sid(inode));
             let target = Target::Dentry(file.dentry());
-            let new = policy::with(|p| -> Result<Option<Context>> {
+            let new = policy::with(|p| -> Result<Option<StoredContext>> {
                 let Some(p) = p else { return Ok(None) };
                 policy::check(p, s, o, Class::File, FILE_EXECUTE, target)?;
-                let subject = p.context(s).context;
-                let object = p.context(o).context;
+                let subject = p.context(s).context();
+                let object = p.context(o).context();
                 let Some(ty) = p.transition(subject.ty, object.ty, Class::Process) else {
                     return Ok(None);
                 };
@@ -641,7 +641,7 @@ crate::submodule::submodule! {
                     }
                     return Err(EPERM);
                 }
-                Ok(Some(Context { ty, level: subject.level }))
+                Ok(Some(p.store(&Context { ty, level: subject.level })))
             })?;
             let Some(new) = new else {
                 return Ok(());
@@ -801,7 +801,7 @@ crate::submodule::submodule! {
             }
             let new = policy::with(|p| {
                 p.map(|p| {
-                    Context::parse(trim_nul(value), p).map_err(|e| {
+                    Context::parse(trim_nul(value), p).map(|c| p.store(&c)).map_err(|e| {
                         if platform::ratelimit() {
                             platform::pr_warn!(
                                 "mlte: setxattr security.mlte refused: {}; label unchanged\n",
@@ -888,7 +888,7 @@ crate::submodule::submodule! {
         fn inode_init_security(&self, cx: &MaySleep, inode: &Inode, dir: &Inode, _name: &[u8]) -> Result<Option<XattrValue>> {
             let class = class_of(inode);
             let s = current_sid();
-            let Some(new) = policy::with(|p| p.map(|p| new_inode_context(p, s, dir, class))) else {
+            let Some(new) = policy::with(|p| p.map(|p| p.store(&new_inode_context(p, s, dir, class)))) else {
                 return Ok(None);
             };
             let sid = sidtab::intern(cx, &new)?;
@@ -1080,7 +1080,7 @@ crate::submodule::submodule! {
             let new_cred = NewCred::prepare(cx)?;
             let new = policy::with(|p| {
                 p.map(|p| {
-                    Context::parse(text, p).map_err(|e| {
+                    Context::parse(text, p).map(|c| p.store(&c)).map_err(|e| {
                         if platform::ratelimit() {
                             platform::pr_warn!(
                                 "mlte: write to attr/current refused: {}\n",

@@ -8,7 +8,9 @@
 //! - `context.rs`: security contexts, `TYPE:LEVEL`;
 //! - `constraint.rs`: `mlsconstrain` expressions, compiled;
 //! - `compiled.rs`: the compiled policy, its checker and the decisions;
+//! - `intern.rs`: append-only tables that number each value once;
 //! - `sidtab.rs`: interned contexts, each with its SID;
+//! - `type_names.rs`: global type ids, across policies;
 //! - `decision_cache.rs`: the allowed vectors of recent SID pairs;
 //! - `policy.rs`: the policy in force, its loader, the mode, audit lines;
 //! - `label.rs`: the SID an object carries in its blob;
@@ -24,9 +26,11 @@ pub(crate) mod context;
 pub(crate) mod decision_cache;
 #[cfg(CONFIG_RUST)]
 pub(crate) mod hooks;
+pub(crate) mod intern;
 pub(crate) mod label;
 pub(crate) mod level;
 pub(crate) mod policy;
 #[cfg(not(CONFIG_RUST))]
 pub(crate) mod policy_text;
 pub(crate) mod sidtab;
+pub(crate) mod type_names;

@@ -15,9 +15,11 @@
 //! behind the SIDs and keeps it. An initial SID's context is the policy's
 //! own `sid` statement, so it follows a reload.
 //!
-//! Type ids are kept in the SID table's contexts, so a new policy must keep
-//! the types of the one in force, in the same order, and may add types
-//! after them; a policy that does not is refused.
+//! The SID table's contexts name global types (`type_names.rs`), which
+//! each policy maps to its own when it is loaded, so a new policy may add,
+//! rename, reorder and drop types: a context it cannot read (its type or
+//! level is gone) reads as `sid unlabeled`'s, and a later policy that has
+//! them again reads it as before.
 //!
 //! A denial is logged like SELinux's AVC messages, rate-limited:
 //!
@@ -29,10 +31,14 @@
 //! Kernel-independent: the host tests run the same file.
 
 use super::classes::Class;
-use super::compiled::{Checked, Compiled, InitialSid, SidContext};
+use super::compiled::{Checked, Compiled, InitialSid, MAX_TYPES};
+use super::context::{Context, ContextView, Shown};
 use super::decision_cache::DecisionCache;
-use super::sidtab::{self, Sid};
+use super::level::Level;
+use super::sidtab::{self, Sid, StoredContext};
+use super::type_names;
 use crate::access::comm_str;
+use crate::blob::BlobState;
 use crate::context::MaySleep;
 use crate::error::{Error, Result, EACCES, EBUSY, EINVAL};
 use crate::objects::{Dentry, Inode};
@@ -41,10 +47,68 @@ use core::fmt;
 use core::ops::Deref;
 use core::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-/// A policy as loaded: its checked bytes and its decision cache.
+/// A policy as loaded: its checked bytes, its type map and its decision
+/// cache.
 struct Loaded {
     checked: Checked<Bytes>,
+    types: OwnedBox<TypeMap>,
     cache: OwnedBox<DecisionCache>,
+}
+
+/// The global type id of each of a policy's types, and back.
+///
+/// # Invariants
+///
+/// `global[..count]` are the global ids of the policy's types, in its
+/// order; `by_global[..count]` the pairs (global id, type), sorted by
+/// global id.
+struct TypeMap {
+    count: usize,
+    global: [u32; MAX_TYPES as usize],
+    by_global: [(u32, u32); MAX_TYPES as usize],
+}
+
+// SAFETY: all zero is a map of no types.
+unsafe impl BlobState for TypeMap {}
+
+impl TypeMap {
+    /// The map of `policy`'s types: each name gets its global id. May
+    /// allocate.
+    fn build(cx: &MaySleep, policy: &Compiled<'_>, map: &mut TypeMap) -> Result {
+        let count = (policy.types() as usize).min(MAX_TYPES as usize);
+        for ty in 0..count {
+            let global = type_names::intern(cx, policy.type_name(ty as u32))?;
+            let (Some(g), Some(pair)) = (map.global.get_mut(ty), map.by_global.get_mut(ty)) else {
+                return Err(EINVAL);
+            };
+            *g = global;
+            *pair = (global, ty as u32);
+        }
+        map.by_global
+            .get_mut(..count)
+            .ok_or(EINVAL)?
+            .sort_unstable();
+        // INVARIANT: both filled for the `count` types.
+        map.count = count;
+        Ok(())
+    }
+
+    /// The global id of type `ty` (`u32::MAX`, no one's, out of range).
+    #[inline]
+    fn global(&self, ty: u32) -> u32 {
+        self.global
+            .get(..self.count)
+            .and_then(|g| g.get(ty as usize))
+            .copied()
+            .unwrap_or(u32::MAX)
+    }
+
+    /// The type whose global id is `global`, if the policy has one.
+    fn local(&self, global: u32) -> Option<u32> {
+        let pairs = self.by_global.get(..self.count)?;
+        let i = pairs.binary_search_by_key(&global, |&(g, _)| g).ok()?;
+        pairs.get(i).map(|&(_, ty)| ty)
+    }
 }
 
 /// The policy in force.
@@ -54,6 +118,7 @@ static POLICY: RcuBox<Loaded> = RcuBox::new();
 /// (which it derefs to) and the decisions on SIDs.
 pub(crate) struct Policy<'a> {
     compiled: Compiled<'a>,
+    types: &'a TypeMap,
     cache: &'a DecisionCache,
 }
 
@@ -66,17 +131,100 @@ impl<'a> Deref for Policy<'a> {
     }
 }
 
+/// A SID's context as a policy reads it ([`Policy::context`]): the
+/// policy's type, and the level in place.
+#[derive(Clone, Copy)]
+pub(crate) struct Resolved<'a> {
+    ty: u32,
+    level: &'a Level,
+    len: usize,
+}
+
+impl Resolved<'_> {
+    /// The context, copied.
+    pub(crate) fn context(&self) -> Context {
+        Context {
+            ty: self.ty,
+            level: *self.level,
+        }
+    }
+}
+
+impl ContextView for Resolved<'_> {
+    fn ty(&self) -> u32 {
+        self.ty
+    }
+
+    fn sensitivity(&self) -> u16 {
+        self.level.sensitivity
+    }
+
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    #[inline(always)]
+    fn word(&self, i: usize) -> u64 {
+        if i >= self.len {
+            return 0;
+        }
+        self.level.categories.words().get(i).copied().unwrap_or(0)
+    }
+}
+
 impl<'a> Policy<'a> {
     /// The context of `sid` under this policy: an initial SID's from the
-    /// policy's `sid` statements, another from the SID table (`sid
-    /// unlabeled`'s for a number never given out).
-    #[inline(always)]
-    pub(crate) fn context(&self, sid: Sid) -> &'a SidContext {
-        match sid.as_initial() {
-            Some(initial) => self.compiled.sid_view(initial),
-            None => sidtab::context(sid)
-                .unwrap_or_else(|| self.compiled.sid_view(InitialSid::Unlabeled)),
+    /// policy's `sid` statements; another's from the SID table, if this
+    /// policy has its type and allows its level; `sid unlabeled`'s
+    /// otherwise (also for a number never given out).
+    #[inline]
+    pub(crate) fn context(&self, sid: Sid) -> Resolved<'a> {
+        let initial = match sid.as_initial() {
+            Some(initial) => initial,
+            None => match self.resolve(sid) {
+                Some(resolved) => return resolved,
+                None => InitialSid::Unlabeled,
+            },
+        };
+        let sc = self.compiled.sid_view(initial);
+        Resolved {
+            ty: sc.context.ty,
+            level: &sc.context.level,
+            len: sc.len(),
         }
+    }
+
+    /// The text of `sid`'s context: an initial SID's from this policy; a
+    /// table SID's as it was interned (its type's name and its level),
+    /// also when this policy cannot read it, as SELinux keeps the text of
+    /// a context a reload made invalid (decisions then use `sid
+    /// unlabeled`'s, [`Policy::context`]).
+    pub(crate) fn show(&self, sid: Sid) -> Shown<'a> {
+        let stored = sidtab::stored(sid).and_then(|s| Some((type_names::name(s.ty)?, s)));
+        if let Some((name, stored)) = stored {
+            return Shown::new(name, &stored.level);
+        }
+        let initial = sid.as_initial().unwrap_or(InitialSid::Unlabeled);
+        let sc = self.compiled.sid_view(initial);
+        Shown::new(self.compiled.type_name(sc.context.ty), &sc.context.level)
+    }
+
+    /// A table SID's context, if this policy can read it.
+    fn resolve(&self, sid: Sid) -> Option<Resolved<'a>> {
+        let stored = sidtab::stored(sid)?;
+        let ty = self.types.local(stored.ty)?;
+        self.compiled
+            .level_allowed(&stored.level)
+            .then_some(Resolved {
+                ty,
+                level: &stored.level,
+                len: stored.len(),
+            })
+    }
+
+    /// `ctx` (with this policy's type id) as the SID table keeps it.
+    pub(crate) fn store(&self, ctx: &Context) -> StoredContext {
+        StoredContext::new(self.types.global(ctx.ty), ctx.level)
     }
 
     /// Every permission of `class` that `s` has on `o`: from the cache, or
@@ -96,7 +244,7 @@ impl<'a> Policy<'a> {
         let all = class.all_perms();
         let denied = self
             .compiled
-            .denied(self.context(s), self.context(o), class, all);
+            .denied(&self.context(s), &self.context(o), class, all);
         let allowed = all & !denied;
         self.cache.insert(s, o, class, allowed);
         allowed
@@ -132,6 +280,7 @@ pub(crate) fn with<R>(f: impl FnOnce(Option<&Policy<'_>>) -> R + Send) -> R {
     POLICY.read(|p| {
         f(p.map(|p| Policy {
             compiled: p.checked.view(),
+            types: &p.types,
             cache: &p.cache,
         })
         .as_ref())
@@ -185,17 +334,13 @@ pub(crate) fn label_read_failed(ino: u64, err: Error, first: bool) {
     }
 }
 
-/// Why a policy was refused, for the log line.
-enum Refusal {
-    /// The checker refused byte `at`.
-    Invalid(usize, &'static str),
-    /// Type `ty` of the policy in force is missing or renamed.
-    TypeChanged(u32),
-}
-
 /// Replaces the policy with the compiled form `bytes`. A bad one is
 /// refused with `EINVAL` and a log line; the old one stays in force.
-/// Sleeps.
+///
+/// The new policy may add, rename, reorder and drop types: labels hold
+/// SIDs whose contexts name global types (`type_names.rs`), and a context
+/// whose type or level the new policy does not have reads as `sid
+/// unlabeled`'s under it. Sleeps.
 pub(crate) fn load(cx: &MaySleep, bytes: &[u8]) -> Result {
     if LOADING.swap(true, Ordering::Acquire) {
         platform::pr_warn!("mlte: policy load refused: another load is in progress\n");
@@ -208,33 +353,27 @@ pub(crate) fn load(cx: &MaySleep, bytes: &[u8]) -> Result {
 
 /// [`load`], with no other load running.
 fn load_exclusive(cx: &MaySleep, bytes: &[u8]) -> Result {
-    let refused = |why: Refusal| {
-        match why {
-            Refusal::Invalid(at, why) => platform::pr_warn!(
-                "mlte: policy rejected: byte {at}: {why}; previous policy kept\n"
-            ),
-            Refusal::TypeChanged(ty) => platform::pr_warn!(
-                "mlte: policy rejected: type {ty} of the policy in force is missing or \
-                 renamed (a new policy keeps the types in force, in order, and may add \
-                 more); previous policy kept\n"
-            ),
-        }
-        Err(EINVAL)
-    };
     let checked = match Checked::new(platform::bytes_from(bytes)?) {
         Ok(checked) => checked,
-        Err(e) => return refused(Refusal::Invalid(e.at, e.why)),
+        Err(e) => {
+            platform::pr_warn!(
+                "mlte: policy rejected: byte {}: {}; previous policy kept\n",
+                e.at,
+                e.why
+            );
+            return Err(EINVAL);
+        }
     };
     let new = checked.view();
-    let changed = with(|old| {
-        old.and_then(|old| (0..old.types()).find(|&ty| old.type_name(ty) != new.type_name(ty)))
-    });
-    if let Some(ty) = changed {
-        return refused(Refusal::TypeChanged(ty));
-    }
-    let types = new.types();
+    let mut types = platform::zeroed_box::<TypeMap>(cx)?;
+    TypeMap::build(cx, &new, &mut types)?;
+    let count = new.types();
     let cache = platform::zeroed_box::<DecisionCache>(cx)?;
-    POLICY.replace(Loaded { checked, cache })?;
+    POLICY.replace(Loaded {
+        checked,
+        types,
+        cache,
+    })?;
     LOADS.fetch_add(1, Ordering::Relaxed);
     let mode = if enforcing() {
         "enforcing"
@@ -242,7 +381,7 @@ fn load_exclusive(cx: &MaySleep, bytes: &[u8]) -> Result {
         "permissive"
     };
     platform::pr_info!(
-        "mlte: policy loaded: {types} types, {} bytes, {mode}\n",
+        "mlte: policy loaded: {count} types, {} bytes, {mode}\n",
         bytes.len()
     );
     Ok(())
@@ -332,8 +471,7 @@ fn report(
     let (pid, comm) = platform::current_task();
     let comm = comm_str(&comm);
     let perms = PermNames(class, denied);
-    let (s, o) = (&policy.context(s).context, &policy.context(o).context);
-    let (scontext, tcontext) = (s.show(policy), o.show(policy));
+    let (scontext, tcontext) = (policy.show(s), policy.show(o));
     let tclass = class.name();
     let permissive = u8::from(!enforcing);
     let line = |object: fmt::Arguments<'_>| {
@@ -378,7 +516,10 @@ mod tests {
         let good = parse(TEXT).unwrap().compile().unwrap();
         assert_eq!(load(&good), Ok(()));
         let sid = |text: &[u8]| {
-            let ctx = with(|p| Context::parse(text, p.unwrap()).unwrap());
+            let ctx = with(|p| {
+                let p = p.unwrap();
+                p.store(&Context::parse(text, p).unwrap())
+            });
             sidtab::intern(&crate::harness::cx(), &ctx).unwrap()
         };
         let (user, tmp, tmp_hi) = (sid(b"user_t:s1"), sid(b"tmp_t:s1"), sid(b"tmp_t:s2"));
@@ -411,12 +552,6 @@ mod tests {
             assert_eq!(load(b), Err(EINVAL));
             assert_eq!(decide(), (Ok(()), Err(EACCES)));
         }
-        // A reload must keep the types in force; adding one is fine.
-        let renamed = TEXT.replace("user_t", "person_t");
-        assert_eq!(
-            load(&parse(&renamed).unwrap().compile().unwrap()),
-            Err(EINVAL)
-        );
         let added = TEXT.replace("type user_tmp_t;", "type user_tmp_t; type extra_t;");
         assert_eq!(load(&parse(&added).unwrap().compile().unwrap()), Ok(()));
         assert_eq!(decide(), (Ok(()), Err(EACCES)));
@@ -437,11 +572,40 @@ mod tests {
         assert_eq!(
             with(|p| {
                 let p = p.unwrap();
-                p.type_name(p.context(file).context.ty).to_vec()
+                p.type_name(p.context(file).context().ty).to_vec()
             }),
             b"bin_t"
         );
         assert_eq!(load(&parse(&added).unwrap().compile().unwrap()), Ok(()));
+        assert_eq!(decide(), (Ok(()), Err(EACCES)));
+        // A reload may rename, reorder and drop types: a context whose type
+        // is gone reads as `sid unlabeled`'s (tmp_t:s0 here), and comes back
+        // with a policy that has it.
+        let name_of = |sid: Sid| {
+            with(|p| {
+                let p = p.unwrap();
+                let c = p.context(sid).context();
+                (p.type_name(c.ty).to_vec(), c.level.sensitivity)
+            })
+        };
+        assert_eq!(name_of(user), (b"user_t".to_vec(), 1));
+        let renamed = added
+            .replace("user_t", "person_t")
+            .replace("type init_t; type person_t;", "type person_t; type init_t;");
+        assert_eq!(load(&parse(&renamed).unwrap().compile().unwrap()), Ok(()));
+        assert_eq!(name_of(user), (b"tmp_t".to_vec(), 0), "renamed: unlabeled");
+        let text = |sid| with(|p| p.unwrap().show(sid).to_string());
+        assert_eq!(text(user), "user_t:s1", "its text is kept");
+        assert_eq!(text(Sid::initial(InitialSid::Kernel)), "init_t:s0");
+        assert_eq!(name_of(tmp_hi), (b"tmp_t".to_vec(), 2), "kept, at its id");
+        assert_eq!(decide(), (Err(EACCES), Err(EACCES)));
+        // A level the new policy does not allow reads as unlabeled too.
+        let fewer = added.replace("level s2:c0.c2;", "");
+        assert_eq!(load(&parse(&fewer).unwrap().compile().unwrap()), Ok(()));
+        assert_eq!(name_of(tmp_hi), (b"tmp_t".to_vec(), 0), "s2 gone");
+        assert_eq!(name_of(tmp), (b"tmp_t".to_vec(), 1));
+        assert_eq!(load(&parse(&added).unwrap().compile().unwrap()), Ok(()));
+        assert_eq!(name_of(user), (b"user_t".to_vec(), 1), "back");
         assert_eq!(decide(), (Ok(()), Err(EACCES)));
         // Permissive: counted, allowed.
         set_enforcing(false);

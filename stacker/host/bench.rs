@@ -151,10 +151,9 @@ fn decision_policy(types: usize) -> Vec<u8> {
 pub fn decision_loop(iters: u64) -> u64 {
     use crate::mlte::classes::{perm, Class};
     use crate::mlte::compiled::InitialSid;
-    use crate::mlte::context::Context;
     use crate::mlte::label::Label;
     use crate::mlte::level::Level;
-    use crate::mlte::sidtab;
+    use crate::mlte::sidtab::{self, StoredContext};
     const READ: u32 = perm(Class::File, "read");
     let bytes = decision_policy(512);
     let checked = crate::mlte::compiled::Checked::new(&bytes[..]).expect("benchmark policy checks");
@@ -164,20 +163,22 @@ pub fn decision_loop(iters: u64) -> u64 {
     let labels: Vec<(Label, Label)> = (0..512u32)
         .map(|t| {
             let (s, o) = (Label::default(), Label::default());
-            let intern = |ctx: Context| sidtab::intern(&crate::harness::cx(), &ctx).ok();
-            s.set(intern(Context { ty: t, level: high }));
-            o.set(intern(Context {
-                ty: (t * 7 + 3) % 512,
-                level: low,
-            }));
+            // The policy's type ids stand for global ones here: the
+            // policy is not loaded, only checked.
+            let intern = |ty: u32, level| {
+                sidtab::intern(&crate::harness::cx(), &StoredContext::new(ty, level)).ok()
+            };
+            s.set(intern(t, high));
+            o.set(intern((t * 7 + 3) % 512, low));
             (s, o)
         })
         .collect();
-    let fallback = policy.sid_view(InitialSid::Kernel);
+    let kernel = policy.sid_view(InitialSid::Kernel).context;
+    let fallback = &StoredContext::new(kernel.ty, kernel.level);
     let mut allowed = 0;
     for i in 0..iters {
         let (s, o) = &labels[(i % 512) as usize];
-        let context = |label: &Label| label.get().and_then(sidtab::context).unwrap_or(fallback);
+        let context = |label: &Label| label.get().and_then(sidtab::stored).unwrap_or(fallback);
         let (s, o) = (context(black_box(s)), context(black_box(o)));
         let denied = black_box(&policy).denied(s, o, Class::File, READ);
         allowed += u64::from(denied == 0);

@@ -48,6 +48,8 @@
 
 #define MLTE "/sys/kernel/security/stacker/mlte/"
 #define POLICY_BIN "/etc/mlte/test.bin"
+/* The test policy with public_t renamed shared_t and init_t moved last. */
+#define RENAMED_BIN "/etc/mlte/renamed.bin"
 #define DIR "/tmp/mlte"
 
 /* A child's exit status when something other than the operation failed. */
@@ -771,6 +773,33 @@ TEST_F(loaded, old_policy_still_allows_public)
 {
 	write_bad_policies(self);
 	EXPECT_EQ(0, as("s0", USER, "read", DIR "/public"));
+}
+
+/*
+ * A reload may rename, reorder and drop types. A label whose type the new
+ * policy lacks is decided as sid unlabeled, and its text is kept (as
+ * SELinux keeps an invalidated context's); the old policy brings it back.
+ */
+TEST_F(loaded, reload_renaming_types_decides_lost_ones_as_unlabeled)
+{
+	char *renamed = NULL, buf[256] = "";
+	long len = read_whole(RENAMED_BIN, &renamed);
+
+	ASSERT_LT(0, len)
+		TH_LOG(RENAMED_BIN ": %s", strerror(errno));
+	ASSERT_EQ(0, as("s0", USER, "read", DIR "/public"));
+	ASSERT_ERRNO(0, write_bytes(MLTE "policy", renamed, len));
+	free(renamed);
+	EXPECT_EQ(EACCES, as("s0", USER, "read", DIR "/public"))
+		TH_LOG("public_t is gone: the file is unlabeled_t to user_t");
+	EXPECT_STREQ("public_t:s0", mlte_label_of(DIR "/public"));
+	EXPECT_EQ(EACCES, as("s0", USER, "read", DIR "/secret"));
+	EXPECT_ERRNO(0, read_value(ATTR, buf, sizeof(buf)));
+	EXPECT_STREQ("init_t:s0", buf);
+	EXPECT_STREQ("user_exec_t:s0", mlte_label_of(USER));
+	ASSERT_ERRNO(0, write_bytes(MLTE "policy", self->policy, self->len));
+	EXPECT_EQ(0, as("s0", USER, "read", DIR "/public"))
+		TH_LOG("the old policy reads public_t again");
 }
 
 /* With capstack in the chain (either order), its denial happens too. */
