@@ -119,6 +119,11 @@ done
 sed -e 's/public_t/shared_t/g' -e '/^type init_t;/d' -e '/^type user_tmp_t;/a type init_t;' \
 	"$STACKER_ROOT/tests/guest/mlte/test.policy" >"$root/etc/mlte/renamed.policy"
 compile_mlte "$root/etc/mlte/renamed.policy" "$root/etc/mlte/renamed.bin"
+# The test policy with 5,000 more types and 100,000 rules among them
+# (tests/guest/mlte/scale-policy.py, a fixed seed).
+python3 "$STACKER_ROOT/tests/guest/mlte/scale-policy.py" "$STACKER_ROOT/tests/guest/mlte/test.policy" \
+	>"$out/scale.policy" || die "generating the mlte scale policy failed"
+compile_mlte "$out/scale.policy" "$root/etc/mlte/scale.bin"
 
 # The integrity test's policy, the keys its fixture disk was made with and
 # the spare certificates of fault_injection_test (scripts/integrity-fixtures.sh,

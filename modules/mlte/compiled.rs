@@ -5,20 +5,25 @@
 //! The host tool writes it (`mlte-policy compile`); the kernel loads it
 //! through securityfs and treats every byte as hostile: [`Checked::new`]
 //! validates all of it before anything reads a field, and afterwards every
-//! lookup is in bounds by construction. The decision structure is a dense
-//! access matrix: one `u32` permission bitmap per (source type, target type,
-//! class), so a type decision is one multiply-add and one load, with no
-//! search, no allocation and no lock. The `mlsconstrain` expressions of the
-//! class, if any, follow (`constraint.rs`).
+//! lookup is in bounds by construction. The decision structure is sparse,
+//! as SELinux's access vector table: one entry per (source type, target
+//! type, class) that a rule allows anything, sorted, found by binary
+//! search. Decisions go through the decision cache (`decision_cache.rs`),
+//! so the search runs once per (SID, SID, class) triple, not per hook. The
+//! `mlsconstrain` expressions of the class, if any, follow
+//! (`constraint.rs`).
 //!
 //! Layout, all integers little-endian (`u32` unless said otherwise):
 //!
 //! ```text
-//! header:       "MLTE" version types classes transitions levels constraints
+//! header:       "MLTE" version types classes rules transitions levels
+//!               constraints
 //! type names:   types x 64 bytes, NUL-padded, 1..=64 bytes of [a-z0-9_]
+//! name index:   types x type id, in strictly ascending order of name
 //! sids:         3 contexts: kernel, file, unlabeled
 //! levels:       levels x level, sensitivities strictly ascending
-//! matrix:       types x types x classes bitmaps, (source, target, class) order
+//! rules:        rules x (source, target, class, perms), strictly
+//!               ascending by (source, target, class), perms not 0
 //! transitions:  transitions x (source, target, class, new), sorted, unique
 //! constraints:  constraints x (class, perms, words, words x u32), classes
 //!               in ascending order
@@ -30,8 +35,9 @@
 //! A `level` entry allows its sensitivity with any subset of its categories
 //! (SELinux's `level s1:c0.c3;`); every context must be allowed by one.
 //!
-//! Cost: `4 x types^2 x classes` bytes of matrix; with [`MAX_TYPES`] types
-//! and the six classes, 6 MiB at most.
+//! Cost: 68 bytes per type and 16 per rule; a decision cache miss is a
+//! binary search over the rules (17 steps for 100,000) plus the class's
+//! constraints.
 //!
 //! Kernel-independent: no allocation, no panic path.
 
@@ -45,9 +51,11 @@ use core::ops::Deref;
 /// The magic at the start of the compiled form.
 pub(crate) const MAGIC: &[u8; 4] = b"MLTE";
 /// The version this code reads and writes.
-pub(crate) const VERSION: u32 = 2;
+pub(crate) const VERSION: u32 = 3;
 /// The most types a policy may declare.
-pub(crate) const MAX_TYPES: u32 = 512;
+pub(crate) const MAX_TYPES: u32 = 32_768;
+/// The most rules (allowed (source, target, class) triples).
+pub(crate) const MAX_RULES: u32 = 2_000_000;
 /// The longest type name, in bytes: also the size of a name's slot.
 pub(crate) const MAX_NAME: u32 = 64;
 /// The most `level` statements.
@@ -55,7 +63,9 @@ pub(crate) const MAX_LEVELS: u32 = 256;
 /// The most `mlsconstrain` statements.
 pub(crate) const MAX_CONSTRAINTS: u32 = 1024;
 /// The bytes of the header.
-const HEADER: usize = 28;
+const HEADER: usize = 32;
+/// The bytes of a rule or a transition.
+const RULE_BYTES: usize = 16;
 /// The bytes of an encoded level.
 pub(crate) const LEVEL_BYTES: usize = 4 + 8 * WORDS;
 /// The bytes of an encoded context.
@@ -95,9 +105,11 @@ pub(crate) struct Invalid {
 struct Layout {
     types: u32,
     levels: u32,
+    rules: u32,
     transitions: u32,
+    index_at: usize,
     level_at: usize,
-    matrix_at: usize,
+    rules_at: usize,
     trans_at: usize,
     /// Byte span of each class's constraint records.
     constraints: [(usize, usize); CLASS_COUNT],
@@ -220,24 +232,28 @@ fn check(bytes: &[u8]) -> Result<Layout, Invalid> {
     }
     let field = |at| u32_at(bytes, at).ok_or(bad(at, "cut short in the header"));
     if field(4)? != VERSION {
-        return Err(bad(4, "unknown version (this kernel reads version 2)"));
+        return Err(bad(4, "unknown version (this kernel reads version 3)"));
     }
     let types = field(8)?;
     if types == 0 || types > MAX_TYPES {
-        return Err(bad(8, "type count out of range (1 to 512)"));
+        return Err(bad(8, "type count out of range (1 to 32768)"));
     }
     let classes = field(12)?;
     if classes as usize != CLASS_COUNT {
         return Err(bad(12, "class count differs from this kernel's classes"));
     }
-    let transitions = field(16)?;
-    let levels = field(20)?;
-    if levels == 0 || levels > MAX_LEVELS {
-        return Err(bad(20, "level count out of range (1 to 256)"));
+    let rules = field(16)?;
+    if rules > MAX_RULES {
+        return Err(bad(16, "rule count out of range (0 to 2000000)"));
     }
-    let constraints = field(24)?;
+    let transitions = field(20)?;
+    let levels = field(24)?;
+    if levels == 0 || levels > MAX_LEVELS {
+        return Err(bad(24, "level count out of range (1 to 256)"));
+    }
+    let constraints = field(28)?;
     if constraints > MAX_CONSTRAINTS {
-        return Err(bad(24, "constraint count out of range (0 to 1024)"));
+        return Err(bad(28, "constraint count out of range (0 to 1024)"));
     }
     // Type names: fixed slots.
     let mut at = HEADER;
@@ -263,24 +279,45 @@ fn check(bytes: &[u8]) -> Result<Layout, Invalid> {
         }
         at += MAX_NAME as usize;
     }
-    let sids_at = at;
+    // At most 32768 types, 256 levels and 2000000 rules: no overflow.
+    let index_at = at;
+    let sids_at = index_at + 4 * types as usize;
     let level_at_ = sids_at + SIDS.len() * CONTEXT_BYTES;
-    // At most 256 levels: no overflow.
-    let matrix_at = level_at_ + levels as usize * LEVEL_BYTES;
-    // At most 512 * 512 * 6 entries: no overflow.
-    let cells = (types as usize) * (types as usize) * CLASS_COUNT;
-    let trans_at = matrix_at + 4 * cells;
+    let rules_at = level_at_ + levels as usize * LEVEL_BYTES;
+    let trans_at = rules_at + RULE_BYTES * rules as usize;
     let trans_len = (transitions as usize)
-        .checked_mul(16)
-        .ok_or(bad(16, "transition count out of range"))?;
+        .checked_mul(RULE_BYTES)
+        .ok_or(bad(20, "transition count out of range"))?;
     let constraints_at = trans_at
         .checked_add(trans_len)
-        .ok_or(bad(16, "transition count out of range"))?;
+        .ok_or(bad(20, "transition count out of range"))?;
     if bytes.len() < constraints_at {
         return Err(bad(
-            sids_at.min(bytes.len()),
-            "cut short before the constraints (sids, levels, matrix or transitions)",
+            index_at.min(bytes.len()),
+            "cut short before the constraints (name index, sids, levels, rules or transitions)",
         ));
+    }
+    // The name index: every type once, in strictly ascending order of
+    // name, which also makes the names unique.
+    let name_of = |ty: u32| {
+        let at = HEADER + ty as usize * MAX_NAME as usize;
+        slot_name(bytes.get(at..at + MAX_NAME as usize).unwrap_or(&[]))
+    };
+    let mut previous: Option<&[u8]> = None;
+    for i in 0..types as usize {
+        let at = index_at + 4 * i;
+        let ty = u32_at(bytes, at).unwrap_or(u32::MAX);
+        if ty >= types {
+            return Err(bad(at, "name index names a type that does not exist"));
+        }
+        let name = name_of(ty);
+        if previous.is_some_and(|p| p >= name) {
+            return Err(bad(
+                at,
+                "name index not in ascending order of name, or a type name repeated",
+            ));
+        }
+        previous = Some(name);
     }
     // Levels.
     let mut previous: Option<u16> = None;
@@ -292,20 +329,37 @@ fn check(bytes: &[u8]) -> Result<Layout, Invalid> {
         }
         previous = Some(level.sensitivity);
     }
-    // The matrix.
-    for cell in 0..cells {
-        let class = cell % CLASS_COUNT;
-        let perms = CLASSES.get(class).map_or(0, |(_, p)| p.len());
-        let at = matrix_at + 4 * cell;
-        let bits = u32_at(bytes, at).unwrap_or(u32::MAX);
-        if perms < 32 && bits >> perms != 0 {
-            return Err(bad(at, "permission bit beyond its class's permissions"));
+    // The rules.
+    let mut previous: Option<(u32, u32, u32)> = None;
+    for i in 0..rules as usize {
+        let at = rules_at + RULE_BYTES * i;
+        let get = |k: usize| u32_at(bytes, at + 4 * k).unwrap_or(u32::MAX);
+        let key = (get(0), get(1), get(2));
+        if key.0 >= types || key.1 >= types {
+            return Err(bad(at, "rule names a type that does not exist"));
+        }
+        let Some(&(_, names)) = CLASSES.get(key.2 as usize) else {
+            return Err(bad(at + 8, "rule names a class that does not exist"));
+        };
+        if previous.is_some_and(|p| p >= key) {
+            return Err(bad(at, "rules not sorted or repeated"));
+        }
+        previous = Some(key);
+        let bits = get(3);
+        if bits == 0 {
+            return Err(bad(at + 12, "rule that allows nothing"));
+        }
+        if names.len() < 32 && bits >> names.len() != 0 {
+            return Err(bad(
+                at + 12,
+                "permission bit beyond its class's permissions",
+            ));
         }
     }
     // Transitions.
     let mut previous: Option<(u32, u32, u32)> = None;
     for i in 0..transitions as usize {
-        let at = trans_at + 16 * i;
+        let at = trans_at + RULE_BYTES * i;
         let get = |k: usize| u32_at(bytes, at + 4 * k).unwrap_or(u32::MAX);
         let key = (get(0), get(1), get(2));
         if key.0 >= types || key.1 >= types || get(3) >= types {
@@ -377,9 +431,11 @@ fn check(bytes: &[u8]) -> Result<Layout, Invalid> {
     let mut layout = Layout {
         types,
         levels,
+        rules,
         transitions,
+        index_at,
         level_at: level_at_,
-        matrix_at,
+        rules_at,
         trans_at,
         constraints: spans,
         sids: [SidContext {
@@ -463,9 +519,25 @@ impl<'a> Compiled<'a> {
         )
     }
 
-    /// The id of the type named `name`.
+    /// The id of the type named `name`: a binary search of the name index.
     pub(crate) fn type_id(&self, name: &[u8]) -> Option<u32> {
-        (0..self.layout.types).find(|&ty| self.type_name(ty) == name)
+        let (mut lo, mut hi) = (0usize, self.layout.types as usize);
+        while lo < hi {
+            // `lo < hi`, so nothing wraps.
+            let mid = lo.wrapping_add(hi.wrapping_sub(lo) / 2);
+            let ty = u32_at(self.bytes, entry(self.layout.index_at, mid, 4))?;
+            match self.type_name(ty).cmp(name) {
+                core::cmp::Ordering::Equal => return Some(ty),
+                core::cmp::Ordering::Less => lo = mid.wrapping_add(1),
+                core::cmp::Ordering::Greater => hi = mid,
+            }
+        }
+        None
+    }
+
+    /// The number of rules.
+    pub(crate) fn rules(&self) -> u32 {
+        self.layout.rules
     }
 
     /// The context of `sid`, for decisions.
@@ -490,21 +562,21 @@ impl<'a> Compiled<'a> {
     }
 
     /// The permissions `source` has on `target` in `class`, as a bitmap of
-    /// the class's permissions; 0 for ids out of range.
+    /// the class's permissions: a binary search of the rules; 0 when none
+    /// allows anything (ids out of range included).
     #[inline]
     pub(crate) fn allowed(&self, source: u32, target: u32, class: Class) -> u32 {
-        let types = self.layout.types;
-        if source >= types || target >= types {
-            return 0;
-        }
-        // Below 512 * 512 * 6: nothing wraps.
-        let row = entry(target as usize, source as usize, types as usize);
-        let cell = entry(class as usize, row, CLASS_COUNT);
-        u32_at(self.bytes, entry(self.layout.matrix_at, cell, 4)).unwrap_or(0)
+        search(
+            self.bytes,
+            self.layout.rules_at,
+            self.layout.rules,
+            (source, target, class as u32),
+        )
+        .unwrap_or(0)
     }
 
     /// Which of `perms` (bits of `class`'s permissions) subject `s` is
-    /// denied on object `o`: those the matrix does not allow, and those of
+    /// denied on object `o`: those no rule allows, and those of
     /// an `mlsconstrain` of the class whose expression does not hold.
     /// 0 means allowed.
     #[inline]
@@ -541,25 +613,33 @@ impl<'a> Compiled<'a> {
     /// The type a new object of `class` gets when `source` creates it in (or
     /// `source` executes) `target`, if a transition says so.
     pub(crate) fn transition(&self, source: u32, target: u32, class: Class) -> Option<u32> {
-        let key = (source, target, class as u32);
-        let (mut lo, mut hi) = (0usize, self.layout.transitions as usize);
-        while lo < hi {
-            // Binary search; `lo < hi`, so nothing wraps.
-            let mid = lo.wrapping_add(hi.wrapping_sub(lo) / 2);
-            let at = entry(self.layout.trans_at, mid, 16);
-            let get = |k: usize| u32_at(self.bytes, entry(at, k, 4)).unwrap_or(u32::MAX);
-            let here = (get(0), get(1), get(2));
-            if here == key {
-                return Some(get(3));
-            }
-            if here < key {
-                lo = mid.wrapping_add(1);
-            } else {
-                hi = mid;
-            }
-        }
-        None
+        search(
+            self.bytes,
+            self.layout.trans_at,
+            self.layout.transitions,
+            (source, target, class as u32),
+        )
     }
+}
+
+/// The last word of the entry keyed `key` in the table of `count` sorted
+/// 16-byte entries (three key words, one value) at `base`: a binary search.
+#[inline]
+fn search(bytes: &[u8], base: usize, count: u32, key: (u32, u32, u32)) -> Option<u32> {
+    let (mut lo, mut hi) = (0usize, count as usize);
+    while lo < hi {
+        // `lo < hi`, so nothing wraps.
+        let mid = lo.wrapping_add(hi.wrapping_sub(lo) / 2);
+        let at = entry(base, mid, RULE_BYTES);
+        let get = |k: usize| u32_at(bytes, entry(at, k, 4)).unwrap_or(u32::MAX);
+        let here = (get(0), get(1), get(2));
+        match here.cmp(&key) {
+            core::cmp::Ordering::Equal => return Some(get(3)),
+            core::cmp::Ordering::Less => lo = mid.wrapping_add(1),
+            core::cmp::Ordering::Greater => hi = mid,
+        }
+    }
+    None
 }
 
 #[cfg(test)]
@@ -616,6 +696,76 @@ sid kernel init_t:s0; sid file tmp_t:s0; sid unlabeled tmp_t:s0;
         assert_eq!(c.type_name(5), b"");
         assert_eq!(c.type_id(b"bin_t"), Some(2));
         assert_eq!(c.sid_view(InitialSid::File).context, ctx(&c, "tmp_t:s0"));
+    }
+
+    /// A policy of `types` generated types and `rules` random allow rules
+    /// (xorshift from a fixed seed), with the declarations a policy needs.
+    pub(crate) fn generated_policy(types: usize, rules: usize) -> String {
+        let mut text = String::from("sensitivity s0; category c0; level s0:c0;\n");
+        for t in 0..types {
+            text.push_str(&format!("type scale_{t}_t;\n"));
+        }
+        text.push_str(
+            "sid kernel scale_0_t:s0; sid file scale_0_t:s0; sid unlabeled scale_1_t:s0;\n",
+        );
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..rules {
+            let (s, t) = (next() as usize % types, next() as usize % types);
+            let (class, perms) = CLASSES[next() as usize % CLASSES.len()];
+            let perm = perms[next() as usize % perms.len()];
+            text.push_str(&format!(
+                "allow scale_{s}_t scale_{t}_t : {class} {perm};\n"
+            ));
+        }
+        text
+    }
+
+    #[test]
+    fn a_policy_of_5000_types_and_100000_rules_compiles_loads_and_decides() {
+        let text = generated_policy(5000, 100_000);
+        let p = parse(&text).unwrap();
+        let bytes = p.compile().unwrap();
+        let checked = Checked::new(&bytes[..]).unwrap();
+        let c = checked.view();
+        assert_eq!(c.types(), 5000);
+        let rules = p.allow.len();
+        assert!(rules > 90_000, "{rules} distinct triples");
+        assert_eq!(c.rules() as usize, rules);
+        // Sparse: 68 bytes per type, 16 per rule, plus the fixed parts.
+        assert!(
+            bytes.len() < 5000 * 68 + 16 * rules + 4096,
+            "{} bytes",
+            bytes.len()
+        );
+        // Every rule decides as written, and triples without one allow
+        // nothing.
+        for (&(s, t, class), &bits) in &p.allow {
+            assert_eq!(c.allowed(s, t, Class::ALL[usize::from(class)]), bits);
+        }
+        let mut none = 0;
+        for s in 0..200u32 {
+            for t in 0..200u32 {
+                for (i, &class) in CLASS_LIST.iter().enumerate() {
+                    let want = p.allow.get(&(s, t, i as u8)).copied().unwrap_or(0);
+                    assert_eq!(c.allowed(s, t, class), want);
+                    none += usize::from(want == 0);
+                }
+            }
+        }
+        assert!(none > 0);
+        // The name index finds every type.
+        for t in (0..5000).step_by(7) {
+            let name = format!("scale_{t}_t");
+            assert_eq!(c.type_id(name.as_bytes()), Some(t));
+        }
+        assert_eq!(c.type_id(b"scale_5000_t"), None);
+        assert_eq!(c.type_id(b""), None);
     }
 
     #[test]
@@ -719,29 +869,47 @@ sid kernel init_t:s0; sid file tmp_t:s0; sid unlabeled tmp_t:s0;
             b
         };
         let names = HEADER;
-        let sids = names + 5 * MAX_NAME as usize;
+        let index = names + 5 * MAX_NAME as usize;
+        let sids = index + 5 * 4;
         let levels = sids + 3 * CONTEXT_BYTES;
+        let rules = levels + 3 * LEVEL_BYTES;
         let cases = [
             (set(0, 0), 0),
-            (set(4, 1), 4),
+            (set(4, 2), 4),
             (set(8, 0), 8),
             (set(8, MAX_TYPES + 1), 8),
             (set(8, u32::MAX), 8),
             (set(12, 99), 12),
-            (set(16, u32::MAX), 0),
-            (set(20, 0), 20),
-            (set(24, MAX_CONSTRAINTS + 1), 24),
+            (set(16, MAX_RULES + 1), 16),
+            (set(16, u32::MAX), 16),
+            (set(20, u32::MAX), 0),
+            (set(24, 0), 24),
+            (set(28, MAX_CONSTRAINTS + 1), 28),
             (set(names, 0), names),
             (set(names, u32::from_le_bytes(*b"A\0\0\0")), names),
+            (set(index, 5), index),
+            (set(index + 4, 2), index + 4),
             (set(sids, 5), sids),
             (set(sids + 4, 7), sids + 4),
             (set(levels, 999), levels),
             (set(levels + LEVEL_BYTES, 0), levels + LEVEL_BYTES),
+            (set(rules, 5), rules),
+            (set(rules + 8, 6), rules + 8),
+            (set(rules + 12, 0), rules + 12),
+            (set(rules + 16, 0), rules + 16),
         ];
         for (b, at) in cases {
             let err = Checked::new(&b[..]).unwrap_err();
             assert!(at == 0 || err.at == at, "{err:?} for a bad field at {at}");
         }
+        // Two types of one name: the index cannot ascend.
+        let mut b = bytes.clone();
+        b[names + MAX_NAME as usize..names + MAX_NAME as usize + 6].copy_from_slice(b"init_t");
+        b[names + MAX_NAME as usize + 6] = 0;
+        assert_eq!(
+            Checked::new(&b[..]).unwrap_err().why,
+            "name index not in ascending order of name, or a type name repeated"
+        );
         // A name slot with bytes after its NUL.
         let mut b = bytes.clone();
         b[names + 10] = b'x';
@@ -790,10 +958,10 @@ sid kernel init_t:s0; sid file tmp_t:s0; sid unlabeled tmp_t:s0;
             Checked::new(&swapped[..]).unwrap_err().why,
             "transitions not sorted or repeated"
         );
-        // A bit beyond the class's permissions (the last matrix cell,
-        // class `filesystem`, has 3 permissions).
+        // A bit beyond the class's permissions (the last rule, user_t
+        // tmp_t dir, and dir has 12 permissions).
         assert_eq!(
-            Checked::new(&set(trans - 4, 1 << 3)[..]).unwrap_err().why,
+            Checked::new(&set(trans - 4, 1 << 12)[..]).unwrap_err().why,
             "permission bit beyond its class's permissions"
         );
         // Random corruption: refused or consistent, never a panic.

@@ -3,7 +3,7 @@
 //! The decision cache: the allowed vector of recent (subject SID, object
 //! SID, class) triples, as SELinux's access vector cache.
 //!
-//! A decision is a matrix lookup plus the class's `mlsconstrain`
+//! A decision is a rule search plus the class's `mlsconstrain`
 //! programs, a few hundred instructions; the same few triples come back on
 //! every open and stat. The cache keeps, for each triple decided, every
 //! permission of the class the policy allows, so a repeat is a hash, four

@@ -6,7 +6,7 @@
 //! Every task, inode, socket and IPC object carries the SID of a context
 //! (`label.rs`, `sidtab.rs`) in its blob: a type and an MLS level. A
 //! decision is a probe of the policy's decision cache; a miss looks both
-//! contexts up in the policy's dense access matrix and evaluates the
+//! contexts up in the policy's sparse rule table and evaluates the
 //! class's `mlsconstrain` expressions (`policy.rs`, `compiled.rs`). No
 //! allocation, no lock, no sleep; a new context is interned where the hook
 //! may sleep, before the decision.
@@ -239,7 +239,7 @@ pub(crate) fn inode_type_is(inode: &Inode, name: &[u8]) -> Option<bool> {
     let sid = inode_sid(inode);
     Some(policy::with(|p| {
         let Some(p) = p else { return false };
-        p.type_id(name) == Some(p.context(sid).context().ty)
+        p.type_name(p.context(sid).context().ty) == name
     }))
 }
 
@@ -516,14 +516,14 @@ struct PolicyFile;
 
 impl Attribute for PolicyFile {
     const WRITABLE: bool = true;
-    // The largest compiled form: 512 types, the matrix, and room for
-    // levels, transitions and constraints.
-    const MAX_WRITE: usize = 8 << 20;
+    // A compiled form of 32 MiB: 2,000,000 rules at 16 bytes, or 32,768
+    // types at 68 bytes with 1,800,000 rules.
+    const MAX_WRITE: usize = 32 << 20;
 
     fn show(out: &mut TextBuf) -> Result {
-        let summary = policy::with(|p| p.map(|p| p.types()));
+        let summary = policy::with(|p| p.map(|p| (p.types(), p.rules())));
         out.format(|out| match summary {
-            Some(types) => writeln!(out, "loaded: {types} types"),
+            Some((types, rules)) => writeln!(out, "loaded: {types} types, {rules} rules"),
             None => writeln!(out, "none"),
         })
     }

@@ -31,18 +31,17 @@
 //! Kernel-independent: the host tests run the same file.
 
 use super::classes::Class;
-use super::compiled::{Checked, Compiled, InitialSid, MAX_TYPES};
+use super::compiled::{Checked, Compiled, InitialSid};
 use super::context::{Context, ContextView, Shown};
 use super::decision_cache::DecisionCache;
 use super::level::Level;
 use super::sidtab::{self, Sid, StoredContext};
 use super::type_names;
 use crate::access::comm_str;
-use crate::blob::BlobState;
 use crate::context::MaySleep;
 use crate::error::{Error, Result, EACCES, EBUSY, EINVAL};
 use crate::objects::{Dentry, Inode};
-use crate::platform::{self, Bytes, OwnedBox, RcuBox};
+use crate::platform::{self, Bytes, OwnedBox, RcuBox, Table};
 use core::fmt;
 use core::ops::Deref;
 use core::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -51,7 +50,7 @@ use core::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 /// cache.
 struct Loaded {
     checked: Checked<Bytes>,
-    types: OwnedBox<TypeMap>,
+    types: TypeMap,
     cache: OwnedBox<DecisionCache>,
 }
 
@@ -59,55 +58,43 @@ struct Loaded {
 ///
 /// # Invariants
 ///
-/// `global[..count]` are the global ids of the policy's types, in its
-/// order; `by_global[..count]` the pairs (global id, type), sorted by
-/// global id.
+/// `global` holds the global ids of the policy's types, in its order;
+/// `by_global` the pairs (global id, type), sorted by global id.
 struct TypeMap {
-    count: usize,
-    global: [u32; MAX_TYPES as usize],
-    by_global: [(u32, u32); MAX_TYPES as usize],
+    global: Table<u32>,
+    by_global: Table<(u32, u32)>,
 }
-
-// SAFETY: all zero is a map of no types.
-unsafe impl BlobState for TypeMap {}
 
 impl TypeMap {
     /// The map of `policy`'s types: each name gets its global id. May
     /// allocate.
-    fn build(cx: &MaySleep, policy: &Compiled<'_>, map: &mut TypeMap) -> Result {
-        let count = (policy.types() as usize).min(MAX_TYPES as usize);
-        for ty in 0..count {
-            let global = type_names::intern(cx, policy.type_name(ty as u32))?;
-            let (Some(g), Some(pair)) = (map.global.get_mut(ty), map.by_global.get_mut(ty)) else {
-                return Err(EINVAL);
-            };
-            *g = global;
-            *pair = (global, ty as u32);
+    fn build(cx: &MaySleep, policy: &Compiled<'_>) -> Result<TypeMap> {
+        let count = policy.types() as usize;
+        let mut global = platform::table_filled(cx, count, 0u32)?;
+        let mut by_global = platform::table_filled(cx, count, (0u32, 0u32))?;
+        for (ty, (g, pair)) in global.iter_mut().zip(by_global.iter_mut()).enumerate() {
+            let ty = u32::try_from(ty).map_err(|_| EINVAL)?;
+            *g = type_names::intern(cx, policy.type_name(ty))?;
+            *pair = (*g, ty);
         }
-        map.by_global
-            .get_mut(..count)
-            .ok_or(EINVAL)?
-            .sort_unstable();
-        // INVARIANT: both filled for the `count` types.
-        map.count = count;
-        Ok(())
+        by_global.sort_unstable();
+        // INVARIANT: both filled for every type.
+        Ok(TypeMap { global, by_global })
     }
 
     /// The global id of type `ty` (`u32::MAX`, no one's, out of range).
     #[inline]
     fn global(&self, ty: u32) -> u32 {
-        self.global
-            .get(..self.count)
-            .and_then(|g| g.get(ty as usize))
-            .copied()
-            .unwrap_or(u32::MAX)
+        self.global.get(ty as usize).copied().unwrap_or(u32::MAX)
     }
 
     /// The type whose global id is `global`, if the policy has one.
     fn local(&self, global: u32) -> Option<u32> {
-        let pairs = self.by_global.get(..self.count)?;
-        let i = pairs.binary_search_by_key(&global, |&(g, _)| g).ok()?;
-        pairs.get(i).map(|&(_, ty)| ty)
+        let i = self
+            .by_global
+            .binary_search_by_key(&global, |&(g, _)| g)
+            .ok()?;
+        self.by_global.get(i).map(|&(_, ty)| ty)
     }
 }
 
@@ -237,7 +224,7 @@ impl<'a> Policy<'a> {
         }
     }
 
-    /// [`Policy::allowed`] on a miss: the matrix and the class's
+    /// [`Policy::allowed`] on a miss: the rules and the class's
     /// constraints, on the contexts behind the SIDs.
     #[inline(never)]
     fn compute(&self, s: Sid, o: Sid, class: Class) -> u32 {
@@ -365,8 +352,7 @@ fn load_exclusive(cx: &MaySleep, bytes: &[u8]) -> Result {
         }
     };
     let new = checked.view();
-    let mut types = platform::zeroed_box::<TypeMap>(cx)?;
-    TypeMap::build(cx, &new, &mut types)?;
+    let types = TypeMap::build(cx, &new)?;
     let count = new.types();
     let cache = platform::zeroed_box::<DecisionCache>(cx)?;
     POLICY.replace(Loaded {

@@ -705,7 +705,7 @@ impl<'a> Parser<'a> {
 impl Policy {
     /// The compiled form (`compiled.rs`), or why there is none.
     pub(crate) fn compile(&self) -> Result<Vec<u8>, String> {
-        use super::compiled::{push_level, MAGIC, MAX_NAME, MAX_TYPES, VERSION};
+        use super::compiled::{push_level, MAGIC, MAX_NAME, MAX_RULES, MAX_TYPES, VERSION};
         let types = u32::try_from(self.types.len()).unwrap_or(u32::MAX);
         if types == 0 || types > MAX_TYPES {
             return Err(format!("{types} types: a policy has 1 to {MAX_TYPES}"));
@@ -723,10 +723,20 @@ impl Policy {
         let classes = CLASSES.len();
         let mut out = MAGIC.to_vec();
         let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        // A BTreeMap iterates in key order: the rules come sorted and
+        // unique; those that allow nothing are left out.
+        let rules: Vec<_> = self.allow.iter().filter(|(_, &bits)| bits != 0).collect();
+        if count(rules.len()) > MAX_RULES {
+            return Err(format!(
+                "{} rules (source, target, class triples): a policy has at most {MAX_RULES}",
+                rules.len()
+            ));
+        }
         for v in [
             VERSION,
             types,
             classes as u32,
+            count(rules.len()),
             count(self.transitions.len()),
             count(self.levels.len()),
             count(self.constraints.len()),
@@ -747,6 +757,11 @@ impl Policy {
             slot[..name.len()].copy_from_slice(name.as_bytes());
             out.extend_from_slice(&slot);
         }
+        let mut by_name: Vec<u32> = (0..types).collect();
+        by_name.sort_by(|&a, &b| self.types[a as usize].cmp(&self.types[b as usize]));
+        for ty in by_name {
+            out.extend_from_slice(&ty.to_le_bytes());
+        }
         for ctx in &sids {
             out.extend_from_slice(&ctx.ty.to_le_bytes());
             push_level(&mut out, &ctx.level);
@@ -761,13 +776,10 @@ impl Policy {
                 },
             );
         }
-        let n = self.types.len();
-        let mut matrix = vec![0u32; n * n * classes];
-        for (&(s, t, c), &bits) in &self.allow {
-            matrix[(s as usize * n + t as usize) * classes + usize::from(c)] |= bits;
-        }
-        for bits in matrix {
-            out.extend_from_slice(&bits.to_le_bytes());
+        for (&(s, t, c), &bits) in rules {
+            for v in [s, t, u32::from(c), bits] {
+                out.extend_from_slice(&v.to_le_bytes());
+            }
         }
         // A BTreeMap iterates in key order: sorted and unique.
         for (&(s, t, c), &new) in &self.transitions {

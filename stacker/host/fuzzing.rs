@@ -192,7 +192,10 @@ fn exercise_compiled(view: &Compiled<'_>) {
     for ty in 0..types.min(16) {
         let name = view.type_name(ty);
         let id = view.type_id(name).expect("a type's own name");
-        assert!(id <= ty, "type_id finds a later type");
+        assert_eq!(
+            id, ty,
+            "type names are unique: type_id finds the type itself"
+        );
     }
     assert!(view.type_name(types).is_empty());
     let sids = [InitialSid::Kernel, InitialSid::File, InitialSid::Unlabeled]

@@ -293,6 +293,20 @@ pub(crate) fn bytes_from(bytes: &[u8]) -> Result<Bytes> {
     Ok(bytes.to_vec())
 }
 
+/// A table of `Copy` values owned by the model: a `Vec` (a `kvmalloc`ed
+/// `KVVec` in the kernel).
+pub(crate) type Table<T> = Vec<T>;
+
+/// A table of `len` copies of `value`. Allocates.
+pub(crate) fn table_filled<T: Copy>(
+    _cx: &crate::context::MaySleep,
+    len: usize,
+    value: T,
+) -> Result<Table<T>> {
+    might_sleep();
+    Ok(vec![value; len])
+}
+
 /// The model of the kernel's `RcuBox`: a value built whole elsewhere,
 /// which readers see whole, old or new, while it is replaced.
 pub(crate) struct RcuBox<T: Send + Sync> {

@@ -193,6 +193,16 @@ pub(crate) fn bytes_from(bytes: &[u8]) -> Result<Bytes> {
     Ok(out)
 }
 
+/// A table of `Copy` values owned by the kernel: `kvmalloc`ed, as
+/// [`Bytes`].
+pub(crate) type Table<T> = KVVec<T>;
+
+/// A table of `len` copies of `value`. Allocates (`GFP_KERNEL`), so it
+/// demands the proof that the caller may sleep.
+pub(crate) fn table_filled<T: Copy>(_cx: &MaySleep, len: usize, value: T) -> Result<Table<T>> {
+    Ok(KVVec::from_elem(value, len, GFP_KERNEL)?)
+}
+
 /// A value, built whole elsewhere, that readers see whole, old or new,
 /// while it is replaced: read under RCU, replaced by pointer swap, the old
 /// one dropped after a grace period. ([`RcuCell`] builds its values in
