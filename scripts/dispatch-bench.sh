@@ -19,7 +19,7 @@ bin="$STACKER_ROOT/target/release/dispatch-bench"
 # Instructions of one call (CHAIN [TIER]).
 per_call() {
 	local chain=$1 tier=${2:-}
-	callgrind_per_iteration "${DISPATCH_ITERS:-20000}" '*chain_loop* *direct_loop*' \
+	callgrind_per_iteration "${DISPATCH_ITERS:-20000}" 'stacker::bench::chain_loop stacker::bench::direct_loop' \
 		"$bin" "$chain" @N ${tier:+"$tier"} || die "callgrind gave no count for: $chain $tier"
 }
 

@@ -86,29 +86,40 @@ stage() {
 	return "$rc"
 }
 
-# callgrind_per_iteration N PATTERNS BIN ARGS...: the instructions per
-# iteration that callgrind counts in the functions matching PATTERNS (a
-# space-separated list of --toggle-collect patterns) when `BIN ARGS...`
-# runs, where an argument "@N" stands for the iteration count. It is the
-# difference between 2N and N iterations, divided by N, so that setup and
-# the loop's entry cost cancel out. Prints nothing and fails when callgrind
-# gave no count.
+# callgrind_per_iteration N FUNCTIONS BIN ARGS...: the instructions per
+# iteration that callgrind counts in the functions FUNCTIONS (a
+# space-separated list of whole, demangled names) and everything they call
+# (each must not call another) when `BIN ARGS...` runs, where an argument "@N" stands for the iteration
+# count. It is the difference between 2N and N iterations, divided by N, so
+# that setup and the loop's entry cost cancel out. Prints nothing and fails
+# when callgrind gave no count.
 callgrind_per_iteration() {
-	local n=$1 patterns=$2 bin=$3 a b
+	local n=$1 functions=$2 bin=$3 a b
 	shift 3
-	a=$(callgrind_count "$n" "$patterns" "$bin" "$@")
-	b=$(callgrind_count $((2 * n)) "$patterns" "$bin" "$@")
+	a=$(callgrind_count "$n" "$functions" "$bin" "$@")
+	b=$(callgrind_count $((2 * n)) "$functions" "$bin" "$@")
 	[ -n "$a" ] && [ -n "$b" ] || return 1
 	awk -v a="$a" -v b="$b" -v n="$n" 'BEGIN { printf "%.1f", (b - a) / n }'
 }
 
-# callgrind_count N PATTERNS BIN ARGS...: the count of one run (see above).
+# callgrind_count N FUNCTIONS BIN ARGS...: the count of one run (see
+# above), collected from the entry of each of FUNCTIONS to its return
+# (--toggle-collect on the exact name). Exact names, never globs: a glob
+# that also matches a callee (`*decision_loop*` matches the function's
+# closures) toggles collection off inside the callee, and the figure
+# silently leaves its work out. Each name must be a function of BIN (nm),
+# so a renamed function fails instead of counting nothing.
 callgrind_count() {
-	local n=$1 bin=$3 arg pattern patterns=() toggles=() args=()
-	read -r -a patterns <<<"$2"
+	local n=$1 bin=$3 arg fn functions=() toggles=() args=()
+	read -r -a functions <<<"$2"
 	shift 3
-	for pattern in "${patterns[@]}"; do
-		toggles+=("--toggle-collect=$pattern")
+	for fn in "${functions[@]}"; do
+		case $fn in
+		*'*'* | *'?'*) echo "callgrind_count: $fn: a whole function name, not a pattern" >&2; return 1 ;;
+		esac
+		nm -C "$bin" | awk -v f="$fn" '{ $1 = $2 = ""; sub(/^  /, "") } $0 == f { found = 1 } END { exit !found }' \
+			|| { echo "callgrind_count: no function $fn in $bin" >&2; return 1; }
+		toggles+=("--toggle-collect=$fn")
 	done
 	for arg in "$@"; do
 		[ "$arg" = @N ] && arg=$n

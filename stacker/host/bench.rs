@@ -116,8 +116,8 @@ pub fn category_bitwise_loop(iters: u64) -> u64 {
     failed
 }
 
-/// A compiled policy of `types` types where each type may read one
-/// other's files, with the Bell-LaPadula read constraint, for
+/// A compiled policy of `types` types where each type may read four
+/// others' files, with the Bell-LaPadula read constraint, for
 /// [`decision_loop`].
 fn decision_policy(types: usize) -> Vec<u8> {
     let mut text = String::from(
@@ -129,7 +129,9 @@ fn decision_policy(types: usize) -> Vec<u8> {
         text += &format!("type t{t};\n");
     }
     for t in 0..types {
-        text += &format!("allow t{t} t{} : file read;\n", (t * 7 + 3) % types);
+        for k in 0..4 {
+            text += &format!("allow t{t} t{} : file read;\n", (t * 7 + 3 + k) % types);
+        }
     }
     // Bell-LaPadula with the exemptions a real policy has (a trusted
     // subject type, a trusted object type), as tests/bench/mlte/.
@@ -144,9 +146,10 @@ fn decision_policy(types: usize) -> Vec<u8> {
 
 /// Makes `iters` whole access decisions as a hook does when the decision
 /// cache misses: both SIDs read from their labels, their contexts from the
-/// SID table, then `Compiled::denied` (the dense matrix, then the class's
+/// SID table, then `Compiled::denied` (the rule search, then the class's
 /// `mlsconstrain`, whose level test compares two 1024-category sets), in a
-/// checked compiled policy of 512 types. Returns how many were allowed.
+/// checked compiled policy of 512 types and 2,048 rules. Returns how many
+/// were allowed.
 #[inline(never)]
 pub fn decision_loop(iters: u64) -> u64 {
     use crate::mlte::classes::{perm, Class};
@@ -184,4 +187,62 @@ pub fn decision_loop(iters: u64) -> u64 {
         allowed += u64::from(denied == 0);
     }
     allowed
+}
+
+/// Makes `iters` access decisions as a hook does, through the decision
+/// cache of the loaded policy (`Policy::allowed`, in one
+/// [`crate::mlte::policy::with`]), cycling over `pairs` (at most 8,192)
+/// (subject SID, object SID) pairs: with a few pairs every decision is a
+/// cache hit; with four times more pairs than the cache has entries
+/// (2,048) nearly every one is a miss that resolves both SIDs under the
+/// policy and computes the decision (the worst case, the cache thrashed). The policy
+/// is [`decision_policy`]'s, loaded. Returns how many were allowed.
+#[inline(never)]
+pub fn cached_decision_loop(iters: u64, pairs: u32) -> u64 {
+    use crate::mlte::classes::{perm, Class};
+    use crate::mlte::context::Context;
+    use crate::mlte::level::Level;
+    use crate::mlte::policy;
+    use crate::mlte::sidtab::{self, Sid};
+    const READ: u32 = perm(Class::File, "read");
+    let cx = crate::harness::cx();
+    policy::load(&cx, &decision_policy(512)).expect("benchmark policy loads");
+    let level = |text: &str| Level::parse(text.as_bytes()).expect("benchmark level parses");
+    // Subjects at s1 with c0 (and c1023 or not), objects at s0 (with c0
+    // or not): every pair reads down, so every decision runs the rules and
+    // the constraint. Four level combinations and four objects per type:
+    // up to 8,192 distinct pairs.
+    let subjects = [level("s1:c0,c1023"), level("s1:c0")];
+    let objects = [level("s0:c0"), level("s0")];
+    let stored = |ty: u32, level: Level| {
+        policy::with(|p| p.map(|p| p.store(&Context { ty, level })))
+            .expect("benchmark policy is loaded")
+    };
+    let sid = |ty: u32, level: Level| -> Sid {
+        sidtab::intern(&cx, &stored(ty, level)).expect("benchmark context interns")
+    };
+    let table: Vec<(Sid, Sid)> = (0..pairs.min(8192))
+        .map(|i| {
+            let t = i % 512;
+            let (sl, ol, k) = ((i / 512) % 2, (i / 1024) % 2, i / 2048);
+            (
+                sid(t, subjects[sl as usize]),
+                sid((t * 7 + 3 + k) % 512, objects[ol as usize]),
+            )
+        })
+        .collect();
+    // One read-side section around the loop: the host's model of RCU
+    // costs far more than the kernel's (a preemption count), and would
+    // swamp the figure.
+    let table = &table;
+    policy::with(move |p| {
+        let p = p.expect("benchmark policy is loaded");
+        let mut allowed = 0;
+        for i in 0..iters {
+            let (s, o) = table[(i % table.len() as u64) as usize];
+            let vector = black_box(p).allowed(black_box(s), black_box(o), Class::File);
+            allowed += u64::from(vector & READ != 0);
+        }
+        allowed
+    })
 }
