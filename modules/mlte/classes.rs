@@ -89,9 +89,7 @@ pub(crate) const CLASS_COUNT: usize = 6;
 const _: () = assert!(CLASSES.len() == CLASS_COUNT);
 
 impl Class {
-    /// Every class, in index order (host tools and tests walk them; the
-    /// kernel only names classes).
-    #[cfg(not(CONFIG_RUST))]
+    /// Every class, in index order.
     pub(crate) const ALL: [Class; CLASS_COUNT] = [
         Class::File,
         Class::Dir,

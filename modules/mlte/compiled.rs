@@ -620,6 +620,18 @@ impl<'a> Compiled<'a> {
             (source, target, class as u32),
         )
     }
+
+    /// The context of a new object of `class` that subject `s` creates in
+    /// `t` (a new file in directory `t`; for `process`, the domain an exec
+    /// of a file of `t` enters): a `type_transition`'s type, else `t`'s
+    /// type (for a process, `s`'s), at `s`'s level.
+    pub(crate) fn new_context(&self, s: &Context, t: &Context, class: Class) -> Context {
+        let default = if class == Class::Process { s.ty } else { t.ty };
+        Context {
+            ty: self.transition(s.ty, t.ty, class).unwrap_or(default),
+            level: s.level,
+        }
+    }
 }
 
 /// The last word of the entry keyed `key` in the table of `count` sorted

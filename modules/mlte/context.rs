@@ -134,7 +134,8 @@ impl Context {
     }
 
     /// The text form, with the type's name from `policy` (host tools and
-    /// tests; the kernel shows a SID's, `Policy::show`).
+    /// tests; the kernel shows a SID's, `Policy::show`, or a
+    /// `query::NamedContext`).
     #[cfg(not(CONFIG_RUST))]
     pub(crate) fn show<'a>(&'a self, policy: &Compiled<'a>) -> Shown<'a> {
         Shown {

@@ -45,6 +45,7 @@ use super::compiled::InitialSid;
 use super::context::{Context, Shown};
 use super::label::Label;
 use super::policy::{self, Policy, Target};
+use super::query;
 use super::sidtab::{self, Sid, StoredContext};
 use crate::access::{may, AccessMask};
 use crate::attribute::Attribute;
@@ -345,13 +346,7 @@ fn label_dentry<'a>(cx: &MaySleep, dentry: &'a Dentry) -> Option<&'a Inode> {
 /// creator's level.
 fn new_inode_context(p: &Policy<'_>, s: Sid, dir: &Inode, class: Class) -> Context {
     let parent = p.context(inode_sid(dir)).context();
-    let subject = p.context(s).context();
-    Context {
-        ty: p
-            .transition(subject.ty, parent.ty, class)
-            .unwrap_or(parent.ty),
-        level: subject.level,
-    }
+    p.new_context(&p.context(s).context(), &parent, class)
 }
 
 /// May the current task create an inode of `class` as `dentry` in `dir`?
@@ -593,7 +588,10 @@ crate::submodule::submodule! {
         fn securityfs_init(&'static self, dir: &Dir) -> Result {
             dir.create_file::<PolicyFile>(c"policy")?;
             dir.create_file::<EnforceFile>(c"enforce")?;
-            dir.create_file::<StatusFile>(c"status")
+            dir.create_file::<StatusFile>(c"status")?;
+            dir.create_file::<query::AccessFile>(c"access")?;
+            dir.create_file::<query::CreateFile>(c"create")?;
+            dir.create_file::<query::ContextFile>(c"context")
         }
     }
     hooks {

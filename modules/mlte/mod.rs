@@ -14,6 +14,8 @@
 //! - `decision_cache.rs`: the allowed vectors of recent SID pairs;
 //! - `policy.rs`: the policy in force, its loader, the mode, audit lines;
 //! - `label.rs`: the SID an object carries in its blob;
+//! - `query.rs`: asking the policy from userspace (`access`, `create`,
+//!   `context`);
 //! - `hooks.rs`: the submodule and its hooks (kernel only);
 //! - `policy_text.rs`: the text policy language (host only: the
 //!   `mlte-policy` tool compiles it).
@@ -32,5 +34,6 @@ pub(crate) mod level;
 pub(crate) mod policy;
 #[cfg(not(CONFIG_RUST))]
 pub(crate) mod policy_text;
+pub(crate) mod query;
 pub(crate) mod sidtab;
 pub(crate) mod type_names;

@@ -35,6 +35,21 @@ pub(crate) trait Attribute: 'static {
     fn store(_input: &[u8]) -> Result {
         Err(EINVAL)
     }
+
+    /// Whether a write is a question that the same open file then answers,
+    /// as selinuxfs's transaction files (`access`, `create`, `context`):
+    /// the write goes to [`Attribute::answer`] instead of `store`, and the
+    /// file's reads give the answer instead of `show`'s value. The write
+    /// leaves the file offset at 0, so the answer reads from its start. One
+    /// question per open file: a second one gets `EBUSY`, and so does a
+    /// question after a read (which gave `show`'s value).
+    const TRANSACTION: bool = false;
+
+    /// Answers the question `input` into `out` (transaction files only).
+    /// The caller has already applied [`check_write`]. Changes nothing.
+    fn answer(_input: &[u8], _out: &mut TextBuf) -> Result {
+        Err(EINVAL)
+    }
 }
 
 /// Whether the two processes behind a write hold `CAP_MAC_ADMIN`.

@@ -35,7 +35,8 @@
 //!
 //! What it does not do (yet): `task_prctl` gets none; a closure run with preemption off (`without_preemption`, under
 //! mlte's label writers' lock) is not bound; and the securityfs side's
-//! allocations (`TextBuf` writes,
+//! allocations (`TextBuf` writes, which a closure under RCU cannot reach
+//! since a `TextBuf` is not `Send`;
 //! `RcuCell::copy_out`, `replace_with`, `RcuBox::replace`) demand none; the
 //! host model's RCU section panics on every sleeping call it models, and
 //! the debug test kernel (`CONFIG_DEBUG_ATOMIC_SLEEP`, `CONFIG_PROVE_RCU`)

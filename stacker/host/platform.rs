@@ -19,6 +19,7 @@ use std::sync::RwLock;
 type FileOps = (
     fn(&mut TextBuf) -> Result,
     Option<(fn(&[u8]) -> Result, usize)>,
+    Option<(fn(&[u8], &mut TextBuf) -> Result, usize)>,
 );
 
 thread_local! {
@@ -101,7 +102,9 @@ impl Dir {
         } else {
             None
         };
-        FILES.with(|f| f.borrow_mut().insert(path, (T::show, store)));
+        let answer: Option<(fn(&[u8], &mut TextBuf) -> Result, usize)> =
+            T::TRANSACTION.then_some((T::answer, T::MAX_WRITE));
+        FILES.with(|f| f.borrow_mut().insert(path, (T::show, store, answer)));
         Ok(())
     }
 }
@@ -111,7 +114,7 @@ pub(crate) fn read_file(path: &str) -> Result<Vec<u8>> {
     let ops = FILES
         .with(|f| f.borrow().get(path).copied())
         .ok_or(ENOENT)?;
-    let mut out = TextBuf(Vec::new(), None);
+    let mut out = TextBuf(Vec::new(), None, core::marker::PhantomData);
     (ops.0)(&mut out)?;
     Ok(out.0)
 }
@@ -142,8 +145,36 @@ pub(crate) fn write_file_at(path: &str, data: &[u8], caps: WriterCaps, pos: i64)
     Ok(pos + data.len() as i64)
 }
 
+/// Asks transaction file `path` (`Attribute::TRANSACTION`) `question` in
+/// one `write()` at offset 0 of a fresh open file, as a process with or
+/// without `CAP_MAC_ADMIN` (`mac_admin`), and reads the answer back: the
+/// same checks as the kernel's `write()`, then the file's `answer`.
+pub(crate) fn ask_file(path: &str, question: &[u8], mac_admin: bool) -> Result<Vec<u8>> {
+    let ops = FILES
+        .with(|f| f.borrow().get(path).copied())
+        .ok_or(ENOENT)?;
+    let (answer, max_write) = ops.2.ok_or(EACCES)?;
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let caps = WriterCaps {
+        opener: mac_admin,
+        writer: mac_admin,
+    };
+    check_write(name, caps, 0, question.len(), max_write)?;
+    might_sleep(); // the copy from userspace
+    let mut out = TextBuf(Vec::new(), None, core::marker::PhantomData);
+    answer(question, &mut out)?;
+    Ok(out.0)
+}
+
 /// The contents of a securityfs file as it is being formatted.
-pub(crate) struct TextBuf(pub(crate) Vec<u8>, Option<crate::error::Error>);
+///
+/// Not `Send`, as the kernel's: appending may sleep, so no closure run
+/// under RCU may capture one.
+pub(crate) struct TextBuf(
+    pub(crate) Vec<u8>,
+    Option<crate::error::Error>,
+    core::marker::PhantomData<*const ()>,
+);
 
 impl TextBuf {
     /// Appends raw bytes.

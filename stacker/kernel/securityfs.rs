@@ -24,12 +24,19 @@ use kernel::{
 
 /// The contents of a securityfs file as it is being formatted.
 ///
-/// A policy can be tens of KiB: the buffer may be `vmalloc`ed.
-pub(crate) struct TextBuf(KVVec<u8>, Option<Error>);
+/// A policy can be tens of KiB: the buffer may be `vmalloc`ed. Appending
+/// allocates (`GFP_KERNEL`) and so may sleep: a `TextBuf` is not `Send`, so
+/// that no closure run under RCU (`RcuBox::read`, `RcuCell::read`, mlte's
+/// `policy::with`, which all demand `Send`) can capture one and format
+/// into it there; format what such a closure returns, after it.
+pub(crate) struct TextBuf(KVVec<u8>, Option<Error>, NotSend);
+
+/// A marker that makes its holder neither `Send` nor `Sync`.
+type NotSend = core::marker::PhantomData<*const ()>;
 
 impl TextBuf {
     fn new() -> Self {
-        TextBuf(KVVec::new(), None)
+        TextBuf(KVVec::new(), None, core::marker::PhantomData)
     }
 
     /// Appends raw bytes.
@@ -92,7 +99,7 @@ impl Dir {
 
     /// Creates a file whose behaviour is given by `T`.
     pub(crate) fn create_file<T: Attribute>(&self, name: &CStr) -> Result {
-        let mode: u16 = match (T::WRITABLE, T::ROOT_ONLY) {
+        let mode: u16 = match (T::WRITABLE || T::TRANSACTION, T::ROOT_ONLY) {
             (true, _) => 0o600,
             (false, true) => 0o440,
             (false, false) => 0o444,
@@ -119,7 +126,11 @@ struct FileOps<T>(PhantomData<T>);
 impl<T: Attribute> FileOps<T> {
     const VTABLE: bindings::file_operations = bindings::file_operations {
         read: Some(read::<T>),
-        write: if T::WRITABLE { Some(write::<T>) } else { None },
+        write: if T::WRITABLE || T::TRANSACTION {
+            Some(write::<T>)
+        } else {
+            None
+        },
         release: Some(release),
         // The offset is what tells a second write on one descriptor apart
         // from a new value: let userspace see it (and seek back to 0).
@@ -147,30 +158,57 @@ unsafe fn snapshot<'a, T: Attribute>(file: *mut bindings::file) -> Result<&'a Te
     let slot = unsafe {
         AtomicPtr::<TextBuf>::from_ptr(core::ptr::addr_of_mut!((*file).private_data).cast())
     };
-    let mut current = slot.load(Ordering::Acquire);
-    if current.is_null() {
-        let mut out = TextBuf::new();
-        T::show(&mut out)?;
-        let new = KBox::into_raw(KBox::new(out, GFP_KERNEL)?);
-        current = match slot.compare_exchange(
+    let current = slot.load(Ordering::Acquire);
+    if !current.is_null() {
+        // SAFETY: a non-null `private_data` is a `KBox<TextBuf>` that lives
+        // until `release`, which runs only after every read of the file
+        // ended.
+        return Ok(unsafe { &*current });
+    }
+    let mut out = TextBuf::new();
+    T::show(&mut out)?;
+    // SAFETY: as above: the caller's promise on `file`.
+    Ok(unsafe { publish(file, out) }?.unwrap_or_else(|first| first))
+}
+
+/// Makes `value` what the open `file` reads, unless it already has a
+/// value: then `Ok(Err(that one))`, and `value` is dropped. `ENOMEM` when
+/// there is no room to keep it.
+///
+/// # Safety
+///
+/// As [`snapshot`].
+unsafe fn publish<'a>(
+    file: *mut bindings::file,
+    value: TextBuf,
+) -> Result<core::result::Result<&'a TextBuf, &'a TextBuf>> {
+    // SAFETY: `private_data` is a pointer-sized, aligned field of the live
+    // file, only accessed atomically while the file is open (see
+    // `snapshot`).
+    let slot = unsafe {
+        AtomicPtr::<TextBuf>::from_ptr(core::ptr::addr_of_mut!((*file).private_data).cast())
+    };
+    let new = KBox::into_raw(KBox::new(value, GFP_KERNEL)?);
+    Ok(
+        match slot.compare_exchange(
             core::ptr::null_mut(),
             new,
             Ordering::AcqRel,
             Ordering::Acquire,
         ) {
-            Ok(_) => new,
+            // SAFETY: `new` now lives in `private_data` until `release`, which
+            // runs only after every read and write of the file ended.
+            Ok(_) => Ok(unsafe { &*new }),
             Err(first) => {
-                // Another read of the same open file got there first.
-                // SAFETY: `new` came from `KBox::into_raw` just above and
-                // was never shared.
+                // SAFETY: `new` came from `KBox::into_raw` just above and was
+                // never shared.
                 drop(unsafe { KBox::from_raw(new) });
-                first
+                // SAFETY: `first` is non-null, so a `KBox<TextBuf>` that lives
+                // until `release`.
+                Err(unsafe { &*first })
             }
-        };
-    }
-    // SAFETY: a non-null `private_data` is a `KBox<TextBuf>` that lives
-    // until `release`, which runs only after every read of the file ended.
-    Ok(unsafe { &*current })
+        },
+    )
 }
 
 /// `read` for an [`Attribute`] file, from the open file's snapshot.
@@ -241,7 +279,16 @@ unsafe extern "C" fn write<T: Attribute>(
     let Ok(written) = isize::try_from(count) else {
         return EFBIG.to_errno() as isize;
     };
-    match write_value::<T>(file, buf, count, pos) {
+    let done = if T::TRANSACTION {
+        write_question::<T>(file, buf, count, pos)
+    } else {
+        write_value::<T>(file, buf, count, pos)
+    };
+    match done {
+        // A question leaves the offset at 0, so that the answer reads from
+        // its start (as selinuxfs's transaction files); a second question
+        // on the file then gets `EBUSY`.
+        Ok(()) if T::TRANSACTION => written,
         Ok(()) => {
             // SAFETY: as above; the VFS copies `*ppos` back into `f_pos`.
             unsafe { *ppos = pos + written as bindings::loff_t };
@@ -258,6 +305,37 @@ fn write_value<T: Attribute>(
     count: usize,
     pos: bindings::loff_t,
 ) -> Result {
+    T::store(&copy_in::<T>(file, buf, count, pos)?)
+}
+
+/// Checks a write to a transaction file, copies the question in, answers
+/// it and keeps the answer for the file's reads (`EBUSY` if the file was
+/// read first, or already answered).
+fn write_question<T: Attribute>(
+    file: &File,
+    buf: *const c_char,
+    count: usize,
+    pos: bindings::loff_t,
+) -> Result {
+    let question = copy_in::<T>(file, buf, count, pos)?;
+    let mut answer = TextBuf::new();
+    T::answer(&question, &mut answer)?;
+    // SAFETY: `file` is an open file of this attribute type (the VFS called
+    // its `write`), whose `private_data` only `snapshot`, `publish` and
+    // `release` use.
+    match unsafe { publish(file.as_raw(), answer) }? {
+        Ok(_) => Ok(()),
+        Err(_) => Err(EBUSY),
+    }
+}
+
+/// Checks a write (the rules of [`check_write`]) and copies its bytes in.
+fn copy_in<T: Attribute>(
+    file: &File,
+    buf: *const c_char,
+    count: usize,
+    pos: bindings::loff_t,
+) -> Result<KVVec<u8>> {
     let caps = WriterCaps {
         // SAFETY: the file is open, so its `f_cred` is valid; `init_user_ns`
         // is a static object.
@@ -278,5 +356,5 @@ fn write_value<T: Attribute>(
     let mut data = KVVec::new();
     UserSlice::new(UserPtr::from_ptr(buf.cast_mut().cast::<c_void>()), count)
         .read_all(&mut data, GFP_KERNEL)?;
-    T::store(&data)
+    Ok(data)
 }

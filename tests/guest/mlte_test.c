@@ -840,6 +840,139 @@ TEST_F(loaded, a_policy_of_5000_more_types_loads_and_decides)
 	unlink(DIR "/scaled_other");
 }
 
+/*
+ * Asks mlte's transaction file `name` (access, create, context) the `len`
+ * bytes of `q` on one open file and reads the answer into `out`: its
+ * length, or -1 with errno.
+ */
+static long ask(const char *name, const char *q, size_t len, char *out, size_t size)
+{
+	char path[128];
+	long n = -1;
+	int fd, e;
+
+	snprintf(path, sizeof(path), MLTE "%s", name);
+	fd = open(path, O_RDWR);
+	if (fd < 0)
+		return -1;
+	if (write(fd, q, len) == (ssize_t)len)
+		n = read(fd, out, size - 1);
+	e = errno;
+	close(fd);
+	errno = e;
+	if (n >= 0)
+		out[n] = '\0';
+	return n;
+}
+
+/* ask() with the string `q`. */
+static long ask_str(const char *name, const char *q, char *out, size_t size)
+{
+	return ask(name, q, strlen(q), out, size);
+}
+
+/* The file permission bits of modules/mlte/classes.rs. */
+#define FILE_READ 0x1
+#define FILE_WRITE 0x2
+#define FILE_OPEN 0x8
+
+/*
+ * mlte/access answers what the hooks decide: for each level of user_t and
+ * each test file, the allowed vector predicts whether an open for reading
+ * or writing succeeds, and the open agrees.
+ */
+TEST_F(loaded, access_answers_as_the_hooks_decide)
+{
+	static const char *const levels[] = { "s0", "s1", "s2" };
+	static const char *const ops[] = { "read", "write" };
+	char q[256], answer[256];
+	size_t l, f, o;
+	int checked = 0, denied = 0;
+
+	for (l = 0; l < ARRAY_SIZE(levels); l++)
+		for (f = 0; f < ARRAY_SIZE(files); f++) {
+			unsigned int allowed, decided, auditallow, auditdeny, flags;
+			unsigned long seqno;
+
+			if (!strcmp(files[f][0], DIR "/tmpdir"))
+				continue;
+			snprintf(q, sizeof(q), "user_t:%s %s file", levels[l], files[f][1]);
+			ASSERT_LT(0, ask("access", q, strlen(q), answer, sizeof(answer)))
+				TH_LOG("%s: %s", q, strerror(errno));
+			ASSERT_EQ(6, sscanf(answer, "%x %x %x %x %lu %x", &allowed, &decided,
+					    &auditallow, &auditdeny, &seqno, &flags))
+				TH_LOG("%s: '%s'", q, answer);
+			EXPECT_EQ(0xffffffffu, decided);
+			EXPECT_EQ(0u, auditallow);
+			EXPECT_EQ(0u, flags);
+			for (o = 0; o < ARRAY_SIZE(ops); o++) {
+				unsigned int need = FILE_OPEN | (o ? FILE_WRITE : FILE_READ);
+				int want = (allowed & need) == need ? 0 : EACCES;
+
+				EXPECT_EQ(want, as(levels[l], USER, ops[o], files[f][0]))
+					TH_LOG("%s: %s says %#x, the hooks differ on %s", q, answer,
+					       allowed, ops[o]);
+				checked++;
+				denied += want != 0;
+			}
+		}
+	TH_LOG("%d opens checked against mlte/access, %d of them denied", checked, denied);
+	EXPECT_LT(0, denied);
+	EXPECT_LT(denied, checked);
+}
+
+TEST_F(loaded, create_and_context_answer)
+{
+	char answer[256];
+	static const char canon[] = "user_t:s1:c0.c2";
+
+	ASSERT_LT(0, ask_str("create", "user_t:s1 tmp_t:s0 file", answer, sizeof(answer)))
+		TH_LOG("create: %s", strerror(errno));
+	EXPECT_STREQ("user_tmp_t:s1", answer);
+	ASSERT_LT(0, ask_str("create", "init_t:s0 user_exec_t:s0 process", answer, sizeof(answer)));
+	EXPECT_STREQ("user_t:s0", answer);
+	ASSERT_LT(0, ask_str("create", "user_t:s2 public_t:s0 file\n", answer, sizeof(answer)));
+	EXPECT_STREQ("public_t:s2", answer);
+	/* The canonical form, with its NUL, as selinuxfs's context file. */
+	EXPECT_EQ((long)sizeof(canon),
+		  ask("context", "user_t:s1:c2,c0,c1", 19, answer, sizeof(answer)))
+		TH_LOG("the question with its NUL, as libselinux writes it");
+	EXPECT_STREQ(canon, answer);
+}
+
+TEST_F(loaded, bad_questions_get_einval_and_one_question_per_open)
+{
+	char answer[256];
+	int fd;
+
+	EXPECT_EQ(-1, ask_str("access", "nobody_t:s0 public_t:s0 file", answer, sizeof(answer)));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, ask_str("access", "user_t:s0 public_t:s0 nosuchclass", answer, sizeof(answer)));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, ask_str("access", "user_t:s0 public_t:s0", answer, sizeof(answer)));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, ask_str("context", "user_t:s0:c9", answer, sizeof(answer)));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, ask_str("create", "user_t:s0 tmp_t:s0 file\x01", answer, sizeof(answer)));
+	EXPECT_EQ(EINVAL, errno);
+	/* A second question on one open file is refused; so is a question
+	 * after a read. */
+	fd = open(MLTE "access", O_RDWR);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(27, write(fd, "user_t:s0 public_t:s0 file\n", 27));
+	EXPECT_EQ(-1, write(fd, "user_t:s0 public_t:s0 file\n", 27));
+	EXPECT_EQ(EBUSY, errno);
+	EXPECT_LT(0, read(fd, answer, sizeof(answer)))
+		TH_LOG("the first question's answer stays");
+	close(fd);
+	fd = open(MLTE "access", O_RDWR);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(0, read(fd, answer, sizeof(answer)));
+	EXPECT_EQ(-1, write(fd, "user_t:s0 public_t:s0 file\n", 27));
+	EXPECT_EQ(EBUSY, errno);
+	close(fd);
+}
+
 /* With capstack in the chain (either order), its denial happens too. */
 static int chain_has_capstack(void)
 {

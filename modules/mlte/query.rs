@@ -1,0 +1,431 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! Asking the policy in force from userspace, as `/sys/fs/selinux` lets
+//! userspace object managers ask SELinux: `mlte/access`, `mlte/create` and
+//! `mlte/context`, transaction files (write a question, read the answer on
+//! the same open file), as selinuxfs's of the same names.
+//!
+//! - `access`: `SCON TCON CLASS [REQUESTED]` gives SELinux's answer line,
+//!   `ALLOWED DECIDED AUDITALLOW AUDITDENY SEQNO FLAGS` (`%x %x %x %x %u
+//!   %x`): the permissions of `CLASS` the policy allows `SCON` on `TCON`, as
+//!   a bitmap in the class's permission order (`classes.rs`); every bit
+//!   decided; no `auditallow` (0) and every denial audited (all ones: mlte
+//!   has no `dontaudit`); the policy's sequence number (policies loaded
+//!   since boot); no flags.
+//! - `create`: `SCON TCON CLASS` gives the context of a new object of
+//!   `CLASS` that `SCON` creates in `TCON` (for `process`: the domain an
+//!   exec of a `TCON` file enters): a `type_transition`'s type, else the
+//!   target's (for a process, the source's), at the source's level; what
+//!   the hooks give.
+//! - `context`: `CONTEXT` gives the context in canonical form, followed by a
+//!   NUL as selinuxfs gives it, or `EINVAL` when the policy does not accept
+//!   it.
+//!
+//! `CLASS` is a class's name or its number (the index in `classes.rs`,
+//! from 1, as SELinux numbers classes from 1). A question may end with a
+//! newline or a NUL. A bad question gets `EINVAL` and a log line that says
+//! which word is wrong and why; with no policy loaded every question gets
+//! `EINVAL`. The decisions are the hooks' (`Compiled::denied` on the two
+//! contexts), computed without touching the SID table or the decision
+//! cache, so that a question neither allocates nor evicts a hook's entry.
+//!
+//! Stricter than SELinux: SELinux lets any task with `security
+//! compute_av` (and so on) ask; mlte mediates no `security` class yet, so
+//! the asker needs `CAP_MAC_ADMIN`, as for every write to stacker's files.
+//!
+//! Kernel-independent: the answers are pure functions of a checked policy,
+//! which the host tests call directly.
+
+use core::fmt::{self, Write};
+
+use super::classes::Class;
+use super::compiled::{Compiled, MAX_NAME};
+use super::context::{Context, Shown};
+use super::level::Level;
+use crate::attribute::Attribute;
+use crate::error::{Result, EINVAL};
+use crate::platform::{self, TextBuf};
+
+use super::policy;
+
+/// Why a question was refused: which word, and what was wrong with it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Refusal {
+    /// Too few or too many words; the message says what the file takes.
+    Words(&'static str),
+    /// Word `n` (from 1) is not a context the policy accepts.
+    Context(usize, super::context::ContextError),
+    /// Word `n` is not a class's name or number.
+    Class(usize),
+    /// Word `n` is not a hexadecimal permission bitmap.
+    Requested(usize),
+    /// The question is not text.
+    NotText,
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Refusal::Words(expected) => write!(f, "expected {expected}"),
+            Refusal::Context(n, e) => write!(f, "word {n}: {e}"),
+            Refusal::Class(n) => write!(f, "word {n}: no such class (a name or a number from 1)"),
+            Refusal::Requested(n) => write!(f, "word {n}: not a hexadecimal permission bitmap"),
+            Refusal::NotText => f.write_str("not text"),
+        }
+    }
+}
+
+/// The words of a question: up to `N`, split on single spaces, with one
+/// trailing newline or NUL dropped; past `N` words, the refusal that says
+/// the file takes `expected`.
+fn words<'a, const N: usize>(
+    question: &'a [u8],
+    expected: &'static str,
+) -> core::result::Result<([&'a [u8]; N], usize), Refusal> {
+    let text = question
+        .strip_suffix(b"\0")
+        .or_else(|| question.strip_suffix(b"\n"))
+        .unwrap_or(question);
+    if text.iter().any(|&b| !(b.is_ascii_graphic() || b == b' ')) {
+        return Err(Refusal::NotText);
+    }
+    let mut out = [&[][..]; N];
+    let mut count = 0;
+    for word in text.split(|&b| b == b' ') {
+        let slot = out.get_mut(count).ok_or(Refusal::Words(expected))?;
+        *slot = word;
+        count += 1;
+    }
+    Ok((out, count))
+}
+
+/// The class named or numbered `word` (the `n`th).
+fn class(word: &[u8], n: usize) -> core::result::Result<Class, Refusal> {
+    if let Some(class) = Class::ALL.iter().find(|c| c.name().as_bytes() == word) {
+        return Ok(*class);
+    }
+    let number = core::str::from_utf8(word)
+        .ok()
+        .filter(|w| w.bytes().all(|b| b.is_ascii_digit()))
+        .and_then(|w| w.parse::<usize>().ok());
+    number
+        .and_then(|i| i.checked_sub(1))
+        .and_then(|i| Class::ALL.get(i))
+        .copied()
+        .ok_or(Refusal::Class(n))
+}
+
+/// The context `word` (the `n`th) under `policy`.
+fn context(policy: &Compiled<'_>, word: &[u8], n: usize) -> core::result::Result<Context, Refusal> {
+    Context::parse(word, policy).map_err(|e| Refusal::Context(n, e))
+}
+
+/// `access`: the permissions of `CLASS` the policy allows `SCON` on
+/// `TCON`, for `SCON TCON CLASS [REQUESTED]`.
+pub(crate) fn access(policy: &Compiled<'_>, question: &[u8]) -> core::result::Result<u32, Refusal> {
+    const EXPECTED: &str = "SCON TCON CLASS [REQUESTED]";
+    let (w, count) = words::<4>(question, EXPECTED)?;
+    if count < 3 {
+        return Err(Refusal::Words(EXPECTED));
+    }
+    let (s, t) = (context(policy, w[0], 1)?, context(policy, w[1], 2)?);
+    let class = class(w[2], 3)?;
+    if count == 4 {
+        // As SELinux, the requested permissions do not change the answer;
+        // they must still be a bitmap.
+        core::str::from_utf8(w[3])
+            .ok()
+            .and_then(|r| u32::from_str_radix(r.trim_start_matches("0x"), 16).ok())
+            .ok_or(Refusal::Requested(4))?;
+    }
+    let all = class.all_perms();
+    Ok(all & !policy.denied(&s, &t, class, all))
+}
+
+/// `access`'s answer line: SELinux's `%x %x %x %x %u %x`.
+pub(crate) fn write_access(out: &mut impl Write, allowed: u32, seqno: u64) -> fmt::Result {
+    write!(out, "{allowed:x} ffffffff 0 ffffffff {seqno} 0")
+}
+
+/// A context with its type's name copied out of the policy, so that it can
+/// be shown after the policy's read-side section.
+#[derive(Clone, Copy)]
+pub(crate) struct NamedContext {
+    name: [u8; MAX_NAME as usize],
+    len: usize,
+    level: Level,
+}
+
+impl NamedContext {
+    /// `ctx`, with its type's name from `policy`.
+    fn new(policy: &Compiled<'_>, ctx: &Context) -> NamedContext {
+        let type_name = policy.type_name(ctx.ty);
+        let mut name = [0u8; MAX_NAME as usize];
+        let len = type_name.len().min(name.len());
+        if let (Some(to), Some(from)) = (name.get_mut(..len), type_name.get(..len)) {
+            to.copy_from_slice(from);
+        }
+        NamedContext {
+            name,
+            len,
+            level: ctx.level,
+        }
+    }
+
+    /// The text form.
+    pub(crate) fn shown(&self) -> Shown<'_> {
+        Shown::new(self.name.get(..self.len).unwrap_or(&[]), &self.level)
+    }
+}
+
+/// `create`: the context of the new object of `SCON TCON CLASS`.
+pub(crate) fn create(
+    policy: &Compiled<'_>,
+    question: &[u8],
+) -> core::result::Result<NamedContext, Refusal> {
+    const EXPECTED: &str = "SCON TCON CLASS";
+    let (w, count) = words::<3>(question, EXPECTED)?;
+    if count != 3 {
+        return Err(Refusal::Words(EXPECTED));
+    }
+    let (s, t) = (context(policy, w[0], 1)?, context(policy, w[1], 2)?);
+    let new = policy.new_context(&s, &t, class(w[2], 3)?);
+    Ok(NamedContext::new(policy, &new))
+}
+
+/// `context`: `CONTEXT` in canonical form (shown with a NUL after it).
+pub(crate) fn canonical(
+    policy: &Compiled<'_>,
+    question: &[u8],
+) -> core::result::Result<NamedContext, Refusal> {
+    const EXPECTED: &str = "CONTEXT";
+    let (w, count) = words::<1>(question, EXPECTED)?;
+    if count != 1 {
+        return Err(Refusal::Words(EXPECTED));
+    }
+    Ok(NamedContext::new(policy, &context(policy, w[0], 1)?))
+}
+
+/// Answers a question to `file` with `answer` (which holds the question)
+/// under the policy in force, in its read-side section (so `answer`
+/// neither sleeps nor formats: it returns a value to show after): `EINVAL`
+/// and a log line for a refused question, or without a policy.
+fn decide<T: Send>(
+    file: &str,
+    answer: impl FnOnce(&Compiled<'_>) -> core::result::Result<T, Refusal> + Send,
+) -> Result<T> {
+    match policy::with(|p| p.map(|p| answer(p))) {
+        Some(Ok(value)) => Ok(value),
+        Some(Err(refusal)) => {
+            if platform::ratelimit_securityfs() {
+                // The kernel's `pr_warn!` formats its own `Display`;
+                // `Refusal` has `core`'s, which `format_args!` reaches.
+                platform::pr_warn!(
+                    "{}\n",
+                    format_args!("mlte: {file}: question refused: {refusal}")
+                );
+            }
+            Err(EINVAL)
+        }
+        None => {
+            if platform::ratelimit_securityfs() {
+                platform::pr_warn!("mlte: {file}: question refused: no policy is loaded\n");
+            }
+            Err(EINVAL)
+        }
+    }
+}
+
+/// `.../mlte/access` ([`access`]).
+pub(crate) struct AccessFile;
+
+impl Attribute for AccessFile {
+    const TRANSACTION: bool = true;
+
+    fn show(_out: &mut TextBuf) -> Result {
+        Ok(())
+    }
+
+    fn answer(input: &[u8], out: &mut TextBuf) -> Result {
+        let seqno = policy::counts().loads;
+        let allowed = decide("access", |p| access(p, input))?;
+        out.format(|out| write_access(out, allowed, seqno))
+    }
+}
+
+/// `.../mlte/create` ([`create`]).
+pub(crate) struct CreateFile;
+
+impl Attribute for CreateFile {
+    const TRANSACTION: bool = true;
+
+    fn show(_out: &mut TextBuf) -> Result {
+        Ok(())
+    }
+
+    fn answer(input: &[u8], out: &mut TextBuf) -> Result {
+        let new = decide("create", |p| create(p, input))?;
+        out.format(|out| write!(out, "{}", new.shown()))
+    }
+}
+
+/// `.../mlte/context` ([`canonical`]).
+pub(crate) struct ContextFile;
+
+impl Attribute for ContextFile {
+    const TRANSACTION: bool = true;
+
+    fn show(_out: &mut TextBuf) -> Result {
+        Ok(())
+    }
+
+    fn answer(input: &[u8], out: &mut TextBuf) -> Result {
+        let ctx = decide("context", |p| canonical(p, input))?;
+        out.format(|out| write!(out, "{}\0", ctx.shown()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mlte::classes::perm;
+    use crate::mlte::compiled::tests::POLICY;
+    use crate::mlte::compiled::Checked;
+    use crate::mlte::policy_text::parse;
+
+    fn policy() -> Checked<Vec<u8>> {
+        Checked::new(parse(POLICY).unwrap().compile().unwrap()).unwrap()
+    }
+
+    fn ask_access(q: &str) -> core::result::Result<String, Refusal> {
+        let allowed = access(&policy().view(), q.as_bytes())?;
+        let mut out = String::new();
+        write_access(&mut out, allowed, 7).unwrap();
+        Ok(out)
+    }
+
+    fn ask_create(q: &str) -> core::result::Result<String, Refusal> {
+        Ok(create(&policy().view(), q.as_bytes())?.shown().to_string())
+    }
+
+    fn ask_context(q: &[u8]) -> core::result::Result<String, Refusal> {
+        Ok(format!("{}\0", canonical(&policy().view(), q)?.shown()))
+    }
+
+    /// The answers are the decisions the hooks make (`Compiled::denied`),
+    /// in SELinux's format.
+    #[test]
+    fn access_gives_the_allowed_vector_in_selinux_format() {
+        let (read, write) = (perm(Class::File, "read"), perm(Class::File, "write"));
+        // user_t may read and write tmp_t files; MLS decides by level.
+        let same = format!("{:x} ffffffff 0 ffffffff 7 0", read | write);
+        assert_eq!(ask_access("user_t:s1 tmp_t:s1 file").unwrap(), same);
+        assert_eq!(
+            ask_access("user_t:s1 tmp_t:s1 1 6\n").unwrap(),
+            same,
+            "class number, requested"
+        );
+        let down = format!("{read:x} ffffffff 0 ffffffff 7 0");
+        assert_eq!(
+            ask_access("user_t:s1 tmp_t:s0 file").unwrap(),
+            down,
+            "no write down"
+        );
+        let up = format!("{write:x} ffffffff 0 ffffffff 7 0");
+        assert_eq!(
+            ask_access("user_t:s1 tmp_t:s2 file").unwrap(),
+            up,
+            "no read up"
+        );
+        let dir = ["search", "add_name", "write"].map(|p| perm(Class::Dir, p));
+        assert_eq!(
+            ask_access("user_t:s1 tmp_t:s1 dir\0").unwrap(),
+            format!("{:x} ffffffff 0 ffffffff 7 0", dir[0] | dir[1] | dir[2])
+        );
+        assert_eq!(
+            ask_access("user_t:s1 bin_t:s1 file").unwrap(),
+            "0 ffffffff 0 ffffffff 7 0"
+        );
+        let signal = perm(Class::Process, "signal");
+        assert_eq!(
+            ask_access("user_t:s0 user_t:s0 process").unwrap(),
+            format!("{signal:x} ffffffff 0 ffffffff 7 0"),
+            "self"
+        );
+    }
+
+    #[test]
+    fn bad_questions_say_which_word_and_why() {
+        use crate::mlte::context::ContextError;
+        let words = Refusal::Words("SCON TCON CLASS [REQUESTED]");
+        assert_eq!(ask_access("user_t:s1 tmp_t:s1"), Err(words));
+        assert_eq!(ask_access("user_t:s1 tmp_t:s1 file 1 2"), Err(words));
+        assert_eq!(
+            ask_access("user_t:s1  tmp_t:s1 file"),
+            Err(Refusal::Context(2, ContextError::ExpectedColon))
+        );
+        assert_eq!(
+            ask_access("nobody_t:s0 tmp_t:s1 file"),
+            Err(Refusal::Context(1, ContextError::UnknownType))
+        );
+        assert_eq!(
+            ask_access("user_t:s1 tmp_t:s3 file"),
+            Err(Refusal::Context(2, ContextError::LevelNotAllowed))
+        );
+        assert_eq!(ask_access("user_t:s1 tmp_t:s1 fil"), Err(Refusal::Class(3)));
+        assert_eq!(ask_access("user_t:s1 tmp_t:s1 0"), Err(Refusal::Class(3)));
+        assert_eq!(ask_access("user_t:s1 tmp_t:s1 7"), Err(Refusal::Class(3)));
+        assert_eq!(ask_access("user_t:s1 tmp_t:s1 +1"), Err(Refusal::Class(3)));
+        assert_eq!(
+            ask_access("user_t:s1 tmp_t:s1 file zz"),
+            Err(Refusal::Requested(4))
+        );
+        assert_eq!(
+            ask_access("user_t:s1\ttmp_t:s1 file"),
+            Err(Refusal::NotText)
+        );
+        assert_eq!(ask_access(""), Err(words));
+        assert_eq!(
+            Refusal::Context(2, ContextError::UnknownType).to_string(),
+            "word 2: unknown type"
+        );
+    }
+
+    #[test]
+    fn create_gives_the_new_objects_context() {
+        // A type_transition, at the creator's level.
+        assert_eq!(
+            ask_create("user_t:s1 tmp_t:s0 file").unwrap(),
+            "user_tmp_t:s1"
+        );
+        // None: the directory's type; for a process, the source's.
+        assert_eq!(ask_create("user_t:s2 tmp_t:s0 dir").unwrap(), "tmp_t:s2");
+        assert_eq!(
+            ask_create("init_t:s0 bin_t:s0 process").unwrap(),
+            "user_t:s0"
+        );
+        assert_eq!(
+            ask_create("user_t:s0 bin_t:s0 process").unwrap(),
+            "user_t:s0"
+        );
+        assert_eq!(
+            ask_create("user_t:s0 bin_t:s0"),
+            Err(Refusal::Words("SCON TCON CLASS"))
+        );
+    }
+
+    #[test]
+    fn context_gives_the_canonical_form() {
+        assert_eq!(
+            ask_context(b"user_t:s1:c2,c0,c1\0").unwrap(),
+            "user_t:s1:c0.c2\0"
+        );
+        assert_eq!(ask_context(b"user_t:s0\n").unwrap(), "user_t:s0\0");
+        assert!(matches!(
+            ask_context(b"user_t:s0:c0"),
+            Err(Refusal::Context(1, _))
+        ));
+        assert_eq!(ask_context(b"user_t:s0 x"), Err(Refusal::Words("CONTEXT")));
+        assert_eq!(ask_context(b"user_t:\xff"), Err(Refusal::NotText));
+    }
+}
