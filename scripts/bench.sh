@@ -63,6 +63,9 @@ done
 # capstack, with tests/bench/mlte/bench.policy, the counterpart of the
 # SELinux policy (the same levels, domain and Bell-LaPadula rules); the
 # workloads run in bench_t:s1:c0,c1. (mlte is not an LSM of its own.)
+# mlte-cat1024: mlte with the same policy declaring c0 to c1023 and the
+# workloads in bench_t:s1:c0.c1023, so every label the hooks decide on
+# carries 1,024 categories.
 #
 # ima, integrity: the in-kernel IMA (in every boot of the image: 7.3
 # starts it whatever lsm= says, LSM_ORDER_LAST; idle without a policy) and
@@ -81,6 +84,7 @@ VARIANTS=(
 	"selinux|lsm=selinux|||selinux"
 	"mlte|lsm=stacker stacker.chain=mlte|||mlte"
 	"mlte-capstack|lsm=stacker stacker.chain=capstack,mlte|||mlte"
+	"mlte-cat1024|lsm=stacker stacker.chain=mlte|||mlte-cat1024"
 	"ima|lsm=capability|||ima"
 	"integrity|lsm=stacker stacker.chain=integrity|||integrity"
 	"chain2-straight|lsm=stacker||hooks"

@@ -178,6 +178,11 @@ if [ "$bench" = --bench ]; then
 	install -m 0644 "$STACKER_ROOT"/tests/bench/setup/*.sh "$root/bench/setup/"
 	install -m 0644 "$policy" "$root/bench/selinux/policy"
 	compile_mlte "$STACKER_ROOT/tests/bench/mlte/bench.policy" "$root/bench/mlte/policy"
+	# The same policy with categories c0 to c1023, for "mlte-cat1024".
+	awk '/^category c3;$/ { for (c = 3; c < 1024; c++) print "category c" c ";"; next }
+		{ gsub(/c0\.c3/, "c0.c1023"); print }' "$STACKER_ROOT/tests/bench/mlte/bench.policy" \
+		>"$out/bench-cat1024.policy"
+	compile_mlte "$out/bench-cat1024.policy" "$root/bench/mlte/policy-cat1024"
 	if [ -x /usr/bin/dbench ] && [ -x /usr/bin/tbench ] && [ -x /usr/bin/tbench_srv ]; then
 		cp /usr/bin/dbench /usr/bin/tbench /usr/bin/tbench_srv "$root/bench/"
 		copy_libraries /usr/bin/dbench /usr/bin/tbench_srv

@@ -295,7 +295,19 @@ fn trim_nul(value: &[u8]) -> &[u8] {
 /// `sid file`, which an unreadable label could be more restricted than),
 /// and the next access tries again; a label read meanwhile by another
 /// task, or set by a relabel, is kept.
+///
+/// Inline: nearly every call finds the label set, and that test is two
+/// loads; the labelling itself is out of line.
+#[inline(always)]
 fn label_inode(cx: &MaySleep, dentry: &Dentry, inode: &Inode) {
+    if inode.state(&KEY).is_some_and(|label| !label.is_set()) {
+        read_label(cx, dentry, inode);
+    }
+}
+
+/// [`label_inode`] for an inode whose label is not set.
+#[inline(never)]
+fn read_label(cx: &MaySleep, dentry: &Dentry, inode: &Inode) {
     let Some(label) = inode.state(&KEY) else {
         return;
     };

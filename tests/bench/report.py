@@ -20,7 +20,7 @@ T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365,
 
 BASELINE = "baseline"
 ORDER = ["baseline", "stacker-empty", "stacker-capstack", "stacker-capstack-loop",
-         "capstack-own-lsm", "landlock-yama", "selinux", "mlte", "mlte-capstack",
+         "capstack-own-lsm", "landlock-yama", "selinux", "mlte", "mlte-capstack", "mlte-cat1024",
          "ima", "integrity",
          "chain2-straight", "chain2-positions", "chain2-loop", "chain2-own-lsm",
          "chain3-straight", "chain3-positions", "chain3-loop", "chain3-own-lsm"]
@@ -36,6 +36,8 @@ DESCRIBE = {
     "mlte": "stacker + mlte, enforcing its counterpart of that policy "
             "(`tests/bench/mlte/`), workloads in `bench_t:s1:c0,c1`",
     "mlte-capstack": "stacker + capstack then mlte (`stacker.chain=capstack,mlte`)",
+    "mlte-cat1024": "`mlte` with 1,024 categories in every label: the policy with c0 to "
+                    "c1023, workloads in `bench_t:s1:c0.c1023`",
     "ima": "upstream reference: IMA (built in, idle in the other variants), measuring and "
            "appraising, enforcing, the appraise workloads' files (`tests/bench/appraise.c`)",
     "integrity": "stacker + integrity (`stacker.chain=integrity`), with IMA's policy",

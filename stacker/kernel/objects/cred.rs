@@ -136,6 +136,7 @@ impl Cred {
     /// outlast it: the task holds a reference on its own cred, and only the
     /// task itself (`commit_creds`, `override_creds`) replaces it, which no
     /// code reachable from a hook does.
+    #[inline(always)]
     pub(crate) unsafe fn current<'a>() -> &'a Cred {
         // SAFETY: hooks run in process context, where `current` is valid.
         let task = unsafe { bindings::get_current() };
@@ -148,6 +149,7 @@ impl Cred {
 
     /// Calls `f` with the current task's subjective credentials, for
     /// hooks that are not passed a cred.
+    #[inline(always)]
     pub(crate) fn with_current<R>(f: impl FnOnce(&Cred) -> R) -> R {
         // SAFETY: hooks run in process context, and the borrow ends when
         // `f` returns, within the hook (see `Cred::current`).

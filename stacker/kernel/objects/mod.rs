@@ -103,9 +103,17 @@ macro_rules! wrapper {
             }
 
             /// The C object.
+            ///
+            /// A cast of `self`, not `Opaque::get`: the kernel crate's
+            /// `get` is not inlined across crates, and was a call per
+            /// field read on every hook path.
             #[inline(always)]
             pub(crate) fn as_raw(&self) -> *mut $c {
-                self.0.get()
+                // The wrapper is `repr(transparent)` over `Opaque<$c>`, which
+                // is `repr(transparent)` over the C object's storage, with
+                // interior mutability: the same address, and writes through
+                // it are allowed, as through `Opaque::get`'s pointer.
+                core::ptr::from_ref(self).cast_mut().cast::<$c>()
             }
         }
     };

@@ -17,7 +17,10 @@
 setup_skips_appraise=1
 
 mlte=/sys/kernel/security/stacker/mlte
-bench_context=bench_t:s1:c0,c1
+# A setup that sources this file may choose another policy and context
+# first (mlte-cat1024.sh).
+policy=${mlte_policy:-/bench/mlte/policy}
+bench_context=${mlte_bench_context:-bench_t:s1:c0,c1}
 # Where the first check leaves the denial count, for the last one.
 denials_file=/tmp/mlte-denials
 
@@ -29,7 +32,7 @@ setup_load() {
 	grep -qx mlte /sys/kernel/security/stacker/chain ||
 		{ echo "BENCH-FAIL mlte: not in the chain ($(tr '\n' ' ' </sys/kernel/security/stacker/chain))"; return 1; }
 	# The policy file takes a policy in one write at offset 0: one block.
-	dd if=/bench/mlte/policy of=$mlte/policy bs="$(wc -c </bench/mlte/policy)" count=1 \
+	dd if="$policy" of=$mlte/policy bs="$(wc -c <"$policy")" count=1 \
 		2>/dev/null || { echo "BENCH-FAIL mlte: loading the policy failed"; return 1; }
 	[ "$(cat $mlte/enforce)" = 1 ] || { echo "BENCH-FAIL mlte: not enforcing"; return 1; }
 	# An s0 file for the MLS probe (init_t creates it: bench_tmp_t:s0).
