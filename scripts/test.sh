@@ -35,7 +35,7 @@ host_tests() {
 		die "mlte-policy accepted a policy with an unknown type"
 	fi
 	case $err in
-	*"bad.policy:2:9: unknown type 'b'"*) log "mlte-policy refused the bad policy: $err" ;;
+	*"bad.policy:2:9: unknown type or attribute 'b'"*) log "mlte-policy refused the bad policy: $err" ;;
 	*) die "mlte-policy gave an unexpected error: $err" ;;
 	esac
 }

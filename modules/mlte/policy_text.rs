@@ -31,13 +31,22 @@
 //! precedence) and parentheses. A context is `TYPE:LEVEL`, written without
 //! spaces. Sensitivities dominate in numeric order.
 //!
+//! Attributes name sets of types, as in SELinux: `attribute domain;`,
+//! then `type user_t, domain;` or `typeattribute user_t domain;`, anywhere
+//! in the text (rules are expanded once all of it is read, as checkpolicy
+//! does). `type bin_t alias { exe_t sbin_t };` and `typealias bin_t alias
+//! usr_bin_t;` give a type more names. A set of types (`{ domain bin_t
+//! -init_t }`) takes types, aliases and attributes, and `-NAME` takes
+//! types out. In a constraint, `t1 == ATTR` tests the attribute's types (at
+//! most `MAX_CONSTRAINT_ATTRIBUTE`).
+//!
 //! Classes and their permissions are built in ([`CLASSES`]). `self` as a
 //! target means the source type. Every error carries `line:col` (1-based)
 //! and says what was expected.
 //!
 //! Host only: it allocates freely.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use super::category::CategorySet;
@@ -101,9 +110,10 @@ struct Token<'a> {
     pos: Pos,
 }
 
-/// Splits `text` into words and the punctuation `{ } ; : ( ) * == !=`,
-/// skipping comments and white space. Words are made of letters, digits,
-/// `_`, `.` and `,`.
+/// Splits `text` into words and the punctuation `{ } ; : ( ) * , - ==
+/// !=`, skipping comments and white space. Words are made of letters,
+/// digits, `_` and `.`; a level or a context is tokens written without
+/// space between them (`Parser::glued`).
 fn tokens(text: &str) -> Result<Vec<Token<'_>>, Error> {
     let mut out = Vec::new();
     for (n, line) in text.lines().enumerate() {
@@ -119,7 +129,7 @@ fn tokens(text: &str) -> Result<Vec<Token<'_>>, Error> {
             };
             if c.is_ascii_whitespace() {
                 i += 1;
-            } else if b"{};:()*".contains(&c) {
+            } else if b"{};:()*,-".contains(&c) {
                 out.push(Token {
                     text: &code[i..i + 1],
                     pos,
@@ -153,12 +163,15 @@ fn tokens(text: &str) -> Result<Vec<Token<'_>>, Error> {
 
 /// Whether `c` may be part of a word.
 fn is_word_byte(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'_' || c == b'.' || c == b','
+    c.is_ascii_alphanumeric() || c == b'_' || c == b'.'
 }
 
 /// Whether a token is punctuation, not a word.
 fn is_punct(text: &str) -> bool {
-    matches!(text, "{" | "}" | ";" | ":" | "(" | ")" | "*" | "==" | "!=")
+    matches!(
+        text,
+        "{" | "}" | ";" | ":" | "(" | ")" | "*" | "," | "-" | "==" | "!="
+    )
 }
 
 /// A cursor over the tokens.
@@ -167,11 +180,67 @@ struct Parser<'a> {
     next: usize,
     end: Pos,
     policy: Policy,
+    /// Type names and aliases, to type ids.
     type_ids: BTreeMap<String, u32>,
+    /// Attribute names, to their index in `attributes`.
+    attribute_ids: BTreeMap<String, usize>,
+    /// Each attribute's types.
+    attributes: Vec<BTreeSet<u32>>,
+    /// `allow` and `type_transition` rules as written: attributes are
+    /// expanded when the whole policy is read, as checkpolicy does, since
+    /// a `typeattribute` may come after a rule that names the attribute.
+    rules: Vec<Rule>,
+    /// `mlsconstrain` statements as written (their attributes not yet
+    /// expanded) and where their expressions start.
+    constraints: Vec<(u8, u32, Vec<u32>, Pos)>,
     /// How deeply the constraint expression being parsed nests (`not`,
     /// `(`): bounded, so that a hostile text cannot overflow the stack.
     depth: u32,
 }
+
+/// One element of a set of types as written: `{ a b -c }`.
+#[derive(Clone, Copy, Debug)]
+enum Member {
+    /// A type (or an alias of one).
+    Type(u32),
+    /// Every type of an attribute.
+    Attribute(usize),
+    /// The source type (a target only).
+    SelfType,
+}
+
+/// A set of types as written: its members, and those taken out (`-a`).
+#[derive(Clone, Debug, Default)]
+struct TypeSet {
+    members: Vec<Member>,
+    excluded: Vec<Member>,
+}
+
+/// An `allow` or a `type_transition`, as written.
+#[derive(Debug)]
+enum Rule {
+    Allow {
+        sources: TypeSet,
+        targets: TypeSet,
+        class: u8,
+        perms: u32,
+    },
+    Transition {
+        sources: TypeSet,
+        targets: TypeSet,
+        class: u8,
+        new: u32,
+        pos: Pos,
+    },
+}
+
+/// In a constraint program as written, the word after an `OP_TYPE` that
+/// names an attribute: this bit and the attribute's index.
+const ATTRIBUTE_MARK: u32 = 1 << 31;
+
+/// The most types an attribute may stand for in a constraint (each is two
+/// words of the program, which has at most `constraint::MAX_WORDS`).
+const MAX_CONSTRAINT_ATTRIBUTE: usize = 24;
 
 /// The deepest a constraint expression may nest (`not`, parentheses).
 const MAX_NESTING: u32 = 256;
@@ -222,7 +291,8 @@ impl<'a> Parser<'a> {
         self.tokens.get(self.next).is_some_and(|t| t.text == punct)
     }
 
-    /// A declared type, or `self` (`self_type`) if allowed.
+    /// A declared type (or an alias of one), or `self` (`self_type`) if
+    /// allowed.
     fn type_ref(&mut self, self_type: Option<u32>) -> Result<u32, Error> {
         let pos = self.pos();
         let t = self.word("a type")?;
@@ -231,6 +301,12 @@ impl<'a> Parser<'a> {
                 return Ok(id);
             }
         }
+        if self.attribute_ids.contains_key(t.text) {
+            return Err(Error {
+                pos,
+                message: format!("'{}' is an attribute: a type is expected here", t.text),
+            });
+        }
         self.type_ids.get(t.text).copied().ok_or(Error {
             pos,
             message: format!(
@@ -238,6 +314,90 @@ impl<'a> Parser<'a> {
                 t.text, t.text
             ),
         })
+    }
+
+    /// A type, an alias or an attribute, or `self` if `with_self`.
+    fn member(&mut self, with_self: bool) -> Result<Member, Error> {
+        let pos = self.pos();
+        let t = self.word("a type or an attribute")?;
+        if t.text == "self" && with_self {
+            return Ok(Member::SelfType);
+        }
+        if let Some(&a) = self.attribute_ids.get(t.text) {
+            return Ok(Member::Attribute(a));
+        }
+        self.type_ids
+            .get(t.text)
+            .map(|&ty| Member::Type(ty))
+            .ok_or(Error {
+                pos,
+                message: format!(
+                    "unknown type or attribute '{}': declare it with 'type {};' or 'attribute {};'",
+                    t.text, t.text, t.text
+                ),
+            })
+    }
+
+    /// Whether `name` is taken (a type, an alias, an attribute or `self`).
+    fn declared(&self, name: &str) -> bool {
+        name == "self" || self.type_ids.contains_key(name) || self.attribute_ids.contains_key(name)
+    }
+
+    /// A new name for a type, an alias or an attribute.
+    fn new_name(&mut self, what: &str) -> Result<Token<'a>, Error> {
+        let pos = self.pos();
+        let name = self.word(what)?;
+        if self.declared(name.text) {
+            return Err(Error {
+                pos,
+                message: format!("'{}' is already declared", name.text),
+            });
+        }
+        Ok(name)
+    }
+
+    /// The attribute named next.
+    fn attribute_ref(&mut self) -> Result<usize, Error> {
+        let pos = self.pos();
+        let t = self.word("an attribute")?;
+        self.attribute_ids.get(t.text).copied().ok_or(Error {
+            pos,
+            message: format!(
+                "unknown attribute '{}': declare it with 'attribute {};' first",
+                t.text, t.text
+            ),
+        })
+    }
+
+    /// `, ATTR, ATTR ...` after a type: adds `ty` to each.
+    fn attributes_of(&mut self, ty: u32) -> Result<(), Error> {
+        while self.peek_is(",") {
+            self.next += 1;
+            let a = self.attribute_ref()?;
+            if let Some(set) = self.attributes.get_mut(a) {
+                set.insert(ty);
+            }
+        }
+        Ok(())
+    }
+
+    /// `alias NAME` or `alias { NAME ... }`: more names for `ty`.
+    fn aliases_of(&mut self, ty: u32) -> Result<(), Error> {
+        let braced = self.peek_is("{");
+        if braced {
+            self.next += 1;
+        }
+        loop {
+            let name = self.new_name("an alias")?;
+            self.type_ids.insert(name.text.to_string(), ty);
+            if !braced || self.peek_is("}") {
+                break;
+            }
+        }
+        if braced {
+            self.expect("}")?;
+        }
+        Ok(())
     }
 
     /// A built-in class.
@@ -511,15 +671,24 @@ impl<'a> Parser<'a> {
                 };
                 self.next += 1;
                 let mut types = Vec::new();
+                // A type is its id; an attribute is a mark, expanded to
+                // its types once the whole policy is read (`finish`).
+                let name = |p: &mut Self| -> Result<u32, Error> {
+                    match p.member(false)? {
+                        Member::Type(ty) => Ok(ty),
+                        Member::Attribute(a) => Ok(ATTRIBUTE_MARK | u32::try_from(a).unwrap_or(0)),
+                        Member::SelfType => Ok(0),
+                    }
+                };
                 if self.peek_is("{") {
                     self.expect("{")?;
-                    types.push(self.type_ref(None)?);
+                    types.push(name(self)?);
                     while !self.peek_is("}") {
-                        types.push(self.type_ref(None)?);
+                        types.push(name(self)?);
                     }
                     self.expect("}")?;
                 } else {
-                    types.push(self.type_ref(None)?);
+                    types.push(name(self)?);
                 }
                 for (i, ty) in types.into_iter().enumerate() {
                     out.extend([OP_TYPE | side << 8 | u32::from(negated) << 9, ty]);
@@ -540,21 +709,25 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    /// One type or a `{ }` set of them; `self` (as `None`) if `with_self`.
-    fn type_set(&mut self, with_self: bool) -> Result<Vec<Option<u32>>, Error> {
-        let one = |p: &mut Self| -> Result<Option<u32>, Error> {
-            if with_self && p.keyword("self") {
-                return Ok(None);
-            }
-            p.type_ref(None).map(Some)
-        };
+    /// One type or attribute, or a `{ }` set of them in which `-NAME`
+    /// takes types out; `self` if `with_self`.
+    fn type_set(&mut self, with_self: bool) -> Result<TypeSet, Error> {
+        let mut set = TypeSet::default();
         if !self.peek_is("{") {
-            return Ok(vec![one(self)?]);
+            set.members.push(self.member(with_self)?);
+            return Ok(set);
         }
         self.expect("{")?;
-        let mut set = vec![one(self)?];
-        while !self.peek_is("}") {
-            set.push(one(self)?);
+        loop {
+            if self.peek_is("-") {
+                self.next += 1;
+                set.excluded.push(self.member(false)?);
+            } else {
+                set.members.push(self.member(with_self)?);
+            }
+            if self.peek_is("}") {
+                break;
+            }
         }
         self.expect("}")?;
         Ok(set)
@@ -584,17 +757,35 @@ impl<'a> Parser<'a> {
         let keyword = self.word("a statement")?;
         match keyword.text {
             "type" => {
-                let pos = self.pos();
-                let name = self.word("a type name")?;
-                if name.text == "self" || self.type_ids.contains_key(name.text) {
-                    return Err(Error {
-                        pos,
-                        message: format!("type '{}' is already declared", name.text),
-                    });
-                }
+                let name = self.new_name("a type name")?;
                 let id = u32::try_from(self.policy.types.len()).unwrap_or(u32::MAX);
                 self.type_ids.insert(name.text.to_string(), id);
                 self.policy.types.push(name.text.to_string());
+                if self.keyword("alias") {
+                    self.aliases_of(id)?;
+                }
+                self.attributes_of(id)?;
+            }
+            "attribute" => {
+                let name = self.new_name("an attribute name")?;
+                self.attribute_ids
+                    .insert(name.text.to_string(), self.attributes.len());
+                self.attributes.push(BTreeSet::new());
+            }
+            "typeattribute" => {
+                let ty = self.type_ref(None)?;
+                let a = self.attribute_ref()?;
+                if let Some(set) = self.attributes.get_mut(a) {
+                    set.insert(ty);
+                }
+                self.attributes_of(ty)?;
+            }
+            "typealias" => {
+                let ty = self.type_ref(None)?;
+                if !self.keyword("alias") {
+                    return self.error(format!("expected 'alias', found {}", self.found()));
+                }
+                self.aliases_of(ty)?;
             }
             "sensitivity" => {
                 let s = self.numbered('s', "a sensitivity", super::level::MAX_SENSITIVITY)?;
@@ -611,37 +802,26 @@ impl<'a> Parser<'a> {
                 self.expect(":")?;
                 let class = self.class()?;
                 let perms = self.perms(class)?;
-                for &source in &sources {
-                    for &target in &targets {
-                        // `None`: `self`, the source.
-                        let target = target.or(source).unwrap_or(0);
-                        let source = source.unwrap_or(0);
-                        *self
-                            .policy
-                            .allow
-                            .entry((source, target, class))
-                            .or_insert(0) |= perms;
-                    }
-                }
+                self.rules.push(Rule::Allow {
+                    sources,
+                    targets,
+                    class,
+                    perms,
+                });
             }
             "type_transition" => {
-                let source = self.type_ref(None)?;
-                let target = self.type_ref(Some(source))?;
+                let sources = self.type_set(false)?;
+                let targets = self.type_set(true)?;
                 self.expect(":")?;
                 let class = self.class()?;
                 let new = self.type_ref(None)?;
-                if let Some(&old) = self.policy.transitions.get(&(source, target, class)) {
-                    if old != new {
-                        return self.error(format!(
-                            "a second type_transition for {} {} : {} (the first gives {})",
-                            self.policy.types[source as usize],
-                            self.policy.types[target as usize],
-                            CLASSES[usize::from(class)].0,
-                            self.policy.types[old as usize]
-                        ));
-                    }
-                }
-                self.policy.transitions.insert((source, target, class), new);
+                self.rules.push(Rule::Transition {
+                    sources,
+                    targets,
+                    class,
+                    new,
+                    pos,
+                });
             }
             "level" => {
                 let (text, pos) = self.glued("a level")?;
@@ -681,24 +861,168 @@ impl<'a> Parser<'a> {
                 let pos = self.pos();
                 let mut ops = Vec::new();
                 self.expr(&mut ops)?;
-                let bytes: Vec<u8> = ops.iter().flat_map(|w| w.to_le_bytes()).collect();
-                let types = u32::try_from(self.policy.types.len()).unwrap_or(u32::MAX);
-                if let Err((_, why)) = super::constraint::check(&bytes, types) {
-                    return Self::error_at(pos, 0, format!("expression refused: {why}"));
-                }
-                self.policy.constraints.push((class, perms, ops));
+                self.constraints.push((class, perms, ops, pos));
             }
             other => {
                 return Err(Error {
                     pos,
                     message: format!(
-                        "unknown statement '{other}': expected type, sensitivity, category, \
-                         level, allow, type_transition, mlsconstrain or sid"
+                        "unknown statement '{other}': expected type, attribute, \
+                         typeattribute, typealias, sensitivity, category, level, allow, \
+                         type_transition, mlsconstrain or sid"
                     ),
                 })
             }
         }
         self.expect(";")
+    }
+}
+
+impl Parser<'_> {
+    /// The types of `member` (`source` for `self`).
+    fn types_of(&self, member: Member, source: u32) -> Vec<u32> {
+        match member {
+            Member::Type(ty) => vec![ty],
+            Member::Attribute(a) => self
+                .attributes
+                .get(a)
+                .map_or_else(Vec::new, |set| set.iter().copied().collect()),
+            Member::SelfType => vec![source],
+        }
+    }
+
+    /// The types of `set` for source type `source`: its members' but the
+    /// excluded ones'.
+    fn expand(&self, set: &TypeSet, source: u32) -> BTreeSet<u32> {
+        let out: BTreeSet<u32> = set
+            .members
+            .iter()
+            .flat_map(|&m| self.types_of(m, source))
+            .collect();
+        let excluded: BTreeSet<u32> = set
+            .excluded
+            .iter()
+            .flat_map(|&m| self.types_of(m, source))
+            .collect();
+        out.difference(&excluded).copied().collect()
+    }
+
+    /// Once every statement is read, as checkpolicy does: the rules and
+    /// constraints with their attributes expanded to the attributes' types
+    /// (a `typeattribute` may follow a rule that names the attribute).
+    fn finish(&mut self) -> Result<(), Error> {
+        for rule in core::mem::take(&mut self.rules) {
+            match rule {
+                Rule::Allow {
+                    sources,
+                    targets,
+                    class,
+                    perms,
+                } => {
+                    for source in self.expand(&sources, 0) {
+                        for target in self.expand(&targets, source) {
+                            *self
+                                .policy
+                                .allow
+                                .entry((source, target, class))
+                                .or_insert(0) |= perms;
+                        }
+                    }
+                }
+                Rule::Transition {
+                    sources,
+                    targets,
+                    class,
+                    new,
+                    pos,
+                } => {
+                    for source in self.expand(&sources, 0) {
+                        for target in self.expand(&targets, source) {
+                            let key = (source, target, class);
+                            if let Some(&old) = self.policy.transitions.get(&key) {
+                                if old != new {
+                                    return Err(Error {
+                                        pos,
+                                        message: format!(
+                                            "a second type_transition for {} {} : {} (the first gives {})",
+                                            self.policy.types[source as usize],
+                                            self.policy.types[target as usize],
+                                            CLASSES[usize::from(class)].0,
+                                            self.policy.types[old as usize]
+                                        ),
+                                    });
+                                }
+                            }
+                            self.policy.transitions.insert(key, new);
+                        }
+                    }
+                }
+            }
+        }
+        let types = u32::try_from(self.policy.types.len()).unwrap_or(u32::MAX);
+        for (class, perms, ops, pos) in core::mem::take(&mut self.constraints) {
+            let ops = self.expand_constraint(&ops, pos)?;
+            let bytes: Vec<u8> = ops.iter().flat_map(|w| w.to_le_bytes()).collect();
+            if let Err((_, why)) = super::constraint::check(&bytes, types) {
+                return Self::error_at(pos, 0, format!("expression refused: {why}"));
+            }
+            self.policy.constraints.push((class, perms, ops));
+        }
+        Ok(())
+    }
+
+    /// `ops` with each attribute test (`t1 == ATTR`) replaced by the tests
+    /// of its types joined with `or` (`and` for `!=`). An attribute with no
+    /// type is never equal: `t == x and t != x` for any type x.
+    fn expand_constraint(&self, ops: &[u32], pos: Pos) -> Result<Vec<u32>, Error> {
+        let mut out = Vec::with_capacity(ops.len());
+        let mut words = ops.iter().copied();
+        while let Some(op) = words.next() {
+            if op & 0xff != OP_TYPE {
+                out.push(op);
+                continue;
+            }
+            let Some(arg) = words.next() else {
+                out.push(op);
+                break;
+            };
+            if arg & ATTRIBUTE_MARK == 0 {
+                out.extend([op, arg]);
+                continue;
+            }
+            let a = (arg & !ATTRIBUTE_MARK) as usize;
+            let members = self.types_of(Member::Attribute(a), 0);
+            let negated = op & 1 << 9 != 0;
+            if members.len() > MAX_CONSTRAINT_ATTRIBUTE {
+                let name = self
+                    .attribute_ids
+                    .iter()
+                    .find(|(_, &i)| i == a)
+                    .map_or("?", |(n, _)| n.as_str());
+                return Self::error_at(
+                    pos,
+                    0,
+                    format!(
+                        "attribute '{name}' has {} types: a constraint may test at most \
+                         {MAX_CONSTRAINT_ATTRIBUTE} types of an attribute (not supported by mlte)",
+                        members.len()
+                    ),
+                );
+            }
+            if members.is_empty() {
+                let join = if negated { OP_OR } else { OP_AND };
+                out.extend([op & !(1 << 9), 0, op | 1 << 9, 0, join]);
+                continue;
+            }
+            let join = if negated { OP_AND } else { OP_OR };
+            for (i, ty) in members.into_iter().enumerate() {
+                out.extend([op, ty]);
+                if i > 0 {
+                    out.push(join);
+                }
+            }
+        }
+        Ok(out)
     }
 }
 
@@ -814,11 +1138,16 @@ pub(crate) fn parse(text: &str) -> Result<Policy, Error> {
         },
         policy: Policy::default(),
         type_ids: BTreeMap::new(),
+        attribute_ids: BTreeMap::new(),
+        attributes: Vec::new(),
+        rules: Vec::new(),
+        constraints: Vec::new(),
         depth: 0,
     };
     while p.next < p.tokens.len() {
         p.statement()?;
     }
+    p.finish()?;
     Ok(p.policy)
 }
 
@@ -840,6 +1169,102 @@ allow user_t etc_t : file map;
 allow user_t self : process signal;
 type_transition init_t bin_t : process user_t;
 ";
+
+    /// Attributes, as checkpolicy reads them: declared, given types with
+    /// `type T, A;` or `typeattribute` (also after a rule that names the
+    /// attribute), expanded in rules, sets with `-` exclusions, aliases.
+    #[test]
+    fn attributes_and_aliases_expand_as_checkpolicy_does() {
+        let text = "\
+sensitivity s0; level s0;
+attribute domain; attribute files; attribute none;
+type init_t, domain; type user_t alias { luser_t olduser_t }, domain;
+type etc_t, files; type bin_t alias exe_t;
+allow domain files : file read;
+allow domain { files bin_t -etc_t } : file write;
+allow { domain -init_t } self : process signal;
+type_transition domain exe_t : process user_t;
+typeattribute bin_t files;
+typealias etc_t alias conf_t;
+allow luser_t conf_t : dir search;
+allow none domain : file open;
+mlsconstrain file read t1 == domain or t2 != files;
+mlsconstrain file write t2 == none;
+mlsconstrain file open t2 != none;
+sid kernel init_t:s0; sid file etc_t:s0; sid unlabeled etc_t:s0;
+";
+        let p = parse(text).unwrap();
+        let (init, user, etc, bin) = (0, 1, 2, 3);
+        let (read, write) = (1u32, 2u32);
+        let file = 0u8;
+        // bin_t joined files after the rule: still expanded.
+        for s in [init, user] {
+            assert_eq!(
+                p.allow[&(s, etc, file)],
+                read,
+                "etc_t excluded from the write rule"
+            );
+            assert_eq!(p.allow[&(s, bin, file)], read | write);
+        }
+        assert!(!p.allow.contains_key(&(init, init, 2)), "init_t taken out");
+        assert!(p.allow.contains_key(&(user, user, 2)), "self per source");
+        assert_eq!(p.transitions[&(init, bin, 2)], user);
+        assert_eq!(p.transitions[&(user, bin, 2)], user);
+        assert!(
+            p.allow.contains_key(&(user, etc, 1)),
+            "aliases name their type"
+        );
+        assert_eq!(
+            p.allow.len(),
+            4 + 1 + 1 + 0,
+            "an empty attribute gives no rule"
+        );
+        // Constraints: an attribute is the 'or' of its types' tests; an
+        // empty one never equals.
+        let bytes = p.compile().unwrap();
+        let checked = crate::mlte::compiled::Checked::new(&bytes[..]).unwrap();
+        let c = checked.view();
+        let ctx = |text: &str| crate::mlte::context::Context::parse(text.as_bytes(), &c).unwrap();
+        let class = crate::mlte::classes::Class::File;
+        let holds = |s: &str, o: &str, perm: u32| c.denied(&ctx(s), &ctx(o), class, perm) == 0;
+        assert!(holds("user_t:s0", "bin_t:s0", read), "t1 == domain");
+        assert!(
+            !holds("user_t:s0", "bin_t:s0", write),
+            "t2 == none never holds"
+        );
+        let open = 8u32;
+        assert!(!holds("user_t:s0", "user_t:s0", open), "no rule");
+        for bad in [
+            ("attribute a; attribute a;", "1:24: 'a' is already declared"),
+            ("type a; attribute a;", "1:19: 'a' is already declared"),
+            ("type a, nosuch;", "1:9: unknown attribute 'nosuch'"),
+            (
+                "attribute a; type t; allow t a:file read; typeattribute a t;",
+                "1:57: 'a' is an attribute: a type is expected here",
+            ),
+            ("type a alias a;", "1:14: 'a' is already declared"),
+            (
+                "attribute d; type t; allow nosuch t:file read;",
+                "1:28: unknown type or attribute 'nosuch'",
+            ),
+        ] {
+            let err = parse(bad.0).unwrap_err().to_string();
+            assert!(
+                err.starts_with(bad.1),
+                "{:?}: got '{err}', want '{}...'",
+                bad.0,
+                bad.1
+            );
+        }
+        // An attribute too big for a constraint is refused, saying so.
+        let mut big = String::from("sensitivity s0; level s0; attribute d;\n");
+        for t in 0..30 {
+            big += &format!("type t{t}, d;\n");
+        }
+        big += "mlsconstrain file read t1 == d;\nsid kernel t0:s0; sid file t0:s0; sid unlabeled t0:s0;\n";
+        let err = parse(&big).unwrap_err().to_string();
+        assert!(err.contains("attribute 'd' has 30 types"), "{err}");
+    }
 
     #[test]
     fn a_good_policy_parses() {
@@ -927,8 +1352,11 @@ type_transition init_t bin_t : process user_t;
     fn errors_say_where_and_what_was_expected() {
         let cases = [
             ("type a\n", "1:7: expected ';', found the end of the policy"),
-            ("type a;\ntype a;", "2:6: type 'a' is already declared"),
-            ("type a;\nallow a b : file read;", "2:9: unknown type 'b'"),
+            ("type a;\ntype a;", "2:6: 'a' is already declared"),
+            (
+                "type a;\nallow a b : file read;",
+                "2:9: unknown type or attribute 'b'",
+            ),
             (
                 "type a;\nallow a a : fil read;",
                 "2:13: unknown class 'fil'",
@@ -984,7 +1412,7 @@ type_transition init_t bin_t : process user_t;
             ),
             (
                 "type a; type b;\ntype_transition a a : file a;\ntype_transition a a : file b;",
-                "3:29: a second type_transition for a a : file (the first gives a)",
+                "3:1: a second type_transition for a a : file (the first gives a)",
             ),
         ];
         for (text, want) in cases {
