@@ -38,6 +38,12 @@ host_tests() {
 	*"bad.policy:2:9: unknown type or attribute 'b'"*) log "mlte-policy refused the bad policy: $err" ;;
 	*) die "mlte-policy gave an unexpected error: $err" ;;
 	esac
+	# A policy in SELinux's form: checkpolicy and mlte-policy both
+	# compile it (policy_text.rs's tests check what it means to mlte).
+	checkpolicy -M -c 33 -o "$OUT/selinux-form.33" "$STACKER_ROOT/tests/mlte/selinux-form.conf" >/dev/null \
+		|| die "checkpolicy refused tests/mlte/selinux-form.conf"
+	(cd "$STACKER_ROOT" && cargo run --quiet --bin mlte-policy -- check tests/mlte/selinux-form.conf) \
+		|| die "mlte-policy refused tests/mlte/selinux-form.conf"
 }
 
 # The test kernel: the users' kernel plus debug checks and test hooks.

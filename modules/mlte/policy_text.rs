@@ -41,7 +41,16 @@
 //! most `MAX_CONSTRAINT_ATTRIBUTE`).
 //!
 //! Classes and their permissions are built in ([`CLASSES`]). `self` as a
-//! target means the source type. Every error carries `line:col` (1-based)
+//! target means the source type.
+//!
+//! The text may also be a `policy.conf` as checkpolicy reads it: SELinux's
+//! class, common and SID declarations (which end without `;`),
+//! `dominance`, `policycap`, `role`, `user`, contexts
+//! `USER:ROLE:TYPE:LOW - HIGH` (mlte keeps the type and the low level),
+//! class sets, and constraints before the types they name (their names are
+//! resolved at the end). Rules on classes the policy declares but mlte does
+//! not mediate, and permissions it does not mediate, are left out; what
+//! mlte cannot enforce is refused as `not supported by mlte`. Every error carries `line:col` (1-based)
 //! and says what was expected.
 //!
 //! Host only: it allocates freely.
@@ -101,6 +110,9 @@ pub(crate) struct Policy {
     /// `mlsconstrain` statements: class, permissions and the compiled
     /// expression (`constraint.rs`), in the order written.
     pub(crate) constraints: Vec<(u8, u32, Vec<u32>)>,
+    /// Rules that name a class mlte does not mediate (of a policy that
+    /// declares SELinux's classes): that part of them is left out.
+    pub(crate) left_out: usize,
 }
 
 /// One token and where it starts.
@@ -112,7 +124,7 @@ struct Token<'a> {
 
 /// Splits `text` into words and the punctuation `{ } ; : ( ) * , - ==
 /// !=`, skipping comments and white space. Words are made of letters,
-/// digits, `_` and `.`; a level or a context is tokens written without
+/// digits, `_`, `.` and `/` (a path, in statements mlte refuses); a level or a context is tokens written without
 /// space between them (`Parser::glued`).
 fn tokens(text: &str) -> Result<Vec<Token<'_>>, Error> {
     let mut out = Vec::new();
@@ -163,7 +175,7 @@ fn tokens(text: &str) -> Result<Vec<Token<'_>>, Error> {
 
 /// Whether `c` may be part of a word.
 fn is_word_byte(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'_' || c == b'.'
+    c.is_ascii_alphanumeric() || c == b'_' || c == b'.' || c == b'/'
 }
 
 /// Whether a token is punctuation, not a word.
@@ -190,12 +202,42 @@ struct Parser<'a> {
     /// expanded when the whole policy is read, as checkpolicy does, since
     /// a `typeattribute` may come after a rule that names the attribute.
     rules: Vec<Rule>,
-    /// `mlsconstrain` statements as written (their attributes not yet
-    /// expanded) and where their expressions start.
+    /// `mlsconstrain` statements as written (their names not yet
+    /// resolved) and where their expressions start.
     constraints: Vec<(u8, u32, Vec<u32>, Pos)>,
+    /// The type and attribute names of the constraints, and where each is.
+    constraint_names: Vec<(String, Pos)>,
+    /// Classes the policy declares (SELinux's `class NAME` and `class NAME
+    /// [inherits COMMON] { PERMS }`), with their permissions; empty for a
+    /// policy that declares none (mlte's own form).
+    declared: BTreeMap<String, BTreeSet<String>>,
+    /// `common NAME { PERMS }`.
+    commons: BTreeMap<String, BTreeSet<String>>,
+    /// `sid NAME` declarations.
+    sid_names: BTreeSet<String>,
+    /// `role` names (`object_r` is always one).
+    roles: BTreeSet<String>,
+    /// `user` names.
+    users: BTreeSet<String>,
     /// How deeply the constraint expression being parsed nests (`not`,
     /// `(`): bounded, so that a hostile text cannot overflow the stack.
     depth: u32,
+}
+
+/// A class named in a rule: one of mlte's, or one the policy declares
+/// that mlte does not mediate (its rules are left out).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ClassRef {
+    /// An index in [`CLASSES`].
+    Mlte(u8),
+    /// Declared by the policy, not mediated by mlte.
+    Other,
+}
+
+/// The permissions a rule names: `*`, or names and where each is.
+enum PermNames<'a> {
+    All,
+    Names(Vec<Token<'a>>),
 }
 
 /// One element of a set of types as written: `{ a b -c }`.
@@ -234,9 +276,9 @@ enum Rule {
     },
 }
 
-/// In a constraint program as written, the word after an `OP_TYPE` that
-/// names an attribute: this bit and the attribute's index.
-const ATTRIBUTE_MARK: u32 = 1 << 31;
+/// In a constraint program as written, the word after an `OP_TYPE`: this
+/// bit and the index of the name in `Parser::constraint_names`.
+const NAME_MARK: u32 = 1 << 31;
 
 /// The most types an attribute may stand for in a constraint (each is two
 /// words of the program, which has at most `constraint::MAX_WORDS`).
@@ -525,16 +567,72 @@ impl<'a> Parser<'a> {
         Ok(level)
     }
 
-    /// A context `TYPE:LEVEL`, whose level a `level` statement allows.
+    /// A context: mlte's `TYPE:LEVEL`, or SELinux's
+    /// `USER:ROLE:TYPE:LOW[ - HIGH]`, of which mlte keeps the type and the
+    /// low level (the user and the role must be declared). Its level must
+    /// be one a `level` statement allows.
     fn context(&mut self) -> Result<Context, Error> {
         let (text, pos) = self.glued("a context TYPE:LEVEL")?;
-        let Some((name, level)) = text.split_once(':') else {
-            return Self::error_at(
-                pos,
-                0,
-                format!("expected a context TYPE:LEVEL, found '{text}'"),
-            );
+        let parts: Vec<&str> = text.splitn(4, ':').collect();
+        // mlte's form has a level second: `s` and a digit.
+        let level_second = parts.get(1).is_some_and(|p| {
+            let b = p.as_bytes();
+            b.first() == Some(&b's') && b.get(1).is_some_and(u8::is_ascii_digit)
+        });
+        let selinux = parts.len() == 4 && !level_second;
+        let (name, level, skip) = if selinux {
+            let (user, role) = (parts[0], parts[1]);
+            if !self.users.contains(user) {
+                return Self::error_at(
+                    pos,
+                    0,
+                    format!(
+                        "unknown user '{user}': declare it with 'user {user} roles ...;' first"
+                    ),
+                );
+            }
+            if role != "object_r" && !self.roles.contains(role) {
+                return Self::error_at(
+                    pos,
+                    user.len() + 1,
+                    format!("unknown role '{role}': declare it with 'role {role};' first"),
+                );
+            }
+            (parts[2], parts[3], user.len() + role.len() + 2)
+        } else {
+            let Some((name, level)) = text.split_once(':') else {
+                return Self::error_at(
+                    pos,
+                    0,
+                    format!("expected a context TYPE:LEVEL, found '{text}'"),
+                );
+            };
+            (name, level, 0)
         };
+        let pos = Pos {
+            line: pos.line,
+            col: pos
+                .col
+                .saturating_add(u32::try_from(skip).unwrap_or(u32::MAX)),
+        };
+        let context = self.context_of(name, level, pos)?;
+        if selinux && self.peek_is("-") {
+            self.next += 1;
+            let (text, high_pos) = self.glued("a level")?;
+            let high = self.level_of(&text, high_pos)?;
+            if !high.dominates(&context.level) {
+                return Self::error_at(
+                    high_pos,
+                    0,
+                    format!("{high} does not dominate {}", context.level),
+                );
+            }
+        }
+        Ok(context)
+    }
+
+    /// The context of type `name` at `level` (the text at `pos`).
+    fn context_of(&mut self, name: &str, level: &str, pos: Pos) -> Result<Context, Error> {
         let ty = self.type_ids.get(name).copied().map_or_else(
             || {
                 Self::error_at(
@@ -626,6 +724,17 @@ impl<'a> Parser<'a> {
         let pos = self.pos();
         let left = self.word("l1, l2, t1, t2, not or '('")?;
         match left.text {
+            "h1" | "h2" | "l1h1" | "l1h2" | "h1l2" | "h1h2" | "l2h2" | "u1" | "u2" | "u3"
+            | "r1" | "r2" | "r3" | "t3" => {
+                return Self::error_at(
+                    pos,
+                    0,
+                    format!(
+                        "'{}': not supported by mlte (a context has one level, no user or role)",
+                        left.text
+                    ),
+                )
+            }
             "l1" | "l2" => {
                 let rel_pos = self.pos();
                 let rel = self.word("dom, domby, eq or incomp")?;
@@ -671,14 +780,15 @@ impl<'a> Parser<'a> {
                 };
                 self.next += 1;
                 let mut types = Vec::new();
-                // A type is its id; an attribute is a mark, expanded to
-                // its types once the whole policy is read (`finish`).
+                // A name is a mark, resolved once the whole policy is read
+                // (`finish`): SELinux's policies put their constraints
+                // before their types, and an attribute stands for the
+                // types it has by then.
                 let name = |p: &mut Self| -> Result<u32, Error> {
-                    match p.member(false)? {
-                        Member::Type(ty) => Ok(ty),
-                        Member::Attribute(a) => Ok(ATTRIBUTE_MARK | u32::try_from(a).unwrap_or(0)),
-                        Member::SelfType => Ok(0),
-                    }
+                    let t = p.word("a type or an attribute")?;
+                    let i = u32::try_from(p.constraint_names.len()).unwrap_or(u32::MAX);
+                    p.constraint_names.push((t.text.to_string(), t.pos));
+                    Ok(NAME_MARK | i)
                 };
                 if self.peek_is("{") {
                     self.expect("{")?;
@@ -733,6 +843,234 @@ impl<'a> Parser<'a> {
         Ok(set)
     }
 
+    /// A class named in a rule: mlte's, or one the policy declared.
+    fn class_ref(&mut self) -> Result<ClassRef, Error> {
+        let pos = self.pos();
+        let t = self.word("a class")?;
+        if let Some(i) = CLASSES.iter().position(|(name, _)| *name == t.text) {
+            return Ok(ClassRef::Mlte(u8::try_from(i).unwrap_or(0)));
+        }
+        if self.declared.contains_key(t.text) {
+            return Ok(ClassRef::Other);
+        }
+        Err(Error {
+            pos,
+            message: format!(
+                "unknown class '{}': expected one of {} (or a class the policy declares)",
+                t.text,
+                CLASSES
+                    .iter()
+                    .map(|(n, _)| *n)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        })
+    }
+
+    /// One class or a `{ }` set of them.
+    fn class_set(&mut self) -> Result<Vec<ClassRef>, Error> {
+        if !self.peek_is("{") {
+            return Ok(vec![self.class_ref()?]);
+        }
+        self.expect("{")?;
+        let mut out = vec![self.class_ref()?];
+        while !self.peek_is("}") {
+            out.push(self.class_ref()?);
+        }
+        self.expect("}")?;
+        Ok(out)
+    }
+
+    /// `*`, one permission name or a `{ }` set of them.
+    fn perm_names(&mut self) -> Result<PermNames<'a>, Error> {
+        if self.peek_is("*") {
+            self.next += 1;
+            return Ok(PermNames::All);
+        }
+        if !self.peek_is("{") {
+            return Ok(PermNames::Names(vec![self.word("a permission")?]));
+        }
+        self.expect("{")?;
+        let mut names = vec![self.word("a permission")?];
+        while !self.peek_is("}") {
+            names.push(self.word("a permission")?);
+        }
+        self.expect("}")?;
+        Ok(PermNames::Names(names))
+    }
+
+    /// The bits `names` give in each of mlte's `classes`. A permission the
+    /// policy declares for the class but mlte does not mediate gives no
+    /// bit; one the class does not have is an error (checkpolicy's too).
+    fn perms_of(
+        &self,
+        classes: &[ClassRef],
+        names: &PermNames<'_>,
+    ) -> Result<Vec<(u8, u32)>, Error> {
+        let mut out = Vec::new();
+        for &class in classes {
+            let ClassRef::Mlte(class) = class else {
+                continue;
+            };
+            let (class_name, perms) = CLASSES[usize::from(class)];
+            let bits = match names {
+                PermNames::All => u32::MAX >> (32 - perms.len()),
+                PermNames::Names(names) => {
+                    let mut bits = 0;
+                    for name in names {
+                        if let Some(bit) = perms.iter().position(|p| *p == name.text) {
+                            bits |= 1u32 << bit;
+                        } else if !self
+                            .declared
+                            .get(class_name)
+                            .is_some_and(|d| d.contains(name.text))
+                        {
+                            return Err(Error {
+                                pos: name.pos,
+                                message: format!(
+                                    "class {class_name} has no permission '{}': expected one of {}",
+                                    name.text,
+                                    perms.join(", ")
+                                ),
+                            });
+                        }
+                    }
+                    bits
+                }
+            };
+            if bits != 0 {
+                out.push((class, bits));
+            }
+        }
+        Ok(out)
+    }
+
+    /// `{ PERM ... }`, as a class or a common declares them.
+    fn perm_list(&mut self) -> Result<BTreeSet<String>, Error> {
+        self.expect("{")?;
+        let mut out = BTreeSet::new();
+        while !self.peek_is("}") {
+            out.insert(self.word("a permission")?.text.to_string());
+        }
+        self.expect("}")?;
+        Ok(out)
+    }
+
+    /// After `class`: `NAME` (a declaration), `NAME { PERMS }` or `NAME
+    /// inherits COMMON [{ PERMS }]`. A class mlte mediates keeps mlte's
+    /// permissions; the policy's others are accepted in its rules and give
+    /// no bit.
+    fn class_declaration(&mut self) -> Result<(), Error> {
+        let name = self.word("a class name")?;
+        let mut perms = BTreeSet::new();
+        if self.keyword("inherits") {
+            let pos = self.pos();
+            let common = self.word("a common name")?;
+            perms = self.commons.get(common.text).cloned().ok_or(Error {
+                pos,
+                message: format!(
+                    "unknown common '{}': declare it with 'common {} {{ ... }}' first",
+                    common.text, common.text
+                ),
+            })?;
+        }
+        if self.peek_is("{") {
+            perms.extend(self.perm_list()?);
+        }
+        self.declared
+            .entry(name.text.to_string())
+            .or_default()
+            .extend(perms);
+        Ok(())
+    }
+
+    /// Whether the `sid` just read starts a declaration (`sid NAME`, no
+    /// context on its line) rather than a context (`sid NAME CONTEXT`).
+    fn next_is_sid_declaration(&self) -> bool {
+        match (self.tokens.get(self.next), self.tokens.get(self.next + 1)) {
+            (Some(name), Some(after)) => after.pos.line != name.pos.line,
+            (Some(_), None) => true,
+            _ => false,
+        }
+    }
+
+    /// The end of a `sid NAME CONTEXT`: `;` (mlte's form) or none
+    /// (SELinux's).
+    fn end_sid(&mut self) -> Result<(), Error> {
+        if self.peek_is(";") {
+            self.next += 1;
+        }
+        Ok(())
+    }
+
+    /// `dominance { s0 s1 ... }`: mlte's sensitivities dominate in numeric
+    /// order, so the list must be the declared ones in that order.
+    fn dominance(&mut self) -> Result<(), Error> {
+        let pos = self.pos();
+        self.expect("{")?;
+        let mut order = Vec::new();
+        while !self.peek_is("}") {
+            order.push(self.numbered('s', "a sensitivity", super::level::MAX_SENSITIVITY)?);
+        }
+        self.expect("}")?;
+        let mut declared = self.policy.sensitivities.clone();
+        declared.sort_unstable();
+        if order != declared {
+            return Self::error_at(
+                pos,
+                0,
+                "a dominance other than the declared sensitivities in ascending order: not \
+                 supported by mlte"
+                    .to_string(),
+            );
+        }
+        Ok(())
+    }
+
+    /// `{ ROLE ... }` or one role, each declared (`object_r` always is).
+    fn role_set(&mut self) -> Result<(), Error> {
+        let braced = self.peek_is("{");
+        if braced {
+            self.next += 1;
+        }
+        loop {
+            let pos = self.pos();
+            let role = self.word("a role")?;
+            if role.text != "object_r" && !self.roles.contains(role.text) {
+                return Err(Error {
+                    pos,
+                    message: format!(
+                        "unknown role '{}': declare it with 'role {};' first",
+                        role.text, role.text
+                    ),
+                });
+            }
+            if !braced || self.peek_is("}") {
+                break;
+            }
+        }
+        if braced {
+            self.expect("}")?;
+        }
+        Ok(())
+    }
+
+    /// `LOW [- HIGH]`, levels whose sensitivities and categories are
+    /// declared; the low one.
+    fn range(&mut self) -> Result<Level, Error> {
+        let (text, pos) = self.glued("a level")?;
+        let low = self.level_of(&text, pos)?;
+        if self.peek_is("-") {
+            self.next += 1;
+            let (text, pos) = self.glued("a level")?;
+            let high = self.level_of(&text, pos)?;
+            if !high.dominates(&low) {
+                return Self::error_at(pos, 0, format!("{high} does not dominate {low}"));
+            }
+        }
+        Ok(low)
+    }
+
     /// The permissions of `class`: one, a `{ }` set, or `*` for all.
     fn perms(&mut self, class: u8) -> Result<u32, Error> {
         if self.peek_is("*") {
@@ -755,6 +1093,23 @@ impl<'a> Parser<'a> {
     fn statement(&mut self) -> Result<(), Error> {
         let pos = self.pos();
         let keyword = self.word("a statement")?;
+        // SELinux's declarations, which end without ';'.
+        match keyword.text {
+            "class" => return self.class_declaration(),
+            "common" => {
+                let name = self.word("a common name")?;
+                let perms = self.perm_list()?;
+                self.commons.insert(name.text.to_string(), perms);
+                return Ok(());
+            }
+            "sid" if self.next_is_sid_declaration() => {
+                let name = self.word("a sid name")?;
+                self.sid_names.insert(name.text.to_string());
+                return Ok(());
+            }
+            "dominance" => return self.dominance(),
+            _ => {}
+        }
         match keyword.text {
             "type" => {
                 let name = self.new_name("a type name")?;
@@ -800,28 +1155,43 @@ impl<'a> Parser<'a> {
                 let sources = self.type_set(false)?;
                 let targets = self.type_set(true)?;
                 self.expect(":")?;
-                let class = self.class()?;
-                let perms = self.perms(class)?;
-                self.rules.push(Rule::Allow {
-                    sources,
-                    targets,
-                    class,
-                    perms,
-                });
+                let classes = self.class_set()?;
+                let names = self.perm_names()?;
+                for (class, perms) in self.perms_of(&classes, &names)? {
+                    self.rules.push(Rule::Allow {
+                        sources: sources.clone(),
+                        targets: targets.clone(),
+                        class,
+                        perms,
+                    });
+                }
+                if classes.iter().any(|c| *c == ClassRef::Other) {
+                    self.policy.left_out += 1;
+                }
             }
             "type_transition" => {
                 let sources = self.type_set(false)?;
                 let targets = self.type_set(true)?;
                 self.expect(":")?;
-                let class = self.class()?;
+                let class = self.class_ref()?;
                 let new = self.type_ref(None)?;
-                self.rules.push(Rule::Transition {
-                    sources,
-                    targets,
-                    class,
-                    new,
-                    pos,
-                });
+                // A name-based transition ("NAME") is not supported.
+                if self.tokens.get(self.next).is_some_and(|t| t.text != ";") {
+                    return self.error(format!(
+                        "expected ';', found {}: a name-based type_transition is not supported by mlte",
+                        self.found()
+                    ));
+                }
+                match class {
+                    ClassRef::Mlte(class) => self.rules.push(Rule::Transition {
+                        sources,
+                        targets,
+                        class,
+                        new,
+                        pos,
+                    }),
+                    ClassRef::Other => self.policy.left_out += 1,
+                }
             }
             "level" => {
                 let (text, pos) = self.glued("a level")?;
@@ -841,12 +1211,19 @@ impl<'a> Parser<'a> {
                 let pos = self.pos();
                 let name = self.word("a sid name")?;
                 let Some(i) = SIDS.iter().position(|(_, n)| *n == name.text) else {
+                    if self.sid_names.contains(name.text) {
+                        // A SID of SELinux's that mlte does not use: its
+                        // context is checked, then left out.
+                        self.context()?;
+                        return self.end_sid();
+                    }
                     return Self::error_at(
                         pos,
                         0,
                         format!(
-                            "unknown sid '{}': expected kernel, file or unlabeled",
-                            name.text
+                            "unknown sid '{}': expected kernel, file or unlabeled (or one a \
+                             'sid {}' declaration names)",
+                            name.text, name.text
                         ),
                     );
                 };
@@ -854,14 +1231,56 @@ impl<'a> Parser<'a> {
                     return Self::error_at(pos, 0, format!("a second sid {}", name.text));
                 }
                 self.policy.sids[i] = Some(self.context()?);
+                return self.end_sid();
+            }
+            "policycap" => {
+                // Capabilities choose among SELinux's behaviours; mlte has
+                // one behaviour for each (it always checks `open`, for one).
+                self.word("a policy capability")?;
+            }
+            "role" => {
+                let name = self.word("a role name")?;
+                self.roles.insert(name.text.to_string());
+                if self.keyword("types") {
+                    self.type_set(false)?;
+                }
+            }
+            "user" => {
+                let name = self.word("a user name")?;
+                self.users.insert(name.text.to_string());
+                if !self.keyword("roles") {
+                    return self.error(format!("expected 'roles', found {}", self.found()));
+                }
+                self.role_set()?;
+                if self.keyword("level") {
+                    let (text, pos) = self.glued("a level")?;
+                    self.level_of(&text, pos)?;
+                }
+                if self.keyword("range") {
+                    self.range()?;
+                }
+            }
+            "constrain" | "validatetrans" | "mlsvalidatetrans" | "neverallow" | "auditallow"
+            | "dontaudit" | "bool" | "if" | "permissive" | "type_change" | "type_member"
+            | "range_transition" | "role_transition" | "fs_use_xattr" | "fs_use_task"
+            | "fs_use_trans" | "genfscon" | "portcon" | "netifcon" | "nodecon" | "allowxperm"
+            | "typebounds" | "default_user" | "default_role" | "default_type" | "default_range"
+            | "handleunknown" | "mls" => {
+                return Err(Error {
+                    pos,
+                    message: format!("'{}': not supported by mlte", keyword.text),
+                });
             }
             "mlsconstrain" => {
-                let class = self.class()?;
-                let perms = self.perms(class)?;
+                let classes = self.class_set()?;
+                let names = self.perm_names()?;
+                let by_class = self.perms_of(&classes, &names)?;
                 let pos = self.pos();
                 let mut ops = Vec::new();
                 self.expr(&mut ops)?;
-                self.constraints.push((class, perms, ops, pos));
+                for (class, perms) in by_class {
+                    self.constraints.push((class, perms, ops.clone(), pos));
+                }
             }
             other => {
                 return Err(Error {
@@ -986,28 +1405,37 @@ impl Parser<'_> {
                 out.push(op);
                 break;
             };
-            if arg & ATTRIBUTE_MARK == 0 {
+            if arg & NAME_MARK == 0 {
                 out.extend([op, arg]);
                 continue;
             }
-            let a = (arg & !ATTRIBUTE_MARK) as usize;
-            let members = self.types_of(Member::Attribute(a), 0);
+            let Some((name, name_pos)) = self.constraint_names.get((arg & !NAME_MARK) as usize)
+            else {
+                return Self::error_at(pos, 0, "a constraint name lost".to_string());
+            };
+            let members = if let Some(&a) = self.attribute_ids.get(name) {
+                self.types_of(Member::Attribute(a), 0)
+            } else if let Some(&ty) = self.type_ids.get(name) {
+                vec![ty]
+            } else {
+                return Err(Error {
+                    pos: *name_pos,
+                    message: format!(
+                        "unknown type or attribute '{name}': declare it with 'type {name};' or \
+                         'attribute {name};'"
+                    ),
+                });
+            };
             let negated = op & 1 << 9 != 0;
             if members.len() > MAX_CONSTRAINT_ATTRIBUTE {
-                let name = self
-                    .attribute_ids
-                    .iter()
-                    .find(|(_, &i)| i == a)
-                    .map_or("?", |(n, _)| n.as_str());
-                return Self::error_at(
-                    pos,
-                    0,
-                    format!(
+                return Err(Error {
+                    pos: *name_pos,
+                    message: format!(
                         "attribute '{name}' has {} types: a constraint may test at most \
                          {MAX_CONSTRAINT_ATTRIBUTE} types of an attribute (not supported by mlte)",
                         members.len()
                     ),
-                );
+                });
             }
             if members.is_empty() {
                 let join = if negated { OP_OR } else { OP_AND };
@@ -1142,6 +1570,12 @@ pub(crate) fn parse(text: &str) -> Result<Policy, Error> {
         attributes: Vec::new(),
         rules: Vec::new(),
         constraints: Vec::new(),
+        constraint_names: Vec::new(),
+        declared: BTreeMap::new(),
+        commons: BTreeMap::new(),
+        sid_names: BTreeSet::new(),
+        roles: BTreeSet::new(),
+        users: BTreeSet::new(),
         depth: 0,
     };
     while p.next < p.tokens.len() {
@@ -1264,6 +1698,103 @@ sid kernel init_t:s0; sid file etc_t:s0; sid unlabeled etc_t:s0;
         big += "mlsconstrain file read t1 == d;\nsid kernel t0:s0; sid file t0:s0; sid unlabeled t0:s0;\n";
         let err = parse(&big).unwrap_err().to_string();
         assert!(err.contains("attribute 'd' has 30 types"), "{err}");
+    }
+
+    /// A policy written as checkpolicy reads it: SELinux's declarations
+    /// (classes, commons, initial SIDs), dominance, policy capabilities,
+    /// constraints before the types they name, users and roles, SELinux
+    /// contexts with ranges, class sets, and classes and permissions mlte
+    /// does not mediate (left out). `checkpolicy -M` compiles the same file
+    /// (`scripts/test.sh`).
+    pub(crate) const SELINUX_FORM: &str = include_str!("../../tests/mlte/selinux-form.conf");
+
+    #[test]
+    fn selinux_form_compiles_and_means_the_same() {
+        let p = parse(SELINUX_FORM).unwrap();
+        let (kernel, user, etc) = (0, 1, 2);
+        let perm = |class: usize, name: &str| {
+            1u32 << CLASSES[class].1.iter().position(|p| *p == name).unwrap()
+        };
+        let file = perm(0, "read") | perm(0, "open") | perm(0, "getattr");
+        assert_eq!(
+            p.allow[&(kernel, etc, 0)],
+            file,
+            "lock is not mediated: no bit"
+        );
+        assert_eq!(p.allow[&(user, etc, 0)], file);
+        assert_eq!(
+            p.allow[&(user, etc, 1)],
+            perm(1, "search") | perm(1, "getattr")
+        );
+        assert_eq!(p.allow.len(), 3, "chr_file rules are left out");
+        assert_eq!(p.left_out, 2, "the two rules that name chr_file");
+        assert_eq!(
+            p.constraints.len(),
+            2,
+            "the file part of the first, and dir's"
+        );
+        // The kernel SID: its type and its low level.
+        let k = p.sids[0].unwrap();
+        assert_eq!((k.ty, k.level.sensitivity), (kernel, 0));
+        let bytes = p.compile().unwrap();
+        let checked = crate::mlte::compiled::Checked::new(&bytes[..]).unwrap();
+        let c = checked.view();
+        let ctx = |t: &str| crate::mlte::context::Context::parse(t.as_bytes(), &c).unwrap();
+        let read = perm(0, "read");
+        use crate::mlte::classes::Class;
+        assert_eq!(
+            c.denied(&ctx("user_t:s0"), &ctx("etc_t:s1"), Class::File, read),
+            read
+        );
+        assert_eq!(
+            c.denied(&ctx("kernel_t:s0"), &ctx("etc_t:s1"), Class::File, read),
+            0,
+            "trusted"
+        );
+        assert_eq!(
+            c.denied(&ctx("user_t:s1"), &ctx("etc_t:s0"), Class::File, read),
+            0
+        );
+        for (text, want) in [
+            (
+                "mlsconstrain file read h1 dom h2;",
+                "1:24: 'h1': not supported by mlte",
+            ),
+            (
+                "type a;\nneverallow a a:file read;",
+                "2:1: 'neverallow': not supported by mlte",
+            ),
+            (
+                "genfscon proc / a:s0",
+                "1:1: 'genfscon': not supported by mlte",
+            ),
+            (
+                "class a\nclass a inherits nosuch",
+                "2:18: unknown common 'nosuch'",
+            ),
+            (
+                "class b\ntype t;\nallow t t:c read;",
+                "3:11: unknown class 'c'",
+            ),
+            (
+                "class file { read }\ntype t;\nallow t t:file bogus;",
+                "3:16: class file has no permission 'bogus'",
+            ),
+            (
+                "sensitivity s0; sensitivity s1;\ndominance { s1 s0 }",
+                "2:11: a dominance other than",
+            ),
+            (
+                "sensitivity s0; level s0; type t;\nsid kernel u:r:t:s0",
+                "2:12: unknown user 'u'",
+            ),
+        ] {
+            let err = parse(text).unwrap_err().to_string();
+            assert!(
+                err.starts_with(want),
+                "{text:?}: got '{err}', want '{want}...'"
+            );
+        }
     }
 
     #[test]

@@ -121,6 +121,14 @@ pub fn mlte_compile(text: &str) -> Result<(String, Vec<u8>), String> {
         p.constraints.len(),
         bytes.len()
     );
+    let summary = if p.left_out == 0 {
+        summary
+    } else {
+        format!(
+            "{summary}; {} rules name classes mlte does not mediate (those parts left out)",
+            p.left_out
+        )
+    };
     Ok((summary, bytes))
 }
 
