@@ -58,7 +58,8 @@ pub(crate) const CLASSES: &[(&str, &[&str])] = &[
     (
         "socket",
         &[
-            "create", "bind", "connect", "listen", "accept", "sendmsg", "recvmsg",
+            // As SELinux's: sending is `write`, receiving `read`.
+            "create", "bind", "connect", "listen", "accept", "write", "read",
         ],
     ),
     ("ipc", &["create", "associate", "read", "write", "destroy"]),

@@ -128,8 +128,8 @@ mod perms {
     pub(super) const SOCKET_CONNECT: u32 = perm(Class::Socket, "connect");
     pub(super) const SOCKET_LISTEN: u32 = perm(Class::Socket, "listen");
     pub(super) const SOCKET_ACCEPT: u32 = perm(Class::Socket, "accept");
-    pub(super) const SOCKET_SENDMSG: u32 = perm(Class::Socket, "sendmsg");
-    pub(super) const SOCKET_RECVMSG: u32 = perm(Class::Socket, "recvmsg");
+    pub(super) const SOCKET_WRITE: u32 = perm(Class::Socket, "write");
+    pub(super) const SOCKET_READ: u32 = perm(Class::Socket, "read");
 
     pub(super) const IPC_CREATE: u32 = perm(Class::Ipc, "create");
     pub(super) const IPC_ASSOCIATE: u32 = perm(Class::Ipc, "associate");
@@ -1012,11 +1012,11 @@ crate::submodule::submodule! {
         }
 
         fn socket_sendmsg(&self, _cx: &MaySleep, sock: &Socket, _size: i32) -> Result {
-            check_socket(sock, SOCKET_SENDMSG)
+            check_socket(sock, SOCKET_WRITE)
         }
 
         fn socket_recvmsg(&self, _cx: &MaySleep, sock: &Socket, _size: i32, _flags: i32) -> Result {
-            check_socket(sock, SOCKET_RECVMSG)
+            check_socket(sock, SOCKET_READ)
         }
 
         fn ipc_permission(&self, ipc: &IpcPerm, flag: i16) -> Result {

@@ -19,7 +19,7 @@ CLASSES = {
     "dir": "read write open getattr setattr search add_name remove_name create rmdir "
            "relabelfrom relabelto".split(),
     "process": "transition signal sigkill ptrace setcurrent execmem".split(),
-    "socket": "create bind connect listen accept sendmsg recvmsg".split(),
+    "socket": "create bind connect listen accept write read".split(),
     "ipc": "create associate read write destroy".split(),
     "filesystem": "mount unmount getattr".split(),
 }
