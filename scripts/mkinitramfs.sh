@@ -143,6 +143,23 @@ policy=$("$STACKER_ROOT/scripts/selinux-policy.sh" "$out") || die "compiling the
 mkdir -p "$root/etc/selinux" "$root/etc/apparmor" "$root/sbin"
 install -m 0644 "$policy" "$root/etc/selinux/policy"
 install -m 0644 "$STACKER_ROOT/tests/guest/coexist/apparmor.profile" "$root/etc/apparmor/stacker_coexist"
+
+# The equivalence test's policies (tests/guest/mlte_equivalence_test.c):
+# random policy.conf files in the subset (tests/mlte/equivalence.py, fixed
+# seeds, after this kernel's class declarations), each compiled by
+# checkpolicy for SELinux and by mlte-policy for mlte.
+eq="$root/etc/mlte/equivalence"
+mkdir -p "$eq"
+# Six: mlte_equivalence_test.c has one test for each.
+for seed in 1 2 3 4 5 6; do
+	python3 "$STACKER_ROOT/tests/mlte/equivalence.py" "$out/selinux/declarations.conf" "$seed" "$out/equivalence" \
+		|| die "generating equivalence policy $seed failed"
+	checkpolicy -M -c 33 -o "$eq/$seed.selinux" "$out/equivalence/$seed.conf" >"$out/equivalence/$seed.log" 2>&1 \
+		|| { cat "$out/equivalence/$seed.log" >&2; die "checkpolicy refused equivalence policy $seed"; }
+	compile_mlte "$out/equivalence/$seed.conf" "$eq/$seed.mlte"
+	install -m 0644 "$out/equivalence/$seed.contexts" "$eq/$seed.contexts"
+done
+install -m 0644 "$out/equivalence/classes" "$eq/classes"
 parser=$(command -v apparmor_parser || true)
 [ -n "$parser" ] || parser=/sbin/apparmor_parser
 [ -x "$parser" ] || die "apparmor_parser missing (Debian package apparmor; scripts/setup.sh installs it)"

@@ -780,6 +780,14 @@ impl<'a> Parser<'a> {
                 };
                 self.next += 1;
                 let mut types = Vec::new();
+                if self.peek_is("t1") || self.peek_is("t2") {
+                    return self.error(format!(
+                        "{} {} {}: not supported by mlte (a test of one type against the other)",
+                        left.text,
+                        if negated { "!=" } else { "==" },
+                        self.found().trim_matches('\'')
+                    ));
+                }
                 // A name is a mark, resolved once the whole policy is read
                 // (`finish`): SELinux's policies put their constraints
                 // before their types, and an attribute stands for the

@@ -104,6 +104,10 @@ BOOTS = [
      ["init_failure_test"], DIRECT_FAILURE),
     ("init-failure-own-lsm", "lsm=capstack stacker.fail_init=capstack",
      ["init_failure_test"], DIRECT_FAILURE),
+    # mlte against SELinux on the same kernel: random policies, both
+    # permissive, every decision compared (mlte_equivalence_test.c).
+    ("selinux-equivalence", "lsm=selinux,stacker stacker.chain=mlte enforcing=0",
+     ["mlte_equivalence_test"], []),
     ("selinux-stacker", "lsm=selinux,stacker stacker.chain=denyname,mlte",
      ["coexist_test"] + LSM_SELFTESTS, []),
     ("stacker-selinux", "lsm=stacker,selinux stacker.chain=denyname,mlte",

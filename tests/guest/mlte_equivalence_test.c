@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The equivalence test of mlte against SELinux itself, on the same kernel
+ * (boot "selinux-equivalence": lsm=selinux,stacker, chain mlte, both
+ * permissive). For each policy of /etc/mlte/equivalence (random policies
+ * in the subset, tests/mlte/equivalence.py, each compiled by checkpolicy
+ * and by mlte-policy from one policy.conf), both are loaded, then both are
+ * asked, for every pair of the policy's contexts and every class of
+ * mlte's, which permissions the source has on the target: SELinux through
+ * /sys/fs/selinux/access (class and permission values from
+ * /sys/fs/selinux/class), mlte through its access file. Every permission
+ * mlte has must be decided alike.
+ */
+#define _GNU_SOURCE
+#include "guest_util.h"
+
+#define SELINUXFS "/sys/fs/selinux"
+#define MLTE "/sys/kernel/security/stacker/mlte/"
+#define DIR_EQ "/etc/mlte/equivalence"
+#define MAX_CONTEXTS 64
+#define MAX_CLASSES 16
+#define MAX_PERMS 32
+
+struct class {
+	char name[32];
+	char perms[MAX_PERMS][32];
+	int count;
+	int index;		/* SELinux's value of the class */
+	int bit[MAX_PERMS];	/* SELinux's bit of each permission */
+};
+
+static struct class classes[MAX_CLASSES];
+static int class_count;
+
+/* Reads DIR_EQ/classes: "CLASS PERM..." a line, mlte's bit order. */
+static int read_classes(void)
+{
+	FILE *f = fopen(DIR_EQ "/classes", "r");
+	char line[1024];
+
+	if (!f)
+		return -1;
+	while (class_count < MAX_CLASSES && fgets(line, sizeof(line), f)) {
+		struct class *c = &classes[class_count];
+		char *word = strtok(line, " \n");
+
+		if (!word)
+			continue;
+		snprintf(c->name, sizeof(c->name), "%s", word);
+		while ((word = strtok(NULL, " \n")) && c->count < MAX_PERMS)
+			snprintf(c->perms[c->count++], sizeof(c->perms[0]), "%s", word);
+		class_count++;
+	}
+	fclose(f);
+	return class_count ? 0 : -1;
+}
+
+static int read_int(const char *path)
+{
+	char buf[32];
+
+	if (read_value(path, buf, sizeof(buf)))
+		return -1;
+	return atoi(buf);
+}
+
+/* SELinux's values of mlte's classes and permissions, after a load. */
+static int selinux_values(void)
+{
+	char path[256];
+	int i, p;
+
+	for (i = 0; i < class_count; i++) {
+		struct class *c = &classes[i];
+
+		snprintf(path, sizeof(path), SELINUXFS "/class/%.31s/index", c->name);
+		c->index = read_int(path);
+		if (c->index <= 0)
+			return -1;
+		for (p = 0; p < c->count; p++) {
+			snprintf(path, sizeof(path), SELINUXFS "/class/%.31s/perms/%.31s", c->name,
+				 c->perms[p]);
+			c->bit[p] = read_int(path) - 1;
+			if (c->bit[p] < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/* Writes `q` to transaction file `path` and reads the answer's first
+ * field (the allowed vector, hexadecimal) into *allowed. */
+static int ask(const char *path, const char *q, unsigned int *allowed)
+{
+	char answer[256];
+	int fd = open(path, O_RDWR);
+	long n = -1;
+
+	if (fd < 0)
+		return -1;
+	if (write(fd, q, strlen(q)) == (ssize_t)strlen(q))
+		n = read(fd, answer, sizeof(answer) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	answer[n] = '\0';
+	return sscanf(answer, "%x", allowed) == 1 ? 0 : -1;
+}
+
+static int load(const char *file, const char *into)
+{
+	char *data;
+	long len = read_whole(file, &data);
+	long n;
+
+	if (len <= 0)
+		return -1;
+	n = write_bytes(into, data, len);
+	free(data);
+	return n == len ? 0 : -1;
+}
+
+static int read_contexts(const char *file, char ctx[][64])
+{
+	FILE *f = fopen(file, "r");
+	int n = 0;
+
+	if (!f)
+		return -1;
+	while (n < MAX_CONTEXTS && fgets(ctx[n], 64, f)) {
+		ctx[n][strcspn(ctx[n], "\n")] = '\0';
+		if (ctx[n][0])
+			n++;
+	}
+	fclose(f);
+	return n;
+}
+
+FIXTURE(equivalence) {};
+
+FIXTURE_SETUP(equivalence)
+{
+	if (!class_count)
+		ASSERT_EQ(0, read_classes()) TH_LOG(DIR_EQ "/classes: %s", strerror(errno));
+	if (mount("selinuxfs", SELINUXFS, "selinuxfs", 0, NULL) && errno != EBUSY)
+		ASSERT_EQ(0, errno) TH_LOG("mounting selinuxfs");
+	/* Both permissive, so that this task keeps running whatever the
+	 * random policies say about it. */
+	ASSERT_ERRNO(0, write_value(MLTE "enforce", "0"));
+}
+
+FIXTURE_TEARDOWN(equivalence) {}
+
+/* Loads policy `seed` into both and compares every decision. */
+static void compare(struct __test_metadata *_metadata, int seed)
+{
+	static char ctx[MAX_CONTEXTS][64];
+	long queries = 0, compared = 0, allowed_both = 0, differences = 0;
+	char path[256], q[256];
+	int n, s, t, c, p;
+
+	snprintf(path, sizeof(path), DIR_EQ "/%d.contexts", seed);
+	n = read_contexts(path, ctx);
+	ASSERT_LT(0, n) TH_LOG("%s: %s", path, strerror(errno));
+	snprintf(path, sizeof(path), DIR_EQ "/%d.selinux", seed);
+	ASSERT_EQ(0, load(path, SELINUXFS "/load")) TH_LOG("%s: %s", path, strerror(errno));
+	ASSERT_EQ(0, read_int(SELINUXFS "/enforce")) TH_LOG("SELinux must stay permissive");
+	ASSERT_EQ(0, selinux_values()) TH_LOG("policy %d: SELinux lacks a class of mlte's", seed);
+	snprintf(path, sizeof(path), DIR_EQ "/%d.mlte", seed);
+	ASSERT_EQ(0, load(path, MLTE "policy")) TH_LOG("%s: %s", path, strerror(errno));
+	for (s = 0; s < n; s++)
+		for (t = 0; t < n; t++)
+			for (c = 0; c < class_count; c++) {
+				unsigned int se, ml;
+
+				snprintf(q, sizeof(q), "system_u:object_r:%.63s system_u:object_r:%.63s %d",
+					 ctx[s], ctx[t], classes[c].index);
+				ASSERT_EQ(0, ask(SELINUXFS "/access", q, &se)) TH_LOG("SELinux: %s", q);
+				snprintf(q, sizeof(q), "%.63s %.63s %.31s", ctx[s], ctx[t],
+					 classes[c].name);
+				ASSERT_EQ(0, ask(MLTE "access", q, &ml)) TH_LOG("mlte: %s", q);
+				queries++;
+				for (p = 0; p < classes[c].count; p++) {
+					int a = !!(se & (1u << classes[c].bit[p]));
+					int b = !!(ml & (1u << p));
+
+					compared++;
+					allowed_both += a && b;
+					if (a != b && differences++ < 10)
+						TH_LOG("policy %d: %s %s %s %s: SELinux %s, mlte %s", seed,
+						       ctx[s], ctx[t], classes[c].name, classes[c].perms[p],
+						       a ? "allows" : "denies", b ? "allows" : "denies");
+				}
+			}
+	TH_LOG("figure: policy %d: %d contexts, %ld (scon, tcon, class) queries to each, "
+	       "%ld permissions compared, %ld allowed by both, %ld differences",
+	       seed, n, queries, compared, allowed_both, differences);
+	EXPECT_LT(0, allowed_both);
+	EXPECT_LT(allowed_both, compared);
+	EXPECT_EQ(0, differences);
+}
+
+/* The seeds scripts/mkinitramfs.sh compiles, one test each. */
+#define POLICY(n) TEST_F_TIMEOUT(equivalence, policy_##n, 600) { compare(_metadata, n); }
+POLICY(1)
+POLICY(2)
+POLICY(3)
+POLICY(4)
+POLICY(5)
+POLICY(6)
+
+TEST_HARNESS_MAIN
