@@ -9,20 +9,15 @@ decide as written.
 
 Usage: scale-policy.py BASE_POLICY [TYPES RULES] > OUT
 """
+import pathlib
 import random
 import sys
 
-# The classes and permissions of modules/mlte/classes.rs.
-CLASSES = {
-    "file": "read write append open getattr setattr execute ioctl map create link "
-            "unlink rename relabelfrom relabelto".split(),
-    "dir": "read write open getattr setattr search add_name remove_name create rmdir "
-           "relabelfrom relabelto".split(),
-    "process": "transition signal sigkill ptrace setcurrent execmem".split(),
-    "socket": "create bind connect listen accept write read".split(),
-    "ipc": "create associate read write destroy".split(),
-    "filesystem": "mount unmount getattr".split(),
-}
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "mlte"))
+import mlte_classes  # noqa: E402
+
+# mlte's classes and permissions (modules/mlte/classes.rs).
+CLASSES = dict(mlte_classes.classes())
 
 
 def main():
