@@ -48,7 +48,8 @@
 //! `dominance`, `policycap`, `role`, `user`, contexts
 //! `USER:ROLE:TYPE:LOW - HIGH` (mlte keeps the type and the low level),
 //! class sets, and constraints before the types they name (their names are
-//! resolved at the end). Rules on classes the policy declares but mlte does
+//! resolved at the end). `neverallow` is checked on the expanded rules.
+//! Rules on classes the policy declares but mlte does
 //! not mediate, and permissions it does not mediate, are left out; what
 //! mlte cannot enforce is refused as `not supported by mlte`. Every error carries `line:col` (1-based)
 //! and says what was expected.
@@ -272,6 +273,14 @@ enum Rule {
         targets: TypeSet,
         class: u8,
         new: u32,
+        pos: Pos,
+    },
+    /// Checked once every rule is expanded: no `allow` may grant these.
+    Neverallow {
+        sources: TypeSet,
+        targets: TypeSet,
+        class: u8,
+        perms: u32,
         pos: Pos,
     },
 }
@@ -1177,6 +1186,22 @@ impl<'a> Parser<'a> {
                     self.policy.left_out += 1;
                 }
             }
+            "neverallow" => {
+                let sources = self.type_set(false)?;
+                let targets = self.type_set(true)?;
+                self.expect(":")?;
+                let classes = self.class_set()?;
+                let names = self.perm_names()?;
+                for (class, perms) in self.perms_of(&classes, &names)? {
+                    self.rules.push(Rule::Neverallow {
+                        sources: sources.clone(),
+                        targets: targets.clone(),
+                        class,
+                        perms,
+                        pos,
+                    });
+                }
+            }
             "type_transition" => {
                 let sources = self.type_set(false)?;
                 let targets = self.type_set(true)?;
@@ -1268,12 +1293,11 @@ impl<'a> Parser<'a> {
                     self.range()?;
                 }
             }
-            "constrain" | "validatetrans" | "mlsvalidatetrans" | "neverallow" | "auditallow"
-            | "dontaudit" | "bool" | "if" | "permissive" | "type_change" | "type_member"
-            | "range_transition" | "role_transition" | "fs_use_xattr" | "fs_use_task"
-            | "fs_use_trans" | "genfscon" | "portcon" | "netifcon" | "nodecon" | "allowxperm"
-            | "typebounds" | "default_user" | "default_role" | "default_type" | "default_range"
-            | "handleunknown" | "mls" => {
+            "constrain" | "validatetrans" | "mlsvalidatetrans" | "auditallow" | "dontaudit"
+            | "bool" | "if" | "permissive" | "type_change" | "type_member" | "range_transition"
+            | "role_transition" | "fs_use_xattr" | "fs_use_task" | "fs_use_trans" | "genfscon"
+            | "portcon" | "netifcon" | "nodecon" | "allowxperm" | "typebounds" | "default_user"
+            | "default_role" | "default_type" | "default_range" | "handleunknown" | "mls" => {
                 return Err(Error {
                     pos,
                     message: format!("'{}': not supported by mlte", keyword.text),
@@ -1338,16 +1362,17 @@ impl Parser<'_> {
     /// constraints with their attributes expanded to the attributes' types
     /// (a `typeattribute` may follow a rule that names the attribute).
     fn finish(&mut self) -> Result<(), Error> {
-        for rule in core::mem::take(&mut self.rules) {
-            match rule {
+        let rules = core::mem::take(&mut self.rules);
+        for rule in &rules {
+            match *rule {
                 Rule::Allow {
-                    sources,
-                    targets,
+                    ref sources,
+                    ref targets,
                     class,
                     perms,
                 } => {
-                    for source in self.expand(&sources, 0) {
-                        for target in self.expand(&targets, source) {
+                    for source in self.expand(sources, 0) {
+                        for target in self.expand(targets, source) {
                             *self
                                 .policy
                                 .allow
@@ -1356,15 +1381,17 @@ impl Parser<'_> {
                         }
                     }
                 }
+                // Checked below, once every allow is expanded.
+                Rule::Neverallow { .. } => {}
                 Rule::Transition {
-                    sources,
-                    targets,
+                    ref sources,
+                    ref targets,
                     class,
                     new,
                     pos,
                 } => {
-                    for source in self.expand(&sources, 0) {
-                        for target in self.expand(&targets, source) {
+                    for source in self.expand(sources, 0) {
+                        for target in self.expand(targets, source) {
                             let key = (source, target, class);
                             if let Some(&old) = self.policy.transitions.get(&key) {
                                 if old != new {
@@ -1386,6 +1413,18 @@ impl Parser<'_> {
                 }
             }
         }
+        for rule in &rules {
+            if let Rule::Neverallow {
+                ref sources,
+                ref targets,
+                class,
+                perms,
+                pos,
+            } = *rule
+            {
+                self.check_neverallow(sources, targets, class, perms, pos)?;
+            }
+        }
         let types = u32::try_from(self.policy.types.len()).unwrap_or(u32::MAX);
         for (class, perms, ops, pos) in core::mem::take(&mut self.constraints) {
             let ops = self.expand_constraint(&ops, pos)?;
@@ -1394,6 +1433,49 @@ impl Parser<'_> {
                 return Self::error_at(pos, 0, format!("expression refused: {why}"));
             }
             self.policy.constraints.push((class, perms, ops));
+        }
+        Ok(())
+    }
+
+    /// A `neverallow` (at `pos`): no expanded `allow` may grant any of
+    /// `perms` of `class` to a source of `sources` on a target of
+    /// `targets`, as checkpolicy checks at compile time.
+    fn check_neverallow(
+        &self,
+        sources: &TypeSet,
+        targets: &TypeSet,
+        class: u8,
+        perms: u32,
+        pos: Pos,
+    ) -> Result<(), Error> {
+        let (class_name, names) = CLASSES[usize::from(class)];
+        for source in self.expand(sources, 0) {
+            for target in self.expand(targets, source) {
+                let granted = self
+                    .policy
+                    .allow
+                    .get(&(source, target, class))
+                    .copied()
+                    .unwrap_or(0)
+                    & perms;
+                if granted != 0 {
+                    let list: Vec<&str> = names
+                        .iter()
+                        .enumerate()
+                        .filter(|(bit, _)| granted & 1 << bit != 0)
+                        .map(|(_, n)| *n)
+                        .collect();
+                    return Err(Error {
+                        pos,
+                        message: format!(
+                            "neverallow violated: allow {} {} : {class_name} {{ {} }}",
+                            self.policy.types[source as usize],
+                            self.policy.types[target as usize],
+                            list.join(" ")
+                        ),
+                    });
+                }
+            }
         }
         Ok(())
     }
@@ -1769,8 +1851,8 @@ sid kernel init_t:s0; sid file etc_t:s0; sid unlabeled etc_t:s0;
                 "1:24: 'h1': not supported by mlte",
             ),
             (
-                "type a;\nneverallow a a:file read;",
-                "2:1: 'neverallow': not supported by mlte",
+                "type a;\nauditallow a a:file read;",
+                "2:1: 'auditallow': not supported by mlte",
             ),
             (
                 "genfscon proc / a:s0",
@@ -1803,6 +1885,33 @@ sid kernel init_t:s0; sid file etc_t:s0; sid unlabeled etc_t:s0;
                 "{text:?}: got '{err}', want '{want}...'"
             );
         }
+    }
+
+    /// `neverallow` is checked on the expanded rules, as checkpolicy does.
+    #[test]
+    fn neverallow_is_checked_after_expansion() {
+        let base = "attribute d; type a, d; type b; type c;\n\
+                    allow d { b c } : file { read write };\nallow a self : process signal;\n";
+        assert!(parse(&format!("{base}neverallow d b : file execute;")).is_ok());
+        assert!(parse(&format!("{base}neverallow b d : file *;")).is_ok());
+        let err = parse(&format!(
+            "{base}neverallow a {{ c -b }} : file {{ write open }};"
+        ))
+        .unwrap_err()
+        .to_string();
+        assert_eq!(err, "4:1: neverallow violated: allow a c : file { write }");
+        // Through an attribute that gets its type later, and self.
+        let late = "attribute d; type a; type b;\nallow d b : dir search;\n\
+                    neverallow a b : dir search;\ntypeattribute a d;";
+        assert!(parse(late)
+            .unwrap_err()
+            .to_string()
+            .contains("allow a b : dir { search }"));
+        let own = format!("{base}neverallow a self : process *;");
+        assert!(parse(&own)
+            .unwrap_err()
+            .to_string()
+            .contains("allow a a : process { signal }"));
     }
 
     #[test]
