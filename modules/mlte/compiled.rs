@@ -17,13 +17,15 @@
 //!
 //! ```text
 //! header:       "MLTE" version types classes rules transitions levels
-//!               constraints
+//!               constraints dontaudits
 //! type names:   types x 64 bytes, NUL-padded, 1..=64 bytes of [a-z0-9_]
 //! name index:   types x type id, in strictly ascending order of name
 //! sids:         3 contexts: kernel, file, unlabeled
 //! levels:       levels x level, sensitivities strictly ascending
 //! rules:        rules x (source, target, class, perms), strictly
 //!               ascending by (source, target, class), perms not 0
+//! dontaudit:    dontaudits x (source, target, class, perms), the same way:
+//!               the denials not to log
 //! transitions:  transitions x (source, target, class, new), sorted, unique
 //! constraints:  constraints x (class, perms, words, words x u32), classes
 //!               in ascending order
@@ -51,7 +53,7 @@ use core::ops::Deref;
 /// The magic at the start of the compiled form.
 pub(crate) const MAGIC: &[u8; 4] = b"MLTE";
 /// The version this code reads and writes.
-pub(crate) const VERSION: u32 = 3;
+pub(crate) const VERSION: u32 = 4;
 /// The most types a policy may declare.
 pub(crate) const MAX_TYPES: u32 = 32_768;
 /// The most rules (allowed (source, target, class) triples).
@@ -63,7 +65,7 @@ pub(crate) const MAX_LEVELS: u32 = 256;
 /// The most `mlsconstrain` statements.
 pub(crate) const MAX_CONSTRAINTS: u32 = 1024;
 /// The bytes of the header.
-const HEADER: usize = 32;
+const HEADER: usize = 36;
 /// The bytes of a rule or a transition.
 const RULE_BYTES: usize = 16;
 /// The bytes of an encoded level.
@@ -110,6 +112,8 @@ struct Layout {
     index_at: usize,
     level_at: usize,
     rules_at: usize,
+    dontaudits: u32,
+    dontaudit_at: usize,
     trans_at: usize,
     /// Byte span of each class's constraint records.
     constraints: [(usize, usize); CLASS_COUNT],
@@ -232,7 +236,7 @@ fn check(bytes: &[u8]) -> Result<Layout, Invalid> {
     }
     let field = |at| u32_at(bytes, at).ok_or(bad(at, "cut short in the header"));
     if field(4)? != VERSION {
-        return Err(bad(4, "unknown version (this kernel reads version 3)"));
+        return Err(bad(4, "unknown version (this kernel reads version 4)"));
     }
     let types = field(8)?;
     if types == 0 || types > MAX_TYPES {
@@ -254,6 +258,10 @@ fn check(bytes: &[u8]) -> Result<Layout, Invalid> {
     let constraints = field(28)?;
     if constraints > MAX_CONSTRAINTS {
         return Err(bad(28, "constraint count out of range (0 to 1024)"));
+    }
+    let dontaudits = field(32)?;
+    if dontaudits > MAX_RULES {
+        return Err(bad(32, "dontaudit count out of range (0 to 2000000)"));
     }
     // Type names: fixed slots.
     let mut at = HEADER;
@@ -284,7 +292,8 @@ fn check(bytes: &[u8]) -> Result<Layout, Invalid> {
     let sids_at = index_at + 4 * types as usize;
     let level_at_ = sids_at + SIDS.len() * CONTEXT_BYTES;
     let rules_at = level_at_ + levels as usize * LEVEL_BYTES;
-    let trans_at = rules_at + RULE_BYTES * rules as usize;
+    let dontaudit_at = rules_at + RULE_BYTES * rules as usize;
+    let trans_at = dontaudit_at + RULE_BYTES * dontaudits as usize;
     let trans_len = (transitions as usize)
         .checked_mul(RULE_BYTES)
         .ok_or(bad(20, "transition count out of range"))?;
@@ -329,33 +338,9 @@ fn check(bytes: &[u8]) -> Result<Layout, Invalid> {
         }
         previous = Some(level.sensitivity);
     }
-    // The rules.
-    let mut previous: Option<(u32, u32, u32)> = None;
-    for i in 0..rules as usize {
-        let at = rules_at + RULE_BYTES * i;
-        let get = |k: usize| u32_at(bytes, at + 4 * k).unwrap_or(u32::MAX);
-        let key = (get(0), get(1), get(2));
-        if key.0 >= types || key.1 >= types {
-            return Err(bad(at, "rule names a type that does not exist"));
-        }
-        let Some(&(_, names)) = CLASSES.get(key.2 as usize) else {
-            return Err(bad(at + 8, "rule names a class that does not exist"));
-        };
-        if previous.is_some_and(|p| p >= key) {
-            return Err(bad(at, "rules not sorted or repeated"));
-        }
-        previous = Some(key);
-        let bits = get(3);
-        if bits == 0 {
-            return Err(bad(at + 12, "rule that allows nothing"));
-        }
-        if names.len() < 32 && bits >> names.len() != 0 {
-            return Err(bad(
-                at + 12,
-                "permission bit beyond its class's permissions",
-            ));
-        }
-    }
+    // The rules and the dontaudit rules.
+    check_rules(bytes, rules_at, rules, types)?;
+    check_rules(bytes, dontaudit_at, dontaudits, types)?;
     // Transitions.
     let mut previous: Option<(u32, u32, u32)> = None;
     for i in 0..transitions as usize {
@@ -436,6 +421,8 @@ fn check(bytes: &[u8]) -> Result<Layout, Invalid> {
         index_at,
         level_at: level_at_,
         rules_at,
+        dontaudits,
+        dontaudit_at,
         trans_at,
         constraints: spans,
         sids: [SidContext {
@@ -471,6 +458,40 @@ fn check(bytes: &[u8]) -> Result<Layout, Invalid> {
     }
     layout.sids = sids;
     Ok(layout)
+}
+
+/// Checks the `count` rules (allow or dontaudit) at `at`: types and
+/// classes in range, strictly ascending keys, permission bits within the
+/// class, not none.
+fn check_rules(bytes: &[u8], at: usize, count: u32, types: u32) -> Result<(), Invalid> {
+    let bad = |at, why| Invalid { at, why };
+    let mut previous: Option<(u32, u32, u32)> = None;
+    for i in 0..count as usize {
+        let at = at + RULE_BYTES * i;
+        let get = |k: usize| u32_at(bytes, at + 4 * k).unwrap_or(u32::MAX);
+        let key = (get(0), get(1), get(2));
+        if key.0 >= types || key.1 >= types {
+            return Err(bad(at, "rule names a type that does not exist"));
+        }
+        let Some(&(_, names)) = CLASSES.get(key.2 as usize) else {
+            return Err(bad(at + 8, "rule names a class that does not exist"));
+        };
+        if previous.is_some_and(|p| p >= key) {
+            return Err(bad(at, "rules not sorted or repeated"));
+        }
+        previous = Some(key);
+        let bits = get(3);
+        if bits == 0 {
+            return Err(bad(at + 12, "rule that allows nothing"));
+        }
+        if names.len() < 32 && bits >> names.len() != 0 {
+            return Err(bad(
+                at + 12,
+                "permission bit beyond its class's permissions",
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Reads the context at `at`.
@@ -533,6 +554,18 @@ impl<'a> Compiled<'a> {
             }
         }
         None
+    }
+
+    /// The permissions of `class` whose denial of `source` on `target` a
+    /// `dontaudit` rule keeps out of the log.
+    pub(crate) fn dontaudit(&self, source: u32, target: u32, class: Class) -> u32 {
+        search(
+            self.bytes,
+            self.layout.dontaudit_at,
+            self.layout.dontaudits,
+            (source, target, class as u32),
+        )
+        .unwrap_or(0)
     }
 
     /// The number of rules.
@@ -897,6 +930,8 @@ sid kernel init_t:s0; sid file tmp_t:s0; sid unlabeled tmp_t:s0;
             (set(20, u32::MAX), 0),
             (set(24, 0), 24),
             (set(28, MAX_CONSTRAINTS + 1), 28),
+            (set(32, MAX_RULES + 1), 32),
+            (set(32, 1), 0),
             (set(names, 0), names),
             (set(names, u32::from_le_bytes(*b"A\0\0\0")), names),
             (set(index, 5), index),

@@ -237,6 +237,15 @@ impl<'a> Policy<'a> {
         allowed
     }
 
+    /// The permissions of `class` whose denial of `s` on `o` is not
+    /// logged (`dontaudit`). On the denial path only: it resolves both
+    /// SIDs.
+    pub(crate) fn dontaudit(&self, s: Sid, o: Sid, class: Class) -> u32 {
+        let (s, o) = (self.context(s), self.context(o));
+        self.compiled
+            .dontaudit(s.context().ty, o.context().ty, class)
+    }
+
     /// Decisions computed (cache misses) since this policy was loaded.
     pub(crate) fn misses(&self) -> u64 {
         self.cache.misses()
@@ -433,8 +442,11 @@ fn deny(
 ) -> Result {
     DENIALS.fetch_add(1, Ordering::Relaxed);
     let enforcing = enforcing();
-    if platform::ratelimit_audit() {
-        report(policy, s, o, class, denied, target, enforcing);
+    // As SELinux's auditdeny: what a `dontaudit` rule names is denied but
+    // not logged.
+    let audited = denied & !policy.dontaudit(s, o, class);
+    if audited != 0 && platform::ratelimit_audit() {
+        report(policy, s, o, class, audited, target, enforcing);
     }
     if enforcing {
         Err(EACCES)

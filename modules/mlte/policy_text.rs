@@ -102,6 +102,9 @@ pub(crate) struct Policy {
     /// Allowed permissions: (source, target, class) to a bitmap of
     /// [`CLASSES`]' permissions.
     pub(crate) allow: BTreeMap<(u32, u32, u8), u32>,
+    /// `dontaudit` rules: (source, target, class) to the permissions whose
+    /// denial is not logged.
+    pub(crate) dontaudit: BTreeMap<(u32, u32, u8), u32>,
     /// Type transitions: (source, target, class) to the new type.
     pub(crate) transitions: BTreeMap<(u32, u32, u8), u32>,
     /// `level` statements, by sensitivity.
@@ -274,6 +277,13 @@ enum Rule {
         class: u8,
         new: u32,
         pos: Pos,
+    },
+    /// Denials not to log.
+    Dontaudit {
+        sources: TypeSet,
+        targets: TypeSet,
+        class: u8,
+        perms: u32,
     },
     /// Checked once every rule is expanded: no `allow` may grant these.
     Neverallow {
@@ -1186,6 +1196,21 @@ impl<'a> Parser<'a> {
                     self.policy.left_out += 1;
                 }
             }
+            "dontaudit" => {
+                let sources = self.type_set(false)?;
+                let targets = self.type_set(true)?;
+                self.expect(":")?;
+                let classes = self.class_set()?;
+                let names = self.perm_names()?;
+                for (class, perms) in self.perms_of(&classes, &names)? {
+                    self.rules.push(Rule::Dontaudit {
+                        sources: sources.clone(),
+                        targets: targets.clone(),
+                        class,
+                        perms,
+                    });
+                }
+            }
             "neverallow" => {
                 let sources = self.type_set(false)?;
                 let targets = self.type_set(true)?;
@@ -1293,8 +1318,8 @@ impl<'a> Parser<'a> {
                     self.range()?;
                 }
             }
-            "constrain" | "validatetrans" | "mlsvalidatetrans" | "auditallow" | "dontaudit"
-            | "bool" | "if" | "permissive" | "type_change" | "type_member" | "range_transition"
+            "constrain" | "validatetrans" | "mlsvalidatetrans" | "auditallow" | "bool" | "if"
+            | "permissive" | "type_change" | "type_member" | "range_transition"
             | "role_transition" | "fs_use_xattr" | "fs_use_task" | "fs_use_trans" | "genfscon"
             | "portcon" | "netifcon" | "nodecon" | "allowxperm" | "typebounds" | "default_user"
             | "default_role" | "default_type" | "default_range" | "handleunknown" | "mls" => {
@@ -1343,19 +1368,25 @@ impl Parser<'_> {
     }
 
     /// The types of `set` for source type `source`: its members' but the
-    /// excluded ones'.
+    /// excluded ones', and `source` itself for `self`, which exclusions do
+    /// not touch (checkpolicy keeps `self` apart from the type set:
+    /// `{ a -b self }` for source `b` still gives `b`).
     fn expand(&self, set: &TypeSet, source: u32) -> BTreeSet<u32> {
-        let out: BTreeSet<u32> = set
+        let mut out: BTreeSet<u32> = set
             .members
             .iter()
+            .filter(|m| !matches!(m, Member::SelfType))
             .flat_map(|&m| self.types_of(m, source))
             .collect();
-        let excluded: BTreeSet<u32> = set
-            .excluded
-            .iter()
-            .flat_map(|&m| self.types_of(m, source))
-            .collect();
-        out.difference(&excluded).copied().collect()
+        for m in &set.excluded {
+            for ty in self.types_of(*m, source) {
+                out.remove(&ty);
+            }
+        }
+        if set.members.iter().any(|m| matches!(m, Member::SelfType)) {
+            out.insert(source);
+        }
+        out
     }
 
     /// Once every statement is read, as checkpolicy does: the rules and
@@ -1376,6 +1407,22 @@ impl Parser<'_> {
                             *self
                                 .policy
                                 .allow
+                                .entry((source, target, class))
+                                .or_insert(0) |= perms;
+                        }
+                    }
+                }
+                Rule::Dontaudit {
+                    ref sources,
+                    ref targets,
+                    class,
+                    perms,
+                } => {
+                    for source in self.expand(sources, 0) {
+                        for target in self.expand(targets, source) {
+                            *self
+                                .policy
+                                .dontaudit
                                 .entry((source, target, class))
                                 .or_insert(0) |= perms;
                         }
@@ -1574,6 +1621,12 @@ impl Policy {
                 rules.len()
             ));
         }
+        if count(self.dontaudit.len()) > MAX_RULES {
+            return Err(format!(
+                "{} dontaudit rules: a policy has at most {MAX_RULES}",
+                self.dontaudit.len()
+            ));
+        }
         for v in [
             VERSION,
             types,
@@ -1582,6 +1635,7 @@ impl Policy {
             count(self.transitions.len()),
             count(self.levels.len()),
             count(self.constraints.len()),
+            count(self.dontaudit.len()),
         ] {
             out.extend_from_slice(&v.to_le_bytes());
         }
@@ -1619,6 +1673,13 @@ impl Policy {
             );
         }
         for (&(s, t, c), &bits) in rules {
+            for v in [s, t, u32::from(c), bits] {
+                out.extend_from_slice(&v.to_le_bytes());
+            }
+        }
+        // Sorted and unique, as the rules; never 0 (perms_of gives no
+        // empty set).
+        for (&(s, t, c), &bits) in &self.dontaudit {
             for v in [s, t, u32::from(c), bits] {
                 out.extend_from_slice(&v.to_le_bytes());
             }
@@ -1732,6 +1793,14 @@ sid kernel init_t:s0; sid file etc_t:s0; sid unlabeled etc_t:s0;
         }
         assert!(!p.allow.contains_key(&(init, init, 2)), "init_t taken out");
         assert!(p.allow.contains_key(&(user, user, 2)), "self per source");
+        // Exclusions do not touch self, as in checkpolicy (found by the
+        // equivalence test against SELinux).
+        let own = parse("type a; type b;\nallow { a b } { b -b self } : file read;").unwrap();
+        assert!(
+            own.allow.contains_key(&(1, 1, 0)),
+            "b on itself through self"
+        );
+        assert!(!own.allow.contains_key(&(0, 1, 0)), "b excluded for a");
         assert_eq!(p.transitions[&(init, bin, 2)], user);
         assert_eq!(p.transitions[&(user, bin, 2)], user);
         assert!(
@@ -1885,6 +1954,35 @@ sid kernel init_t:s0; sid file etc_t:s0; sid unlabeled etc_t:s0;
                 "{text:?}: got '{err}', want '{want}...'"
             );
         }
+    }
+
+    /// `dontaudit`: expanded as allow, compiled into its own table, read
+    /// back by `Compiled::dontaudit`.
+    #[test]
+    fn dontaudit_rules_compile_into_their_own_table() {
+        let text = "sensitivity s0; level s0; attribute d; type a, d; type b;\n\
+                    allow a b : file read;\ndontaudit d { a b } : file { write getattr };\n\
+                    dontaudit a self : process signal;\n\
+                    sid kernel a:s0; sid file b:s0; sid unlabeled b:s0;";
+        let p = parse(text).unwrap();
+        assert_eq!(p.dontaudit.len(), 3);
+        let bytes = p.compile().unwrap();
+        let checked = crate::mlte::compiled::Checked::new(&bytes[..]).unwrap();
+        let c = checked.view();
+        use crate::mlte::classes::{perm, Class};
+        let wg = perm(Class::File, "write") | perm(Class::File, "getattr");
+        assert_eq!(c.dontaudit(0, 1, Class::File), wg);
+        assert_eq!(c.dontaudit(0, 0, Class::File), wg);
+        assert_eq!(c.dontaudit(1, 0, Class::File), 0);
+        assert_eq!(
+            c.dontaudit(0, 0, Class::Process),
+            perm(Class::Process, "signal")
+        );
+        assert_eq!(
+            c.allowed(0, 1, Class::File),
+            perm(Class::File, "read"),
+            "allow unchanged"
+        );
     }
 
     /// `neverallow` is checked on the expanded rules, as checkpolicy does.

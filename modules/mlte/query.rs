@@ -9,9 +9,10 @@
 //!   `ALLOWED DECIDED AUDITALLOW AUDITDENY SEQNO FLAGS` (`%x %x %x %x %u
 //!   %x`): the permissions of `CLASS` the policy allows `SCON` on `TCON`, as
 //!   a bitmap in the class's permission order (`classes.rs`); every bit
-//!   decided; no `auditallow` (0) and every denial audited (all ones: mlte
-//!   has no `dontaudit`); the policy's sequence number (policies loaded
-//!   since boot); no flags.
+//!   decided; no `auditallow` (0: mlte has none); the denials that are
+//!   logged (all but those a `dontaudit` rule names, as SELinux's
+//!   auditdeny); the policy's sequence number (policies loaded since
+//!   boot); no flags.
 //! - `create`: `SCON TCON CLASS` gives the context of a new object of
 //!   `CLASS` that `SCON` creates in `TCON` (for `process`: the domain an
 //!   exec of a `TCON` file enters): a `type_transition`'s type, else the
@@ -122,7 +123,10 @@ fn context(policy: &Compiled<'_>, word: &[u8], n: usize) -> core::result::Result
 
 /// `access`: the permissions of `CLASS` the policy allows `SCON` on
 /// `TCON`, for `SCON TCON CLASS [REQUESTED]`.
-pub(crate) fn access(policy: &Compiled<'_>, question: &[u8]) -> core::result::Result<u32, Refusal> {
+pub(crate) fn access(
+    policy: &Compiled<'_>,
+    question: &[u8],
+) -> core::result::Result<Decision, Refusal> {
     const EXPECTED: &str = "SCON TCON CLASS [REQUESTED]";
     let (w, count) = words::<4>(question, EXPECTED)?;
     if count < 3 {
@@ -139,12 +143,27 @@ pub(crate) fn access(policy: &Compiled<'_>, question: &[u8]) -> core::result::Re
             .ok_or(Refusal::Requested(4))?;
     }
     let all = class.all_perms();
-    Ok(all & !policy.denied(&s, &t, class, all))
+    Ok(Decision {
+        allowed: all & !policy.denied(&s, &t, class, all),
+        auditdeny: !policy.dontaudit(s.ty, t.ty, class),
+    })
+}
+
+/// What `access` answers: the allowed vector, and the denials that are
+/// logged (all but those of `dontaudit` rules).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct Decision {
+    pub(crate) allowed: u32,
+    pub(crate) auditdeny: u32,
 }
 
 /// `access`'s answer line: SELinux's `%x %x %x %x %u %x`.
-pub(crate) fn write_access(out: &mut impl Write, allowed: u32, seqno: u64) -> fmt::Result {
-    write!(out, "{allowed:x} ffffffff 0 ffffffff {seqno} 0")
+pub(crate) fn write_access(out: &mut impl Write, d: Decision, seqno: u64) -> fmt::Result {
+    write!(
+        out,
+        "{:x} ffffffff 0 {:x} {seqno} 0",
+        d.allowed, d.auditdeny
+    )
 }
 
 /// A context with its type's name copied out of the policy, so that it can
@@ -248,8 +267,8 @@ impl Attribute for AccessFile {
 
     fn answer(input: &[u8], out: &mut TextBuf) -> Result {
         let seqno = policy::counts().loads;
-        let allowed = decide("access", |p| access(p, input))?;
-        out.format(|out| write_access(out, allowed, seqno))
+        let decision = decide("access", |p| access(p, input))?;
+        out.format(|out| write_access(out, decision, seqno))
     }
 }
 
@@ -298,9 +317,9 @@ mod tests {
     }
 
     fn ask_access(q: &str) -> core::result::Result<String, Refusal> {
-        let allowed = access(&policy().view(), q.as_bytes())?;
+        let decision = access(&policy().view(), q.as_bytes())?;
         let mut out = String::new();
-        write_access(&mut out, allowed, 7).unwrap();
+        write_access(&mut out, decision, 7).unwrap();
         Ok(out)
     }
 

@@ -9,7 +9,8 @@
  * mlte's, which permissions the source has on the target: SELinux through
  * /sys/fs/selinux/access (class and permission values from
  * /sys/fs/selinux/class), mlte through its access file. Every permission
- * mlte has must be decided alike.
+ * mlte has must be decided alike, and its denial audited alike
+ * (dontaudit).
  */
 #define _GNU_SOURCE
 #include "guest_util.h"
@@ -88,10 +89,13 @@ static int selinux_values(void)
 	return 0;
 }
 
-/* Writes `q` to transaction file `path` and reads the answer's first
- * field (the allowed vector, hexadecimal) into *allowed. */
-static int ask(const char *path, const char *q, unsigned int *allowed)
+/*
+ * Writes `q` to transaction file `path` and reads the answer's allowed and
+ * auditdeny vectors (its first and fourth fields, hexadecimal).
+ */
+static int ask(const char *path, const char *q, unsigned int *allowed, unsigned int *auditdeny)
 {
+	unsigned int decided, auditallow;
 	char answer[256];
 	int fd = open(path, O_RDWR);
 	long n = -1;
@@ -104,7 +108,7 @@ static int ask(const char *path, const char *q, unsigned int *allowed)
 	if (n <= 0)
 		return -1;
 	answer[n] = '\0';
-	return sscanf(answer, "%x", allowed) == 1 ? 0 : -1;
+	return sscanf(answer, "%x %x %x %x", allowed, &decided, &auditallow, auditdeny) == 4 ? 0 : -1;
 }
 
 static int load(const char *file, const char *into)
@@ -155,7 +159,7 @@ FIXTURE_TEARDOWN(equivalence) {}
 static void compare(struct __test_metadata *_metadata, int seed)
 {
 	static char ctx[MAX_CONTEXTS][64];
-	long queries = 0, compared = 0, allowed_both = 0, differences = 0;
+	long queries = 0, compared = 0, allowed_both = 0, quiet_both = 0, differences = 0;
 	char path[256], q[256];
 	int n, s, t, c, p;
 
@@ -171,31 +175,41 @@ static void compare(struct __test_metadata *_metadata, int seed)
 	for (s = 0; s < n; s++)
 		for (t = 0; t < n; t++)
 			for (c = 0; c < class_count; c++) {
-				unsigned int se, ml;
+				unsigned int se, ml, se_audit, ml_audit;
 
 				snprintf(q, sizeof(q), "system_u:object_r:%.63s system_u:object_r:%.63s %d",
 					 ctx[s], ctx[t], classes[c].index);
-				ASSERT_EQ(0, ask(SELINUXFS "/access", q, &se)) TH_LOG("SELinux: %s", q);
+				ASSERT_EQ(0, ask(SELINUXFS "/access", q, &se, &se_audit)) TH_LOG("SELinux: %s", q);
 				snprintf(q, sizeof(q), "%.63s %.63s %.31s", ctx[s], ctx[t],
 					 classes[c].name);
-				ASSERT_EQ(0, ask(MLTE "access", q, &ml)) TH_LOG("mlte: %s", q);
+				ASSERT_EQ(0, ask(MLTE "access", q, &ml, &ml_audit)) TH_LOG("mlte: %s", q);
 				queries++;
 				for (p = 0; p < classes[c].count; p++) {
 					int a = !!(se & (1u << classes[c].bit[p]));
 					int b = !!(ml & (1u << p));
+					int x = !!(se_audit & (1u << classes[c].bit[p]));
+					int y = !!(ml_audit & (1u << p));
 
 					compared++;
 					allowed_both += a && b;
+					quiet_both += !x && !y;
 					if (a != b && differences++ < 10)
 						TH_LOG("policy %d: %s %s %s %s: SELinux %s, mlte %s", seed,
 						       ctx[s], ctx[t], classes[c].name, classes[c].perms[p],
 						       a ? "allows" : "denies", b ? "allows" : "denies");
+					if (x != y && differences++ < 10)
+						TH_LOG("policy %d: %s %s %s %s: SELinux %s, mlte %s a denial",
+						       seed, ctx[s], ctx[t], classes[c].name,
+						       classes[c].perms[p], x ? "audits" : "does not audit",
+						       y ? "audits" : "does not audit");
 				}
 			}
 	TH_LOG("figure: policy %d: %d contexts, %ld (scon, tcon, class) queries to each, "
-	       "%ld permissions compared, %ld allowed by both, %ld differences",
-	       seed, n, queries, compared, allowed_both, differences);
+	       "%ld permissions compared (allowed and audited), %ld allowed by both, "
+	       "%ld dontaudit in both, %ld differences",
+	       seed, n, queries, compared, allowed_both, quiet_both, differences);
 	EXPECT_LT(0, allowed_both);
+	EXPECT_LT(0, quiet_both);
 	EXPECT_LT(allowed_both, compared);
 	EXPECT_EQ(0, differences);
 }

@@ -693,6 +693,26 @@ TEST_F(loaded, permissive_logs_avc_line)
 		TH_LOG("no avc line with permissive=1 for secret_t");
 }
 
+/*
+ * A dontaudit rule: nonet_t's read of secret_t is denied and counted, but
+ * logs no line, while user_t's same denial does (made after it, until its
+ * line shows past the shared rate limit).
+ */
+TEST_F(loaded, dontaudit_denies_without_a_line)
+{
+	int tries = 0;
+
+	do {
+		if (tries)
+			sleep(1);
+		EXPECT_EQ(EACCES, as("s0", NONET, "read", DIR "/secret"));
+		as("s0", USER, "read", DIR "/secret");
+	} while (!klog_has("scontext=user_t:s0 tcontext=secret_t:s0 tclass=file") && ++tries < 11);
+	ASSERT_LT(tries, 11) TH_LOG("no avc line for user_t's denial");
+	EXPECT_FALSE(klog_has("scontext=nonet_t:s0 tcontext=secret_t:s0 tclass=file"))
+		TH_LOG("a dontaudit denial was logged");
+}
+
 TEST_F(loaded, enforcing_mode_set)
 {
 	ASSERT_ERRNO(0, write_value(MLTE "enforce", "0"));

@@ -15,8 +15,8 @@ Usage: equivalence.py DECLARATIONS SEED OUTDIR
   (mlte's classes, each line "CLASS PERM...", in bit order).
 
 Each policy has 4 to 7 types, up to 3 attributes (some empty), 30 allow
-rules over types, attributes, self, sets with exclusions and '*', and 5
-mlsconstrain statements whose expressions nest l1/l2 relations and
+rules and 8 dontaudit rules over types, attributes, self, sets with
+exclusions and '*', and 5 mlsconstrain statements whose expressions nest l1/l2 relations and
 t1/t2 tests of types, sets and attributes with and, or and not.
 """
 import pathlib
@@ -87,6 +87,9 @@ def generate(declarations, seed):
     for _ in range(30):
         cls, cperms = rng.choice(classes)
         out.append(f"allow {one_set(False)} {one_set(True)}:{cls} {perms(cperms)};\n")
+    for _ in range(8):
+        cls, cperms = rng.choice(classes)
+        out.append(f"dontaudit {one_set(False)} {one_set(True)}:{cls} {perms(cperms)};\n")
     # The test runs in the kernel SID (ty0): it may ask SELinux (left out
     # by mlte, which does not mediate class security).
     out.append("allow ty0 ty0:security *;\n")
