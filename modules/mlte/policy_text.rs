@@ -262,35 +262,34 @@ struct TypeSet {
     excluded: Vec<Member>,
 }
 
-/// An `allow` or a `type_transition`, as written.
+/// What an access vector rule does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum AvKind {
+    /// `allow`: grants.
+    Allow,
+    /// `dontaudit`: denials not to log.
+    Dontaudit,
+    /// `neverallow`: checked once every rule is expanded: no `allow` may
+    /// grant these.
+    Neverallow,
+}
+
+/// An access vector rule or a `type_transition`, as written.
 #[derive(Debug)]
 enum Rule {
-    Allow {
+    Av {
+        kind: AvKind,
         sources: TypeSet,
         targets: TypeSet,
         class: u8,
         perms: u32,
+        pos: Pos,
     },
     Transition {
         sources: TypeSet,
         targets: TypeSet,
         class: u8,
         new: u32,
-        pos: Pos,
-    },
-    /// Denials not to log.
-    Dontaudit {
-        sources: TypeSet,
-        targets: TypeSet,
-        class: u8,
-        perms: u32,
-    },
-    /// Checked once every rule is expanded: no `allow` may grant these.
-    Neverallow {
-        sources: TypeSet,
-        targets: TypeSet,
-        class: u8,
-        perms: u32,
         pos: Pos,
     },
 }
@@ -870,6 +869,31 @@ impl<'a> Parser<'a> {
         Ok(set)
     }
 
+    /// After `allow`, `dontaudit` or `neverallow` (at `pos`): `SOURCES
+    /// TARGETS : CLASSES PERMS`, one rule per class of mlte's; a class the
+    /// policy declares that mlte does not mediate is counted and left out.
+    fn av_rule(&mut self, kind: AvKind, pos: Pos) -> Result<(), Error> {
+        let sources = self.type_set(false)?;
+        let targets = self.type_set(true)?;
+        self.expect(":")?;
+        let classes = self.class_set()?;
+        let names = self.perm_names()?;
+        for (class, perms) in self.perms_of(&classes, &names)? {
+            self.rules.push(Rule::Av {
+                kind,
+                sources: sources.clone(),
+                targets: targets.clone(),
+                class,
+                perms,
+                pos,
+            });
+        }
+        if classes.iter().any(|c| *c == ClassRef::Other) {
+            self.policy.left_out += 1;
+        }
+        Ok(())
+    }
+
     /// A class named in a rule: mlte's, or one the policy declared.
     fn class_ref(&mut self) -> Result<ClassRef, Error> {
         let pos = self.pos();
@@ -1178,55 +1202,9 @@ impl<'a> Parser<'a> {
                 let c = self.numbered('c', "a category", max)?;
                 self.policy.categories.push(c);
             }
-            "allow" => {
-                let sources = self.type_set(false)?;
-                let targets = self.type_set(true)?;
-                self.expect(":")?;
-                let classes = self.class_set()?;
-                let names = self.perm_names()?;
-                for (class, perms) in self.perms_of(&classes, &names)? {
-                    self.rules.push(Rule::Allow {
-                        sources: sources.clone(),
-                        targets: targets.clone(),
-                        class,
-                        perms,
-                    });
-                }
-                if classes.iter().any(|c| *c == ClassRef::Other) {
-                    self.policy.left_out += 1;
-                }
-            }
-            "dontaudit" => {
-                let sources = self.type_set(false)?;
-                let targets = self.type_set(true)?;
-                self.expect(":")?;
-                let classes = self.class_set()?;
-                let names = self.perm_names()?;
-                for (class, perms) in self.perms_of(&classes, &names)? {
-                    self.rules.push(Rule::Dontaudit {
-                        sources: sources.clone(),
-                        targets: targets.clone(),
-                        class,
-                        perms,
-                    });
-                }
-            }
-            "neverallow" => {
-                let sources = self.type_set(false)?;
-                let targets = self.type_set(true)?;
-                self.expect(":")?;
-                let classes = self.class_set()?;
-                let names = self.perm_names()?;
-                for (class, perms) in self.perms_of(&classes, &names)? {
-                    self.rules.push(Rule::Neverallow {
-                        sources: sources.clone(),
-                        targets: targets.clone(),
-                        class,
-                        perms,
-                        pos,
-                    });
-                }
-            }
+            "allow" => self.av_rule(AvKind::Allow, pos)?,
+            "dontaudit" => self.av_rule(AvKind::Dontaudit, pos)?,
+            "neverallow" => self.av_rule(AvKind::Neverallow, pos)?,
             "type_transition" => {
                 let sources = self.type_set(false)?;
                 let targets = self.type_set(true)?;
@@ -1396,40 +1374,34 @@ impl Parser<'_> {
         let rules = core::mem::take(&mut self.rules);
         for rule in &rules {
             match *rule {
-                Rule::Allow {
+                Rule::Av {
+                    kind,
                     ref sources,
                     ref targets,
                     class,
                     perms,
+                    ..
                 } => {
+                    // A neverallow is checked below, once every allow is
+                    // expanded.
+                    if kind == AvKind::Neverallow {
+                        continue;
+                    }
+                    let mut expanded = Vec::new();
                     for source in self.expand(sources, 0) {
                         for target in self.expand(targets, source) {
-                            *self
-                                .policy
-                                .allow
-                                .entry((source, target, class))
-                                .or_insert(0) |= perms;
+                            expanded.push((source, target, class));
                         }
                     }
-                }
-                Rule::Dontaudit {
-                    ref sources,
-                    ref targets,
-                    class,
-                    perms,
-                } => {
-                    for source in self.expand(sources, 0) {
-                        for target in self.expand(targets, source) {
-                            *self
-                                .policy
-                                .dontaudit
-                                .entry((source, target, class))
-                                .or_insert(0) |= perms;
-                        }
+                    let table = if kind == AvKind::Allow {
+                        &mut self.policy.allow
+                    } else {
+                        &mut self.policy.dontaudit
+                    };
+                    for key in expanded {
+                        *table.entry(key).or_insert(0) |= perms;
                     }
                 }
-                // Checked below, once every allow is expanded.
-                Rule::Neverallow { .. } => {}
                 Rule::Transition {
                     ref sources,
                     ref targets,
@@ -1461,7 +1433,8 @@ impl Parser<'_> {
             }
         }
         for rule in &rules {
-            if let Rule::Neverallow {
+            if let Rule::Av {
+                kind: AvKind::Neverallow,
                 ref sources,
                 ref targets,
                 class,
