@@ -159,7 +159,10 @@ fn tokens(text: &str) -> Result<Vec<Token<'_>>, Error> {
                 i += 2;
             } else if is_word_byte(c) {
                 let start = i;
-                while i < bytes.len() && is_word_byte(bytes[i]) {
+                // As checkpolicy's identifiers: a `-` after the first byte
+                // is part of the word (`a_t-b_t` is one name; `-b_t`
+                // takes b_t out of a set).
+                while i < bytes.len() && (is_word_byte(bytes[i]) || bytes[i] == b'-') {
                     i += 1;
                 }
                 out.push(Token {
@@ -219,6 +222,8 @@ struct Parser<'a> {
     commons: BTreeMap<String, BTreeSet<String>>,
     /// `sid NAME` declarations.
     sid_names: BTreeSet<String>,
+    /// The same, in the order declared.
+    sid_order: Vec<String>,
     /// `role` names (`object_r` is always one).
     roles: BTreeSet<String>,
     /// `user` names.
@@ -293,6 +298,11 @@ enum Rule {
         pos: Pos,
     },
 }
+
+/// The places (from 0) in SELinux's initial SID declarations of the SIDs
+/// mlte uses, in the order of [`SIDS`] (kernel, file, unlabeled): the
+/// kernel's SECINITSID_KERNEL 1, SECINITSID_FILE 5, SECINITSID_UNLABELED 3.
+const KERNEL_SID_PLACES: [usize; 3] = [0, 4, 2];
 
 /// In a constraint program as written, the word after an `OP_TYPE`: this
 /// bit and the index of the name in `Parser::constraint_names`.
@@ -898,7 +908,13 @@ impl<'a> Parser<'a> {
     fn class_ref(&mut self) -> Result<ClassRef, Error> {
         let pos = self.pos();
         let t = self.word("a class")?;
-        if let Some(i) = CLASSES.iter().position(|(name, _)| *name == t.text) {
+        // A policy that declares classes must declare mlte's too, as
+        // checkpolicy demands of every class a rule names.
+        let declares = self.declared.is_empty() || self.declared.contains_key(t.text);
+        if let (Some(i), true) = (
+            CLASSES.iter().position(|(name, _)| *name == t.text),
+            declares,
+        ) {
             return Ok(ClassRef::Mlte(u8::try_from(i).unwrap_or(0)));
         }
         if self.declared.contains_key(t.text) {
@@ -964,18 +980,25 @@ impl<'a> Parser<'a> {
                 continue;
             };
             let (class_name, perms) = CLASSES[usize::from(class)];
+            // A policy that declares classes (SELinux's form) has the
+            // permissions it declares, as checkpolicy: `*` is those, a
+            // name must be one, and a permission of mlte's it does not
+            // declare is never granted (SELinux's handle_unknown deny).
+            let declared = self.declared.get(class_name);
+            let has = |p: &str| declared.is_none_or(|d| d.contains(p));
             let bits = match names {
-                PermNames::All => u32::MAX >> (32 - perms.len()),
+                PermNames::All => perms
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, p)| has(p))
+                    .fold(0u32, |bits, (bit, _)| bits | 1 << bit),
                 PermNames::Names(names) => {
                     let mut bits = 0;
                     for name in names {
-                        if let Some(bit) = perms.iter().position(|p| *p == name.text) {
+                        let bit = perms.iter().position(|p| *p == name.text);
+                        if let (Some(bit), true) = (bit, has(name.text)) {
                             bits |= 1u32 << bit;
-                        } else if !self
-                            .declared
-                            .get(class_name)
-                            .is_some_and(|d| d.contains(name.text))
-                        {
+                        } else if !declared.is_some_and(|d| d.contains(name.text)) {
                             return Err(Error {
                                 pos: name.pos,
                                 message: format!(
@@ -1155,7 +1178,9 @@ impl<'a> Parser<'a> {
             }
             "sid" if self.next_is_sid_declaration() => {
                 let name = self.word("a sid name")?;
-                self.sid_names.insert(name.text.to_string());
+                if self.sid_names.insert(name.text.to_string()) {
+                    self.sid_order.push(name.text.to_string());
+                }
                 return Ok(());
             }
             "dominance" => return self.dominance(),
@@ -1246,7 +1271,23 @@ impl<'a> Parser<'a> {
             "sid" => {
                 let pos = self.pos();
                 let name = self.word("a sid name")?;
-                let Some(i) = SIDS.iter().position(|(_, n)| *n == name.text) else {
+                // Declared SIDs (SELinux's form) mean the kernel's initial
+                // SID of their place in the declarations, whatever their
+                // names, as checkpolicy numbers them and the kernel reads
+                // them (policydb_load_isids): 1 kernel, 3 unlabeled, 5
+                // file. Otherwise, by name.
+                let by_place = self
+                    .sid_order
+                    .iter()
+                    .position(|n| n == name.text)
+                    .and_then(|place| KERNEL_SID_PLACES.iter().position(|&p| p == place));
+                let by_name = SIDS.iter().position(|(_, n)| *n == name.text);
+                let found = if self.sid_order.is_empty() {
+                    by_name
+                } else {
+                    by_place
+                };
+                let Some(i) = found else {
                     if self.sid_names.contains(name.text) {
                         // A SID of SELinux's that mlte does not use: its
                         // context is checked, then left out.
@@ -1698,6 +1739,7 @@ pub(crate) fn parse(text: &str) -> Result<Policy, Error> {
         declared: BTreeMap::new(),
         commons: BTreeMap::new(),
         sid_names: BTreeSet::new(),
+        sid_order: Vec::new(),
         roles: BTreeSet::new(),
         users: BTreeSet::new(),
         depth: 0,
@@ -1956,6 +1998,41 @@ sid kernel init_t:s0; sid file etc_t:s0; sid unlabeled etc_t:s0;
             perm(Class::File, "read"),
             "allow unchanged"
         );
+    }
+
+    /// With SELinux's declarations, a class has the permissions the
+    /// policy declares (`*` is those; others are refused, and a class of
+    /// mlte's the policy does not declare is unknown), `-` inside a name is
+    /// part of it, and initial SIDs are the kernel's by place (found by a
+    /// review against checkpolicy).
+    #[test]
+    fn declarations_bound_classes_permissions_and_sids() {
+        let head = "class process { signal fork }\nclass file { read }\n\
+                    sid kernel\nsid security\nsid unlabeled\nsid fs\nsid file\n\
+                    sensitivity s0; level s0;\ntype a; type b;\n";
+        let tail = "\nuser u roles object_r level s0 range s0;\n\
+                    sid file u:object_r:b:s0\nsid kernel u:object_r:a:s0\n\
+                    sid security u:object_r:a:s0\nsid unlabeled u:object_r:b:s0\nsid fs u:object_r:a:s0\n";
+        let p = parse(&format!("{head}allow a b : process *;{tail}")).unwrap();
+        let signal = 1u32 << CLASSES[2].1.iter().position(|p| *p == "signal").unwrap();
+        assert_eq!(p.allow[&(0, 1, 2)], signal, "* is what the policy declares");
+        let err = parse(&format!("{head}allow a b : process execmem;{tail}")).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("class process has no permission 'execmem'"),
+            "{err}"
+        );
+        let err = parse(&format!("{head}allow a b : socket create;{tail}")).unwrap_err();
+        assert!(err.to_string().contains("unknown class 'socket'"), "{err}");
+        let err = parse(&format!("{head}allow {{ a-b }} b : file read;{tail}")).unwrap_err();
+        assert!(
+            err.to_string().contains("unknown type or attribute 'a-b'"),
+            "{err}"
+        );
+        // By place, whatever the order of the contexts: 1 kernel a, 5 file b.
+        assert_eq!(p.sids[0].unwrap().ty, 0);
+        assert_eq!(p.sids[1].unwrap().ty, 1);
+        assert_eq!(p.sids[2].unwrap().ty, 1);
     }
 
     /// `neverallow` is checked on the expanded rules, as checkpolicy does.
