@@ -453,63 +453,29 @@ impl<'a> Parser<'a> {
 
     /// `alias NAME` or `alias { NAME ... }`: more names for `ty`.
     fn aliases_of(&mut self, ty: u32) -> Result<(), Error> {
-        let braced = self.peek_is("{");
-        if braced {
-            self.next += 1;
+        self.one_or_braced(|p| {
+            let name = p.new_name("an alias")?;
+            p.type_ids.insert(name.text.to_string(), ty);
+            Ok(())
+        })
+    }
+
+    /// `item` once, or for each of a `{ }` list of at least one.
+    fn one_or_braced(
+        &mut self,
+        mut item: impl FnMut(&mut Self) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        if !self.peek_is("{") {
+            return item(self);
         }
+        self.expect("{")?;
         loop {
-            let name = self.new_name("an alias")?;
-            self.type_ids.insert(name.text.to_string(), ty);
-            if !braced || self.peek_is("}") {
+            item(self)?;
+            if self.peek_is("}") {
                 break;
             }
         }
-        if braced {
-            self.expect("}")?;
-        }
-        Ok(())
-    }
-
-    /// A built-in class.
-    fn class(&mut self) -> Result<u8, Error> {
-        let pos = self.pos();
-        let t = self.word("a class")?;
-        CLASSES
-            .iter()
-            .position(|(name, _)| *name == t.text)
-            .and_then(|i| u8::try_from(i).ok())
-            .ok_or_else(|| Error {
-                pos,
-                message: format!(
-                    "unknown class '{}': expected one of {}",
-                    t.text,
-                    CLASSES
-                        .iter()
-                        .map(|(n, _)| *n)
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            })
-    }
-
-    /// One permission of `class`, as its bit.
-    fn perm(&mut self, class: u8) -> Result<u32, Error> {
-        let pos = self.pos();
-        let t = self.word("a permission")?;
-        let perms = CLASSES[usize::from(class)].1;
-        perms
-            .iter()
-            .position(|p| *p == t.text)
-            .map(|bit| 1u32 << bit)
-            .ok_or_else(|| Error {
-                pos,
-                message: format!(
-                    "class {} has no permission '{}': expected one of {}",
-                    CLASSES[usize::from(class)].0,
-                    t.text,
-                    perms.join(", ")
-                ),
-            })
+        self.expect("}")
     }
 
     /// `N` of `prefix N` (`s3`, `c7`), at most `max`.
@@ -936,15 +902,11 @@ impl<'a> Parser<'a> {
 
     /// One class or a `{ }` set of them.
     fn class_set(&mut self) -> Result<Vec<ClassRef>, Error> {
-        if !self.peek_is("{") {
-            return Ok(vec![self.class_ref()?]);
-        }
-        self.expect("{")?;
-        let mut out = vec![self.class_ref()?];
-        while !self.peek_is("}") {
-            out.push(self.class_ref()?);
-        }
-        self.expect("}")?;
+        let mut out = Vec::new();
+        self.one_or_braced(|p| {
+            out.push(p.class_ref()?);
+            Ok(())
+        })?;
         Ok(out)
     }
 
@@ -1103,14 +1065,10 @@ impl<'a> Parser<'a> {
 
     /// `{ ROLE ... }` or one role, each declared (`object_r` always is).
     fn role_set(&mut self) -> Result<(), Error> {
-        let braced = self.peek_is("{");
-        if braced {
-            self.next += 1;
-        }
-        loop {
-            let pos = self.pos();
-            let role = self.word("a role")?;
-            if role.text != "object_r" && !self.roles.contains(role.text) {
+        self.one_or_braced(|p| {
+            let pos = p.pos();
+            let role = p.word("a role")?;
+            if role.text != "object_r" && !p.roles.contains(role.text) {
                 return Err(Error {
                     pos,
                     message: format!(
@@ -1119,14 +1077,8 @@ impl<'a> Parser<'a> {
                     ),
                 });
             }
-            if !braced || self.peek_is("}") {
-                break;
-            }
-        }
-        if braced {
-            self.expect("}")?;
-        }
-        Ok(())
+            Ok(())
+        })
     }
 
     /// `LOW [- HIGH]`, levels whose sensitivities and categories are
@@ -1143,25 +1095,6 @@ impl<'a> Parser<'a> {
             }
         }
         Ok(low)
-    }
-
-    /// The permissions of `class`: one, a `{ }` set, or `*` for all.
-    fn perms(&mut self, class: u8) -> Result<u32, Error> {
-        if self.peek_is("*") {
-            self.next += 1;
-            let n = CLASSES[usize::from(class)].1.len();
-            return Ok(u32::MAX >> (32 - n));
-        }
-        if !self.peek_is("{") {
-            return self.perm(class);
-        }
-        self.expect("{")?;
-        let mut perms = self.perm(class)?;
-        while !self.peek_is("}") {
-            perms |= self.perm(class)?;
-        }
-        self.expect("}")?;
-        Ok(perms)
     }
 
     fn statement(&mut self) -> Result<(), Error> {
