@@ -657,9 +657,14 @@ impl<'a> Compiled<'a> {
     /// The context of a new object of `class` that subject `s` creates in
     /// `t` (a new file in directory `t`; for `process`, the domain an exec
     /// of a file of `t` enters): a `type_transition`'s type, else `t`'s
-    /// type (for a process, `s`'s), at `s`'s level.
+    /// type (for a process or a socket, `s`'s, as SELinux's
+    /// security_compute_sid), at `s`'s level.
     pub(crate) fn new_context(&self, s: &Context, t: &Context, class: Class) -> Context {
-        let default = if class == Class::Process { s.ty } else { t.ty };
+        let default = if matches!(class, Class::Process | Class::Socket) {
+            s.ty
+        } else {
+            t.ty
+        };
         Context {
             ty: self.transition(s.ty, t.ty, class).unwrap_or(default),
             level: s.level,

@@ -1966,6 +1966,23 @@ sid kernel init_t:s0; sid file etc_t:s0; sid unlabeled etc_t:s0;
         assert_eq!(p.sids[0].unwrap().ty, 0);
         assert_eq!(p.sids[1].unwrap().ty, 1);
         assert_eq!(p.sids[2].unwrap().ty, 1);
+        // Declared in another order, the first is the kernel's SID 1,
+        // whatever its name (the kernel reads them by place).
+        let swapped = head.replace(
+            "sid kernel\nsid security\nsid unlabeled\nsid fs\nsid file\n",
+            "sid file\nsid security\nsid unlabeled\nsid fs\nsid kernel\n",
+        );
+        let q = parse(&format!("{swapped}allow a b : process *;{tail}")).unwrap();
+        assert_eq!(
+            q.sids[0].unwrap().ty,
+            1,
+            "'sid file' is declared first: SID 1"
+        );
+        assert_eq!(
+            q.sids[1].unwrap().ty,
+            0,
+            "'sid kernel' is fifth: SID 5, file"
+        );
     }
 
     /// `neverallow` is checked on the expanded rules, as checkpolicy does.

@@ -16,7 +16,8 @@
 //! - `create`: `SCON TCON CLASS` gives the context of a new object of
 //!   `CLASS` that `SCON` creates in `TCON` (for `process`: the domain an
 //!   exec of a `TCON` file enters): a `type_transition`'s type, else the
-//!   target's (for a process, the source's), at the source's level; what
+//!   target's (for a process or a socket, the source's), at the source's
+//!   level; what
 //!   the hooks give.
 //! - `context`: `CONTEXT` gives the context in canonical form, followed by a
 //!   NUL as selinuxfs gives it, or `EINVAL` when the policy does not accept
@@ -425,6 +426,11 @@ mod tests {
         );
         assert_eq!(
             ask_create("user_t:s0 bin_t:s0 process").unwrap(),
+            "user_t:s0"
+        );
+        // A socket, as a process, keeps its creator's type.
+        assert_eq!(
+            ask_create("user_t:s0 tmp_t:s0 socket").unwrap(),
             "user_t:s0"
         );
         assert_eq!(
