@@ -51,10 +51,12 @@ use crate::access::{may, AccessMask};
 use crate::attribute::Attribute;
 use crate::blob::HasBlob;
 use crate::context::MaySleep;
-use crate::error::{Result, EACCES, ECHILD, EINVAL, ENODATA, EOPNOTSUPP, EPERM, ERANGE};
+use crate::error::{
+    Result, EACCES, ECHILD, EINVAL, ENODATA, ENOPROTOOPT, EOPNOTSUPP, EPERM, ERANGE,
+};
 use crate::objects::{
     current_is_single_threaded, AttrValue, Binprm, Cred, Dentry, File, Iattr, Inode, IpcPerm,
-    MsgMsg, NewCred, Path, Socket, Task, Vma, XattrValue,
+    MsgMsg, NewCred, Path, SecCtx, Secid, Socket, Task, Vma, XattrValue,
 };
 use crate::platform::{self, Dir, TextBuf};
 use core::ffi::CStr;
@@ -482,6 +484,15 @@ fn sid_text(sid: Sid) -> Option<ContextText> {
     policy::with(|p| p.and_then(|p| ContextText::of(p.show(sid))))
 }
 
+/// `sid` as mlte's secid for `struct lsm_prop` (`core/lsm_prop.rs`):
+/// `None` while no policy is loaded, for there is no text to give then.
+fn secid_of(sid: Sid) -> Option<Secid> {
+    if policy::with(|p| p.is_none()) {
+        return None;
+    }
+    Secid::new(sid.raw())
+}
+
 /// A context's text, in a buffer of [`CONTEXT_TEXT`] bytes on the stack.
 struct ContextText {
     buf: [u8; CONTEXT_TEXT],
@@ -593,6 +604,7 @@ crate::submodule::submodule! {
     impl Submodule for Mlte {
         const NAME: &'static CStr = c"mlte";
         const XATTR_COUNT: u32 = 1;
+        const LSM_ID: u64 = crate::abi::LSM_ID_MLTE;
 
         type Key = MlteKey;
         crate::submodule::blob_states! { inode: Label, cred: Label, sock: Label, ipc: Label }
@@ -1071,6 +1083,50 @@ crate::submodule::submodule! {
                 // No policy: no context to show.
                 None => Err(EINVAL),
             }
+        }
+
+        // Labels as secids (`core/lsm_prop.rs`): a SID is mlte's secid, as
+        // SELinux's SID is its own. None while no policy is loaded, as
+        // there is no context text then (`getprocattr`).
+        fn cred_getlsmprop(&self, cred: &Cred) -> Option<Secid> {
+            secid_of(cred_sid(cred))
+        }
+
+        fn current_getlsmprop_subj(&self, cred: &Cred) -> Option<Secid> {
+            secid_of(cred_sid(cred))
+        }
+
+        fn task_getlsmprop_obj(&self, task: &Task) -> Option<Secid> {
+            secid_of(task_sid(task))
+        }
+
+        fn inode_getlsmprop(&self, inode: &Inode) -> Option<Secid> {
+            secid_of(inode_sid(inode))
+        }
+
+        fn ipc_getlsmprop(&self, ipc: &IpcPerm) -> Option<Secid> {
+            secid_of(sid_or(ipc.state(&KEY), InitialSid::Kernel))
+        }
+
+        fn secid_to_secctx(&self, secid: Secid, out: &mut SecCtx) -> Result {
+            // A SID the table does not hold shows as `sid unlabeled`'s
+            // context, as SELinux's `sidtab_search()` answers.
+            let sid = Sid::from_raw(secid.raw()).ok_or(EINVAL)?;
+            match sid_text(sid) {
+                Some(text) => out.push_bytes(text.bytes()),
+                None => Err(EINVAL),
+            }
+        }
+
+        fn socket_getpeersec_dgram(&self, sock: Option<&Socket>) -> Result<Secid> {
+            // A Unix datagram's sender is its socket's label, as in
+            // `selinux_socket_getpeersec_dgram()`; an IP datagram carries
+            // none (no packet labels).
+            let label = sock.and_then(Socket::sock).and_then(|sk| sk.state(&KEY));
+            label
+                .and_then(Label::get)
+                .and_then(secid_of)
+                .ok_or(ENOPROTOOPT)
         }
 
         fn setprocattr(&self, cx: &MaySleep, name: &[u8], value: &[u8]) -> Result<usize> {

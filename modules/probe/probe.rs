@@ -24,6 +24,9 @@
 //!   (at most `i32::MAX`); every other option is not its own (`ENOSYS`);
 //! - `socket_getpeersec_stream`: the peer label of every stream socket
 //!   (`getsockopt(SO_PEERSEC)`) is `probe`;
+//! - labels as secids (`core/lsm_prop.rs`): a task's label is its
+//!   attribute `current`, as secid `current + 1`, whose text is the
+//!   number; so audit records carry `subj_probe=NUMBER`;
 //! - `inode_xattr_skipcap`: it checks [`SKIPCAP_XATTR`] itself (it allows
 //!   everything), so setting or removing that xattr needs no
 //!   `CAP_SYS_ADMIN`; every other name keeps the check.
@@ -74,9 +77,8 @@ fn parse_number(value: &[u8]) -> Option<u32> {
     })
 }
 
-/// Writes `n` in decimal.
-fn push_number(cx: &MaySleep, out: &mut AttrValue, n: u32) -> Result {
-    let mut digits = [0u8; 10];
+/// `n` in decimal, in `digits`.
+fn decimal(n: u32, digits: &mut [u8; 10]) -> &[u8] {
     let mut start = digits.len();
     let mut rest = n;
     for slot in digits.iter_mut().rev() {
@@ -87,7 +89,22 @@ fn push_number(cx: &MaySleep, out: &mut AttrValue, n: u32) -> Result {
             break;
         }
     }
-    out.push_bytes(cx, digits.get(start..).unwrap_or(&[]))
+    digits.get(start..).unwrap_or(&[])
+}
+
+/// Writes `n` in decimal.
+fn push_number(cx: &MaySleep, out: &mut AttrValue, n: u32) -> Result {
+    let mut digits = [0u8; 10];
+    out.push_bytes(cx, decimal(n, &mut digits))
+}
+
+/// `probe`'s secid for a task: its attribute `current` plus one. Probe
+/// instances other than `probe` bear no labels.
+fn current_secid<const I: usize>() -> Option<Secid> {
+    if I != 0 {
+        return None;
+    }
+    Secid::new(CURRENT.load(Ordering::Relaxed).wrapping_add(1))
 }
 
 /// Declares the probe's method for each hook whose rule is generic: the
@@ -126,8 +143,16 @@ where
 {
     const NAME: &'static CStr = NAMES[I];
     // A probe implements every hook, so it says so itself rather than
-    // through `submodule!`.
-    const HOOKS: HookSet = HookSet::of(Hook::ALL);
+    // through `submodule!`; only `probe` bears labels.
+    const HOOKS: HookSet = if I == 0 {
+        HookSet::of(Hook::ALL)
+    } else {
+        HookSet::of(Hook::ALL)
+            .without(Hook::secid_to_secctx)
+            .without(Hook::lsmprop_to_secctx)
+            .without(Hook::release_secctx)
+    };
+    const LSM_ID: u64 = if I == 0 { crate::abi::LSM_ID_PROBE } else { 0 };
     // The LSM core calls `inode_init_security` only when some LSM has an
     // xattr slot, and the free hooks of an object kind only when it has a
     // blob: so a probe asks for both, and never uses them.
@@ -186,6 +211,26 @@ where
             return Err(ENOPROTOOPT);
         }
         out.push_bytes(cx, b"probe")
+    }
+
+    // `probe`'s label: a task's is its attribute `current`, as secid
+    // `current + 1` (a secid is never 0); other objects have none.
+    fn cred_getlsmprop(&self, _: &Cred) -> Option<Secid> {
+        current_secid::<I>()
+    }
+
+    fn current_getlsmprop_subj(&self, _: &Cred) -> Option<Secid> {
+        current_secid::<I>()
+    }
+
+    fn task_getlsmprop_obj(&self, _: &Task) -> Option<Secid> {
+        current_secid::<I>()
+    }
+
+    fn secid_to_secctx(&self, secid: Secid, out: &mut SecCtx) -> Result {
+        let mut digits = [0u8; 10];
+        let text = decimal(secid.raw().wrapping_sub(1), &mut digits);
+        out.push_bytes(text)
     }
 
     fn inode_xattr_skipcap(&self, _cx: &MaySleep, name: &[u8]) -> CapCheck {

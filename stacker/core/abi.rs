@@ -27,6 +27,15 @@ pub(crate) const FS_IOC32_GETVERSION: u32 = 0x8004_7601;
 /// `FS_IOC32_SETVERSION`, `_IOW('v', 2, int)`.
 pub(crate) const FS_IOC32_SETVERSION: u32 = 0x4004_7602;
 
+/// `LSM_ID_UNDEF` (`include/uapi/linux/lsm.h`): no LSM.
+pub(crate) const LSM_ID_UNDEF: u64 = 0;
+/// `LSM_ID_STACKER` (the same header, linux/patches/0003).
+pub(crate) const LSM_ID_STACKER: u64 = 114;
+/// `LSM_ID_PROBE`: the test submodule `probe` (linux/patches/0003).
+pub(crate) const LSM_ID_PROBE: u64 = 116;
+/// `LSM_ID_MLTE`: the name of mlte's labels (linux/patches/0009).
+pub(crate) const LSM_ID_MLTE: u64 = 119;
+
 /// `PROT_EXEC` (`include/uapi/asm-generic/mman-common.h`): a mapping may
 /// be executed. (Not in the bindings: `layout_check.c` asserts it.)
 pub(crate) const PROT_EXEC: u64 = 0x4;

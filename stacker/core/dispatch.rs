@@ -74,6 +74,8 @@ macro_rules! tier_methods {
     // No submodule method (`submodule.rs`).
     (@one $kind:ident selfattr_get $($rest:tt)*) => {};
     (@one $kind:ident selfattr_set $($rest:tt)*) => {};
+    (@one $kind:ident secctx_by_slot $($rest:tt)*) => {};
+    (@one $kind:ident secctx_release $($rest:tt)*) => {};
     (@one decl $rule:ident $name:ident ($($rarg:ident: $rty:ty),*) $(-> $rret:ty = $default:expr)?) => {
         #[doc = concat!("Calls `", stringify!($name), "` of submodule `m` (if in the chain).")]
         fn $name(m: u8, $($rarg: $rty),*) $(-> $rret)?;
@@ -230,6 +232,19 @@ macro_rules! combine {
             out
         }
     };
+    (lsmprop $name:ident ($($rarg:ident: $rty:ty),*) -> $rret:ty = $default:expr) => {
+        #[doc = concat!("Dispatches `", stringify!($name), "` through chain `T`: each label-bearing submodule with a slot gives the secid for its own slot (`core/lsm_prop.rs`).")]
+        #[inline(always)]
+        pub(crate) fn $name<T: Tier>($($rarg: $rty),*) -> crate::lsm_prop::PropSlots {
+            let mut slots = [0; crate::lsm_prop::LSM_PROP_SLOTS];
+            let (owners, n) = crate::lsm_prop::label_owners::<T>();
+            for (slot, &m) in slots.iter_mut().zip(owners.iter()).take(n) {
+                crate::stats::count(m as usize, Hook::$name, false);
+                *slot = T::$name(m, $($rarg),*).map_or(0, crate::lsm_prop::Secid::raw);
+            }
+            slots
+        }
+    };
     // `first_claim` (`inode_getsecurity`) and the other special rules:
     // written out below.
     ($special:ident $name:ident ($($rarg:ident: $rty:ty),*) $(-> $rret:ty = $default:expr)?) => {};
@@ -316,6 +331,83 @@ pub(crate) fn socket_getpeersec_stream<T: Tier>(
         out,
         |m, out| T::socket_getpeersec_stream(m, cx, sock, out),
     )
+}
+
+/// Dispatches `secid_to_secctx`: a bare secid is the chain's primary
+/// label-bearing submodule's (`core/lsm_prop.rs`), which alone is asked
+/// for its text. Returns that submodule; `EOPNOTSUPP` (the LSM default)
+/// when the chain bears no labels.
+#[inline(always)]
+pub(crate) fn secid_to_secctx<T: Tier>(secid: Secid, out: &mut SecCtx) -> Result<u8> {
+    let m = crate::lsm_prop::primary::<T>().ok_or(EOPNOTSUPP)?;
+    record(m, Hook::secid_to_secctx, T::secid_to_secctx(m, secid, out)).map(|()| m)
+}
+
+/// Dispatches `lsmprop_to_secctx` for slot `slot`: the text of the secid
+/// in that slot of `slots`, from the submodule that owns the slot, which
+/// is returned. `EOPNOTSUPP` when no submodule owns it, `EINVAL` when the
+/// slot is empty (audit then logs nothing for it).
+#[inline(always)]
+pub(crate) fn lsmprop_to_secctx<T: Tier>(
+    slot: usize,
+    slots: &crate::lsm_prop::PropSlots,
+    out: &mut SecCtx,
+) -> Result<u8> {
+    let m = crate::lsm_prop::slot_owner::<T>(slot).ok_or(EOPNOTSUPP)?;
+    let secid = slots
+        .get(slot)
+        .copied()
+        .and_then(Secid::new)
+        .ok_or(EINVAL)?;
+    record(
+        m,
+        Hook::lsmprop_to_secctx,
+        T::secid_to_secctx(m, secid, out),
+    )
+    .map(|()| m)
+}
+
+/// Dispatches `socket_getpeersec_dgram`: the primary label-bearing
+/// submodule alone gives the secid of the sender's label (a bare secid,
+/// as `secid_to_secctx` takes back); `ENOPROTOOPT` (the LSM default) when
+/// the chain bears no labels.
+#[inline(always)]
+pub(crate) fn socket_getpeersec_dgram<T: Tier>(sock: Option<&Socket>) -> Result<Secid> {
+    let m = crate::lsm_prop::primary::<T>().ok_or(ENOPROTOOPT)?;
+    record(
+        m,
+        Hook::socket_getpeersec_dgram,
+        T::socket_getpeersec_dgram(m, sock),
+    )
+}
+
+/// Dispatches `release_secctx`: whether a context text with LSM id `id`
+/// was made by chain `T`, and so is stacker's to free: the id of one of
+/// its label-bearing submodules (whose call is counted), or stacker's own.
+pub(crate) fn release_secctx<T: Tier>(id: u64) -> bool {
+    if id == crate::abi::LSM_ID_STACKER {
+        return true;
+    }
+    let mut made = false;
+    T::each(Hook::secid_to_secctx, |m| {
+        made = crate::registry::LSM_IDS.get(m as usize) == Some(&id);
+        if made {
+            crate::stats::count(m as usize, Hook::release_secctx, false);
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    made
+}
+
+/// The LSM id of registered submodule `m`'s labels; stacker's when it has
+/// none of its own.
+pub(crate) fn label_lsm_id(m: u8) -> u64 {
+    match crate::registry::LSM_IDS.get(m as usize) {
+        Some(&id) if id != crate::abi::LSM_ID_UNDEF => id,
+        _ => crate::abi::LSM_ID_STACKER,
+    }
 }
 
 /// Dispatches `task_prctl` as `security_task_prctl()` does: `ENOSYS` from
@@ -800,6 +892,23 @@ macro_rules! define_registry {
         /// Xattr slots each registered submodule may fill, by index.
         pub(crate) const XATTR_COUNTS: &[u32] =
             &[$(#[cfg($cfg)] <$ty as $crate::submodule::Submodule>::XATTR_COUNT),*];
+
+        /// The LSM ids of the registered submodules' labels, by index
+        /// (0: none).
+        pub(crate) const LSM_IDS: &[u64] =
+            &[$(#[cfg($cfg)] <$ty as $crate::submodule::Submodule>::LSM_ID),*];
+
+        /// Whether every registered label-bearing submodule has an LSM id.
+        pub(crate) const fn label_ids_are_set() -> bool {
+            let mut i = 0;
+            while i < HOOK_SETS.len() {
+                if HOOK_SETS[i].contains($crate::hook::Hook::secid_to_secctx) && LSM_IDS[i] == 0 {
+                    return false;
+                }
+                i += 1;
+            }
+            true
+        }
 
         /// The registered submodules' names as C strings, by index.
         pub(crate) const C_NAMES: &[&core::ffi::CStr] =

@@ -104,8 +104,10 @@ impl HookSet {
     /// The set with the hooks that follow from those in it: the LSM
     /// syscalls' `getselfattr` and `setselfattr` are answered from
     /// `getprocattr` and `setprocattr`, so a submodule that implements one
-    /// of those gets the matching one of these; and 32-bit tasks' ioctls
-    /// (`file_ioctl_compat`) reach the submodule's `file_ioctl`.
+    /// of those gets the matching one of these; 32-bit tasks' ioctls
+    /// (`file_ioctl_compat`) reach the submodule's `file_ioctl`; and a
+    /// label-bearing submodule (`secid_to_secctx`) gets
+    /// `lsmprop_to_secctx` and `release_secctx`.
     pub(crate) const fn with_derived(self) -> HookSet {
         let mut set = self;
         if set.contains(Hook::file_ioctl) {
@@ -117,7 +119,20 @@ impl HookSet {
         if set.contains(Hook::setprocattr) {
             set = set.with(Hook::setselfattr);
         }
+        // A label-bearing submodule's texts are reached by slot and freed
+        // by stacker (`core/lsm_prop.rs`).
+        if set.contains(Hook::secid_to_secctx) {
+            set = set.with(Hook::lsmprop_to_secctx).with(Hook::release_secctx);
+        }
         set
+    }
+
+    /// The set without `hook`.
+    pub(crate) const fn without(self, hook: Hook) -> HookSet {
+        let h = hook as usize;
+        let mut bits = self.0;
+        bits[(h / 64) % HOOK_WORDS] &= !(1 << (h % 64));
+        HookSet(bits)
     }
 
     /// The set with `hook` added.

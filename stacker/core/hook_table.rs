@@ -39,6 +39,15 @@
 //!   mine" (`inode_getsecurity`): the first answer that is not the default
 //!   decides;
 //! - `prctl`: `task_prctl`'s rule, as `security_task_prctl()`;
+//! - `lsmprop`: a `void` hook that fills `struct lsm_prop`: every
+//!   label-bearing submodule gives the secid for its own slot
+//!   (`core/lsm_prop.rs`), and no other slot is reachable;
+//! - `primary_label`: a hook that takes or gives a bare secid, which names
+//!   no submodule: only the chain's first label-bearing submodule (its
+//!   primary label) is asked;
+//! - `secctx_by_slot`, `secctx_release`: `lsmprop_to_secctx`, registered
+//!   once per label-bearing submodule under an LSM id of its own, and
+//!   `release_secctx`; no methods of their own;
 //! - `xattrs`, `procattr_get`, `procattr_set`, `selfattr_get`,
 //!   `selfattr_set`: rules of their own, written out in `dispatch.rs`
 //!   (dispatch) and `kernel/entry.rs` (entry point), and documented there.
@@ -770,6 +779,52 @@ macro_rules! hook_table {
                     description: *mut c_char) -> c_int
                 => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), buf: &[u8] = c_slice(buf.cast(), usize::try_from(size).unwrap_or(0)), id: u32 = id as u32,
                     description: &[u8] = c_bytes_opt(description).unwrap_or(&[])) -> Result = Ok(());
+
+            // Labels as numbers (secids), for audit records, SCM_SECURITY and
+            // the other users of `struct lsm_prop` (`core/lsm_prop.rs`). A
+            // label-bearing submodule is one that implements
+            // `secid_to_secctx`; each has a slot of its own in
+            // `struct lsm_prop_stacker`. (Audit calls these from any
+            // context, IPC's under the object's lock: must not sleep.)
+            /// The secid of `cred`'s label, for its slot.
+            lsmprop cred_getlsmprop(c: *const c::cred, prop: *mut c::lsm_prop)
+                => (cred: &Cred) -> Option<Secid> = None;
+            /// The secid of the current task's subjective label, for its
+            /// slot.
+            lsmprop current_getlsmprop_subj(prop: *mut c::lsm_prop)
+                => (cred: &Cred) -> Option<Secid> = None;
+            /// The secid of `task`'s objective label, for its slot.
+            lsmprop task_getlsmprop_obj(p: *mut c::task_struct, prop: *mut c::lsm_prop)
+                => (task: &Task) -> Option<Secid> = None;
+            /// The secid of `inode`'s label, for its slot.
+            lsmprop inode_getlsmprop(inode: *mut c::inode, prop: *mut c::lsm_prop)
+                => (inode: &Inode) -> Option<Secid> = None;
+            /// The secid of `ipc`'s label, for its slot.
+            lsmprop ipc_getlsmprop(ipcp: *mut c::kern_ipc_perm, prop: *mut c::lsm_prop)
+                => (ipc: &IpcPerm) -> Option<Secid> = None;
+            /// Appends to `out` the context text of `secid`, one of the
+            /// submodule's own. The default, `EOPNOTSUPP`, means the
+            /// submodule bears no labels. A bare secid (`SCM_SECURITY`,
+            /// netfilter) is the chain's primary label-bearing submodule's:
+            /// only that one is asked.
+            primary_label secid_to_secctx(secid: u32, cp: *mut c::lsm_context) -> c_int
+                => (secid: Secid, out: &mut SecCtx) -> Result = Err(EOPNOTSUPP);
+            /// The context text of a `struct lsm_prop`: one entry point per
+            /// label-bearing submodule of the chain, each under an LSM id of
+            /// the submodule's own, answered from its slot by its
+            /// `secid_to_secctx` (no method of its own).
+            secctx_by_slot lsmprop_to_secctx(prop: *mut c::lsm_prop, cp: *mut c::lsm_context) -> c_int
+                => () -> Result = Err(EOPNOTSUPP);
+            /// Frees a context text that stacker made (no method of its
+            /// own).
+            secctx_release release_secctx(cp: *mut c::lsm_context)
+                => () -> Result = Ok(());
+            /// The secid of the label of a datagram's sender, for
+            /// `SCM_SECURITY`: `sock` is the sending Unix socket, or `None`
+            /// for an IP packet. The default, `ENOPROTOOPT`, means "none".
+            /// Only the primary label-bearing submodule is asked.
+            primary_label socket_getpeersec_dgram(sock: *mut c::socket, skb: *mut c::sk_buff, secid: *mut u32) -> c_int
+                => (sock: Option<&Socket>) -> Result<Secid> = Err(ENOPROTOOPT);
 
             // Process attributes.
             /// The value of `/proc/PID/attr/NAME` for `task`, appended to

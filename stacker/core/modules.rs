@@ -31,6 +31,8 @@ mod dispatch;
 mod hook;
 #[path = "../core/hook_table.rs"]
 mod hook_table;
+#[path = "../core/lsm_prop.rs"]
+mod lsm_prop;
 #[path = "../core/stats.rs"]
 mod stats;
 #[path = "../core/submodule.rs"]

@@ -62,6 +62,13 @@ pub(crate) trait Submodule: Sync + 'static {
     /// How many xattrs `inode_init_security` may add (LSM xattr slots).
     const XATTR_COUNT: u32 = 0;
 
+    /// For a label-bearing submodule (one that implements
+    /// `secid_to_secctx`, `core/lsm_prop.rs`): the LSM id its labels go by
+    /// (`LSM_ID_*` of `include/uapi/linux/lsm.h`), in `lsm_context.id` and
+    /// in audit's `subj_NAME=`. 0 for none (the kernel build refuses a
+    /// label-bearing submodule without one).
+    const LSM_ID: u64 = 0;
+
     // The state in each kind of object's blob (`()` for none):
     // `InodeState`, `CredState`, ... (`object_kinds!`).
     crate::layout::object_kinds!(crate::submodule::state_types);
@@ -96,6 +103,10 @@ macro_rules! hook_methods {
     // `setprocattr` (`dispatch.rs`): no method of their own.
     (@one selfattr_get $($rest:tt)*) => {};
     (@one selfattr_set $($rest:tt)*) => {};
+    // `lsmprop_to_secctx` is answered from `secid_to_secctx`, and stacker
+    // frees the texts it made (`core/lsm_prop.rs`).
+    (@one secctx_by_slot $($rest:tt)*) => {};
+    (@one secctx_release $($rest:tt)*) => {};
     // `file_ioctl_compat` defaults to the submodule's `file_ioctl`, with
     // the 32-bit commands translated (`hook_table.rs`).
     (@one $rule:ident file_ioctl_compat (cx: $cx:ty, file: $file:ty, cmd: $cmd:ty, arg: $arg:ty)

@@ -615,6 +615,21 @@ impl Vma {
 }
 
 pub(crate) use crate::access::{AccessMask, CapCheck, KernelCap};
+pub(crate) use crate::lsm_prop::Secid;
+
+/// The text of a label, for the LSM core's `struct lsm_context`
+/// (`secid_to_secctx`). Audit asks for it in any context: the kernel's
+/// allocates atomically, so it demands no proof.
+#[derive(Default)]
+pub(crate) struct SecCtx(pub(crate) Vec<u8>);
+
+impl SecCtx {
+    /// Appends bytes to the text.
+    pub(crate) fn push_bytes(&mut self, bytes: &[u8]) -> Result {
+        self.0.extend_from_slice(bytes);
+        Ok(())
+    }
+}
 
 /// A value a submodule builds for a reader (`getprocattr`,
 /// `inode_getsecurity`).

@@ -69,6 +69,13 @@ where
     /// instance number plus 0x100, never 0.
     pub(crate) const TAG: u64 = 0x100 + I as u64;
 
+    /// The recorder's secid, its tag, for an `lsmprop` hook; none when
+    /// told to answer an error.
+    fn label(hook: Hook) -> Option<Secid> {
+        Self::call(hook).ok()?;
+        Secid::new(Self::TAG as u32)
+    }
+
     fn call(hook: Hook) -> Result {
         LOG.with(|l| l.borrow_mut().push((Self::name(), hook)));
         match ANSWERS.with(|a| a.borrow().get(&(I, hook as u16)).copied()) {
@@ -224,6 +231,31 @@ where
     fn socket_getpeersec_stream(&self, cx: &MaySleep, _: &Socket, out: &mut AttrValue) -> Result {
         Self::call(Hook::socket_getpeersec_stream)?;
         out.push_bytes(cx, Self::NAME.to_bytes())
+    }
+    // Labels: each recorder's secid is its tag (none when told to answer
+    // an error); its text is `NAME:secid`.
+    fn cred_getlsmprop(&self, _: &Cred) -> Option<Secid> {
+        Self::label(Hook::cred_getlsmprop)
+    }
+    fn current_getlsmprop_subj(&self, _: &Cred) -> Option<Secid> {
+        Self::label(Hook::current_getlsmprop_subj)
+    }
+    fn task_getlsmprop_obj(&self, _: &Task) -> Option<Secid> {
+        Self::label(Hook::task_getlsmprop_obj)
+    }
+    fn inode_getlsmprop(&self, _: &Inode) -> Option<Secid> {
+        Self::label(Hook::inode_getlsmprop)
+    }
+    fn ipc_getlsmprop(&self, _: &IpcPerm) -> Option<Secid> {
+        Self::label(Hook::ipc_getlsmprop)
+    }
+    fn secid_to_secctx(&self, secid: Secid, out: &mut SecCtx) -> Result {
+        Self::call(Hook::secid_to_secctx)?;
+        out.push_bytes(format!("{}:{}", Self::name(), secid.raw()).as_bytes())
+    }
+    fn socket_getpeersec_dgram(&self, _: Option<&Socket>) -> Result<Secid> {
+        Self::call(Hook::socket_getpeersec_dgram)?;
+        Secid::new(Self::TAG as u32).ok_or(EINVAL)
     }
     fn inode_getsecurity(&self, cx: &MaySleep, _: &Inode, _: &[u8], out: &mut AttrValue) -> Result {
         Self::call(Hook::inode_getsecurity)?;

@@ -8,7 +8,7 @@ use crate::harness::Harness;
 use crate::hook::Hook;
 use crate::objects::{
     set_later_lsms, take_forwarded, AccessMask, AttrValue, Cred, Inode, LaterLsm, ProcAttrWrite,
-    Socket, Task, XattrSlots,
+    SecCtx, Secid, Socket, Task, XattrSlots,
 };
 use crate::recorder::{self, Recorder};
 use crate::registry;
@@ -819,6 +819,107 @@ fn socket_getpeersec_stream_takes_the_first_claim() {
     recorder::answer(1, Hook::socket_getpeersec_stream, ENOPROTOOPT);
     recorder::answer(2, Hook::socket_getpeersec_stream, ENOPROTOOPT);
     assert_eq!(get(), Err(ENOPROTOOPT));
+}
+
+/// `lsmprop` hooks: each label-bearing submodule fills its own slot, in
+/// chain order, and no other; one past the slots gets none; one that
+/// gives no secid leaves its slot empty, not taken by the next.
+#[test]
+fn lsmprop_slots_belong_to_label_bearing_submodules_in_chain_order() {
+    use crate::lsm_prop::LSM_PROP_SLOTS;
+    let _h = boot("rec_c,rec_a,rec_b");
+    let cred = Cred::new(0);
+    let tag = |i: usize| 0x100 + i as u32;
+    recorder::take_log();
+    assert_eq!(LSM_PROP_SLOTS, 2);
+    assert_eq!(
+        crate::dispatch::cred_getlsmprop::<crate::dispatch::Loop>(&cred),
+        [tag(2), tag(0)]
+    );
+    // rec_b, third, has no slot and is not asked.
+    assert_eq!(names(&recorder::take_log()), ["rec_c", "rec_a"]);
+    recorder::answer(2, Hook::cred_getlsmprop, EINVAL);
+    assert_eq!(
+        crate::dispatch::cred_getlsmprop::<crate::dispatch::Loop>(&cred),
+        [0, tag(0)]
+    );
+    let task = Task::new(1);
+    assert_eq!(
+        crate::dispatch::task_getlsmprop_obj::<crate::dispatch::Loop>(&task),
+        [tag(2), tag(0)]
+    );
+    // A chain whose first submodule bears no labels: the second has slot 0.
+    drop(_h);
+    let _h = boot("probe_b,probe,probe_c");
+    assert_eq!(
+        crate::dispatch::current_getlsmprop_subj::<crate::dispatch::Loop>(&cred)[1],
+        0
+    );
+    assert_ne!(
+        crate::dispatch::current_getlsmprop_subj::<crate::dispatch::Loop>(&cred)[0],
+        0
+    );
+}
+
+/// The text of a slot comes from the slot's owner, with the secid of that
+/// slot; a bare secid (`secid_to_secctx`, `socket_getpeersec_dgram`) is
+/// the primary's alone.
+#[test]
+fn secctx_comes_from_the_slots_owner_and_bare_secids_from_the_primary() {
+    let _h = boot("rec_c,rec_a,rec_b");
+    let text = |slot: usize, slots: &crate::lsm_prop::PropSlots| {
+        let mut out = SecCtx::default();
+        crate::dispatch::lsmprop_to_secctx::<crate::dispatch::Loop>(slot, slots, &mut out)
+            .map(|m| (m, String::from_utf8(out.0).unwrap()))
+    };
+    let (_, a) = text(1, &[7, 9]).unwrap();
+    assert_eq!(a, "rec_a:9");
+    let (_, c) = text(0, &[7, 9]).unwrap();
+    assert_eq!(c, "rec_c:7");
+    assert_eq!(text(1, &[7, 0]), Err(EINVAL), "an empty slot has no text");
+    assert_eq!(text(2, &[7, 9]), Err(EOPNOTSUPP), "no such slot");
+    recorder::take_log();
+    let mut out = SecCtx::default();
+    let secid = Secid::new(5).unwrap();
+    crate::dispatch::secid_to_secctx::<crate::dispatch::Loop>(secid, &mut out).unwrap();
+    assert_eq!(out.0, b"rec_c:5");
+    recorder::answer(2, Hook::secid_to_secctx, EOPNOTSUPP);
+    let mut out = SecCtx::default();
+    assert_eq!(
+        crate::dispatch::secid_to_secctx::<crate::dispatch::Loop>(secid, &mut out),
+        Err(EOPNOTSUPP),
+        "the next submodule is not asked for the primary's secid"
+    );
+    assert_eq!(names(&recorder::take_log()), ["rec_c", "rec_c"]);
+    assert_eq!(
+        crate::dispatch::socket_getpeersec_dgram::<crate::dispatch::Loop>(None),
+        Ok(Secid::new(0x102).unwrap())
+    );
+    assert_eq!(names(&recorder::take_log()), ["rec_c"]);
+    assert!(crate::dispatch::release_secctx::<crate::dispatch::Loop>(
+        crate::abi::LSM_ID_STACKER
+    ));
+    assert!(!crate::dispatch::release_secctx::<crate::dispatch::Loop>(
+        101
+    ));
+    // A chain with no label-bearing submodule answers nothing.
+    drop(_h);
+    let _h = boot("probe_b");
+    let mut out = SecCtx::default();
+    assert_eq!(
+        crate::dispatch::secid_to_secctx::<crate::dispatch::Loop>(secid, &mut out),
+        Err(EOPNOTSUPP)
+    );
+    assert_eq!(
+        crate::dispatch::socket_getpeersec_dgram::<crate::dispatch::Loop>(None),
+        Err(ENOPROTOOPT)
+    );
+    assert!(crate::dispatch::release_secctx::<crate::dispatch::Loop>(
+        crate::abi::LSM_ID_STACKER
+    ));
+    assert!(!crate::dispatch::release_secctx::<crate::dispatch::Loop>(
+        crate::abi::LSM_ID_PROBE
+    ));
 }
 
 /// The LSM syscalls: `getselfattr` names the submodule that answered,

@@ -12,6 +12,11 @@ use kernel::bindings as b;
 
 const _: () = {
     assert!(abi::SIGKILL == b::SIGKILL as i32);
+    assert!(abi::LSM_ID_UNDEF == b::LSM_ID_UNDEF as u64);
+    assert!(abi::LSM_ID_STACKER == b::LSM_ID_STACKER as u64);
+    assert!(abi::LSM_ID_PROBE == b::LSM_ID_PROBE as u64);
+    assert!(abi::LSM_ID_MLTE == b::LSM_ID_MLTE as u64);
+    assert!(crate::lsm_prop::LSM_PROP_SLOTS == b::LSM_PROP_STACKER_SLOTS as usize);
     assert!(abi::PTRACE_MODE_ATTACH == b::PTRACE_MODE_ATTACH);
     assert!(abi::LSM_UNSAFE_PTRACE == b::LSM_UNSAFE_PTRACE);
     assert!(abi::LSM_UNSAFE_NO_NEW_PRIVS == b::LSM_UNSAFE_NO_NEW_PRIVS);

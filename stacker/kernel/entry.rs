@@ -335,6 +335,233 @@ unsafe extern "C" fn socket_getpeersec_stream<T: Tier>(
     })
 }
 
+/// Writes stacker's part of `prop`: the secid of each slot, or 0.
+///
+/// # Safety
+///
+/// `prop` must be valid for writes.
+unsafe fn write_prop(prop: *mut c::lsm_prop, slots: crate::lsm_prop::PropSlots) {
+    // SAFETY: valid for writes, as the caller promises; the field is this
+    // LSM's own (linux/patches/0009), and its length is `LSM_PROP_SLOTS`
+    // (`abi_check.rs`).
+    unsafe { (*prop).stacker.secid = slots };
+}
+
+/// `cred_getlsmprop` entry point for chain `T`.
+///
+/// # Safety
+///
+/// Called by the LSM core only, with valid arguments (module docs).
+unsafe extern "C" fn cred_getlsmprop<T: Tier>(c: *const c::cred, prop: *mut c::lsm_prop) {
+    // SAFETY: a valid cred from the LSM core, for the call.
+    let cred = unsafe { Cred::from_raw(c) };
+    let slots = crate::dispatch::cred_getlsmprop::<T>(cred);
+    // SAFETY: the core's `lsm_prop`, valid for writes.
+    unsafe { write_prop(prop, slots) };
+}
+
+/// `current_getlsmprop_subj` entry point for chain `T`.
+///
+/// # Safety
+///
+/// Called by the LSM core only, with valid arguments (module docs).
+unsafe extern "C" fn current_getlsmprop_subj<T: Tier>(prop: *mut c::lsm_prop) {
+    // SAFETY: the current task's subjective cred, which stays valid for the
+    // call (only the task itself replaces it).
+    let cred = unsafe { Cred::current() };
+    let slots = crate::dispatch::current_getlsmprop_subj::<T>(cred);
+    // SAFETY: the core's `lsm_prop`, valid for writes.
+    unsafe { write_prop(prop, slots) };
+}
+
+/// `task_getlsmprop_obj` entry point for chain `T`.
+///
+/// # Safety
+///
+/// Called by the LSM core only, with valid arguments (module docs).
+unsafe extern "C" fn task_getlsmprop_obj<T: Tier>(p: *mut c::task_struct, prop: *mut c::lsm_prop) {
+    // SAFETY: a valid task from the LSM core, for the call.
+    let task = unsafe { Task::from_raw(p) };
+    let slots = crate::dispatch::task_getlsmprop_obj::<T>(task);
+    // SAFETY: the core's `lsm_prop`, valid for writes.
+    unsafe { write_prop(prop, slots) };
+}
+
+/// `inode_getlsmprop` entry point for chain `T`.
+///
+/// # Safety
+///
+/// Called by the LSM core only, with valid arguments (module docs).
+unsafe extern "C" fn inode_getlsmprop<T: Tier>(inode: *mut c::inode, prop: *mut c::lsm_prop) {
+    // SAFETY: a valid inode from the LSM core, for the call.
+    let inode = unsafe { Inode::from_raw(inode) };
+    let slots = crate::dispatch::inode_getlsmprop::<T>(inode);
+    // SAFETY: the core's `lsm_prop`, valid for writes.
+    unsafe { write_prop(prop, slots) };
+}
+
+/// `ipc_getlsmprop` entry point for chain `T`.
+///
+/// # Safety
+///
+/// Called by the LSM core only, with valid arguments (module docs).
+unsafe extern "C" fn ipc_getlsmprop<T: Tier>(ipcp: *mut c::kern_ipc_perm, prop: *mut c::lsm_prop) {
+    // SAFETY: a valid IPC object from the LSM core, for the call.
+    let ipc = unsafe { IpcPerm::from_raw(ipcp) };
+    let slots = crate::dispatch::ipc_getlsmprop::<T>(ipc);
+    // SAFETY: the core's `lsm_prop`, valid for writes.
+    unsafe { write_prop(prop, slots) };
+}
+
+/// Hands a label's text, made by registered submodule `m`, to the LSM
+/// core as SELinux does (`selinux_secid_to_secctx()`): NUL-terminated, a
+/// `kmalloc`ed buffer in `cp` (whose `release_secctx` frees it) with the
+/// LSM id of `m`'s labels, and the length with the NUL as the answer. With
+/// `cp` null, only the length.
+///
+/// # Safety
+///
+/// `cp` must be null or valid for writes.
+unsafe fn hand_over_secctx(mut text: SecCtx, m: u8, cp: *mut c::lsm_context) -> Result<c_int> {
+    text.push_bytes(b"\0")?;
+    let len = u32::try_from(text.0.len()).map_err(|_| ERANGE)?;
+    let answer = c_int::try_from(len).map_err(|_| ERANGE)?;
+    if cp.is_null() {
+        return Ok(answer);
+    }
+    let id = c_int::try_from(crate::dispatch::label_lsm_id(m)).map_err(|_| EINVAL)?;
+    // A `KVec`'s buffer is `kmalloc`ed: `release_secctx` `kfree`s it.
+    let (ptr, _, _) = text.0.into_raw_parts();
+    // SAFETY: `cp` is valid for writes, as the caller promises.
+    unsafe {
+        cp.write(c::lsm_context {
+            context: ptr.cast(),
+            len,
+            id,
+        })
+    };
+    Ok(answer)
+}
+
+/// `secid_to_secctx` entry point for chain `T`: the text of a bare secid,
+/// the primary label-bearing submodule's.
+///
+/// # Safety
+///
+/// Called by the LSM core only, with valid arguments (module docs): `cp`
+/// is null or valid for writes.
+unsafe extern "C" fn secid_to_secctx<T: Tier>(secid: u32, cp: *mut c::lsm_context) -> c_int {
+    kernel::error::from_result(|| {
+        let secid = Secid::new(secid).ok_or(EINVAL)?;
+        let mut text = SecCtx::default();
+        let m = crate::dispatch::secid_to_secctx::<T>(secid, &mut text)?;
+        // SAFETY: `cp` is null or valid for writes.
+        unsafe { hand_over_secctx(text, m, cp) }
+    })
+}
+
+/// `lsmprop_to_secctx` entry point for chain `T` and slot `SLOT`: the
+/// text of the secid in that slot of `prop`. Registered once per slot,
+/// under the LSM id of the slot's owner (`stacker_rs_label_hook`), for
+/// `security_lsmprop_to_secctx()` routes by LSM id.
+///
+/// # Safety
+///
+/// Called by the LSM core only, with valid arguments (module docs): `cp`
+/// is null or valid for writes.
+unsafe extern "C" fn lsmprop_to_secctx_slot<T: Tier, const SLOT: usize>(
+    prop: *mut c::lsm_prop,
+    cp: *mut c::lsm_context,
+) -> c_int {
+    // SAFETY: the core's valid `lsm_prop`; the field is stacker's own.
+    let slots = unsafe { (*prop).stacker.secid };
+    kernel::error::from_result(|| {
+        let mut text = SecCtx::default();
+        let m = crate::dispatch::lsmprop_to_secctx::<T>(SLOT, &slots, &mut text)?;
+        // SAFETY: `cp` is null or valid for writes.
+        unsafe { hand_over_secctx(text, m, cp) }
+    })
+}
+
+/// `lsmprop_to_secctx` entry point for chain `T`: slot 0, the primary
+/// label's (the hook of a submodule registered as an LSM of its own).
+///
+/// # Safety
+///
+/// As [`lsmprop_to_secctx_slot`].
+unsafe extern "C" fn lsmprop_to_secctx<T: Tier>(
+    prop: *mut c::lsm_prop,
+    cp: *mut c::lsm_context,
+) -> c_int {
+    // SAFETY: the caller's arguments, passed on.
+    unsafe { lsmprop_to_secctx_slot::<T, 0>(prop, cp) }
+}
+
+/// The `lsmprop_to_secctx` entry point of chain `T` for `slot`.
+fn slot_options<T: Tier>(slot: usize) -> Option<c::security_list_options> {
+    // One arm per slot of `struct lsm_prop_stacker`.
+    const _: () = assert!(crate::lsm_prop::LSM_PROP_SLOTS == 2);
+    let entry: unsafe extern "C" fn(*mut c::lsm_prop, *mut c::lsm_context) -> c_int = match slot {
+        0 => lsmprop_to_secctx_slot::<T, 0>,
+        1 => lsmprop_to_secctx_slot::<T, 1>,
+        _ => return None,
+    };
+    Some(c::security_list_options {
+        lsmprop_to_secctx: Some(entry),
+    })
+}
+
+/// `release_secctx` entry point for chain `T`: frees a text that the chain
+/// made, as `selinux_release_secctx()` frees SELinux's, and leaves the
+/// others to their LSMs.
+///
+/// # Safety
+///
+/// Called by the LSM core only, with valid arguments (module docs).
+unsafe extern "C" fn release_secctx<T: Tier>(cp: *mut c::lsm_context) {
+    // SAFETY: the core's valid `lsm_context`.
+    let id = unsafe { (*cp).id };
+    let ours = u64::try_from(id).is_ok_and(crate::dispatch::release_secctx::<T>);
+    if !ours {
+        return;
+    }
+    // SAFETY: as above; a text with the LSM id of one of the chain's
+    // label-bearing submodules was made by `hand_over_secctx`, whose buffer
+    // is `kmalloc`ed and used by no one after this.
+    unsafe { c::kfree((*cp).context.cast::<c_void>()) };
+    // SAFETY: as above. Cleared, so that no LSM after stacker frees it
+    // again.
+    unsafe {
+        cp.write(c::lsm_context {
+            context: core::ptr::null_mut(),
+            len: 0,
+            id: 0,
+        })
+    };
+}
+
+/// `socket_getpeersec_dgram` entry point for chain `T`: the secid of a
+/// datagram sender's label, for `SCM_SECURITY`.
+///
+/// # Safety
+///
+/// Called by the LSM core only, with valid arguments (module docs):
+/// `sock` is null or valid, `secid` valid for writes.
+unsafe extern "C" fn socket_getpeersec_dgram<T: Tier>(
+    sock: *mut c::socket,
+    _skb: *mut c::sk_buff,
+    secid: *mut u32,
+) -> c_int {
+    // SAFETY: null (an IP datagram) or a valid socket, for the call.
+    let sock = unsafe { Socket::from_raw_opt(sock) };
+    kernel::error::from_result(|| {
+        let sender = crate::dispatch::socket_getpeersec_dgram::<T>(sock)?;
+        // SAFETY: valid for writes.
+        unsafe { secid.write(sender.raw()) };
+        Ok(0)
+    })
+}
+
 /// `getselfattr` entry point for chain `T` (`lsm_get_self_attr(2)`): one
 /// `struct lsm_ctx` under stacker's LSM id for each submodule that answers
 /// (the first only, with `LSM_FLAG_SINGLE`), whose value is `NAME:value`
@@ -445,6 +672,77 @@ unsafe extern "C" fn setselfattr<T: Tier>(
     crate::dispatch::setselfattr::<T>(&cx, attr, value).into_c()
 }
 
+/// [`slot_options`] of one slot, for [`crate::registry::with_single`].
+struct SlotOptions(usize);
+
+impl WithTier for SlotOptions {
+    type Output = Option<c::security_list_options>;
+    fn with<T: Tier>(self) -> Option<c::security_list_options> {
+        slot_options::<T>(self.0)
+    }
+}
+
+/// The LSM id under which stacker answers for each slot, one per
+/// label-bearing submodule: the C glue registers `lsmprop_to_secctx` for
+/// slot `slot` under an `lsm_id` with this name and id, and names it to
+/// audit (`audit_cfg_lsm()`), so that records carry `subj_NAME=`.
+///
+/// Fills `*out`, `*name` and `*id` and returns true if chain has a
+/// label-bearing submodule in slot `slot`.
+///
+/// # Safety
+///
+/// `out`, `name` and `id` must be valid for writes. Called from stacker's
+/// init only, before any hook runs.
+#[no_mangle]
+pub(crate) unsafe extern "C" fn stacker_rs_label_hook(
+    slot: c_int,
+    out: *mut c::security_list_options,
+    name: *mut *const c_char,
+    id: *mut u64,
+) -> bool {
+    let Ok(slot) = usize::try_from(slot) else {
+        return false;
+    };
+    let Some(m) = crate::lsm_prop::slot_owner::<Loop>(slot) else {
+        if slot == crate::lsm_prop::LSM_PROP_SLOTS {
+            let all = crate::lsm_prop::label_count::<Loop>();
+            if all > slot {
+                pr_warn!(
+                    "{} label-bearing submodules in the chain, {slot} lsm_prop slots: the last {} have no secids for audit\n",
+                    all,
+                    all - slot
+                );
+            }
+        }
+        return false;
+    };
+    let entry = match crate::boot::tier() {
+        DispatchTier::Empty => None,
+        DispatchTier::Single(single) => {
+            crate::registry::with_single(single, SlotOptions(slot)).flatten()
+        }
+        DispatchTier::Straight => slot_options::<Straight>(slot),
+        DispatchTier::Positions | DispatchTier::Loop => slot_options::<Loop>(slot),
+    };
+    let (Some(entry), Some(sub)) = (entry, crate::registry::C_NAMES.get(m as usize)) else {
+        return false;
+    };
+    // SAFETY: valid for writes, as the caller promises.
+    unsafe { out.write(entry) };
+    // SAFETY: as above; the name is a `'static` C string.
+    unsafe { name.write(sub.as_char_ptr()) };
+    // SAFETY: as above.
+    unsafe { id.write(crate::dispatch::label_lsm_id(m)) };
+    pr_info!(
+        "lsm_prop slot {slot}: {}'s labels (audit: subj_{}=, obj_{}=)\n",
+        sub.to_str().unwrap_or("?"),
+        sub.to_str().unwrap_or("?"),
+        sub.to_str().unwrap_or("?")
+    );
+    true
+}
+
 /// [`options`] of one hook, for [`crate::registry::with_single`].
 struct Options(Hook);
 
@@ -528,6 +826,9 @@ pub(crate) unsafe extern "C" fn stacker_rs_hook(
             }
             crate::registry::with_single(m, Options(hook))
         }
+        // Registered once per label-bearing submodule, under its own LSM
+        // id (`stacker_rs_label_hook`).
+        Err(_) if owner == -1 && hook == Hook::lsmprop_to_secctx => None,
         Err(_) if owner <= -2 => usize::try_from(-2 - owner)
             .ok()
             .and_then(|position| position_entry_point(position, hook)),

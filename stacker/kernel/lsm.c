@@ -15,6 +15,7 @@
 
 #define pr_fmt(fmt) "stacker: " fmt
 
+#include <linux/audit.h>
 #include <linux/lsm_count.h>
 #include <linux/lsm_hooks.h>
 #include <linux/ratelimit.h>
@@ -83,6 +84,35 @@ int __init stacker_collect_hooks(struct security_hook_list *hooks, int owner)
 		count++;
 	}
 	return count;
+}
+
+/*
+ * Each label-bearing submodule of the chain answers lsmprop_to_secctx for
+ * its slot of struct lsm_prop_stacker under an LSM id of its own, which
+ * security_lsmprop_to_secctx() routes by, and audit names it by
+ * (subj_mlte=...). The core counts stacker once per position in
+ * MAX_LSM_COUNT, so a hook has at least STACKER_POSITIONS slots for it.
+ */
+static struct lsm_id stacker_label_lsmids[LSM_PROP_STACKER_SLOTS] __ro_after_init;
+static struct security_hook_list stacker_label_hooks[LSM_PROP_STACKER_SLOTS] __ro_after_init;
+
+static void __init stacker_add_label_hooks(void)
+{
+	int slot;
+
+	for (slot = 0; slot < LSM_PROP_STACKER_SLOTS && slot < STACKER_POSITIONS; slot++) {
+		struct lsm_id *lsmid = &stacker_label_lsmids[slot];
+		struct security_hook_list *hook = &stacker_label_hooks[slot];
+
+		if (!stacker_rs_label_hook(slot, &hook->hook, &lsmid->name, &lsmid->id))
+			break;
+		hook->scalls = static_calls_table.lsmprop_to_secctx;
+		security_add_hooks(hook, 1, lsmid);
+		audit_cfg_lsm(lsmid, AUDIT_CFG_LSM_SECCTX_SUBJECT | AUDIT_CFG_LSM_SECCTX_OBJECT);
+	}
+	/* Says how many label-bearing submodules have no slot. */
+	if (slot == LSM_PROP_STACKER_SLOTS)
+		stacker_rs_label_hook(slot, NULL, NULL, NULL);
 }
 
 static int __init stacker_chain_setup(char *str)
@@ -189,6 +219,7 @@ static int __init stacker_init(void)
 		count += stacker_collect_hooks(stacker_hooks + count, -2 - p);
 	count += stacker_collect_hooks(stacker_hooks + count, -1);
 	security_add_hooks(stacker_hooks, count, &stacker_lsmid);
+	stacker_add_label_hooks();
 	stacker_rs_log_registered(count);
 	return 0;
 }

@@ -32,6 +32,13 @@ int stacker_rs_positions(void);
  */
 bool stacker_rs_hook(const char *name, union security_list_options *entry,
 		     int owner);
+/*
+ * The lsmprop_to_secctx entry point for slot @slot of struct
+ * lsm_prop_stacker, and the name and LSM id of the label-bearing submodule
+ * that owns it, if any (entry.rs).
+ */
+bool stacker_rs_label_hook(int slot, union security_list_options *entry,
+			   const char **name, u64 *id);
 /* How many hooks the LSM core has: the size of stacker's catalog (lsm.c). */
 enum stacker_catalog_size {
 #define LSM_HOOK(RET, DEFAULT, NAME, ...) STACKER_CATALOG_##NAME,

@@ -70,6 +70,7 @@
 #include <time.h>
 
 #include "guest_util.h"
+#include "audit_util.h"
 #include "hook_names.h"
 
 #define STATS "/sys/kernel/security/stacker/stats"
@@ -87,10 +88,13 @@
 #define KEYCTL_SESSION_TO_PARENT 18
 #define KEY_SPEC_PROCESS_KEYRING -2
 
-/* Hooks no system call reaches in the test kernel. */
+/*
+ * Hooks no system call reaches in the test kernel (cred_getlsmprop: 7.3
+ * has no caller of security_cred_getlsmprop()).
+ */
 static const char *const unreachable[] = {
 	"kernel_read_file", "kernel_post_read_file", "kernel_load_data",
-	"kernel_post_load_data", NULL,
+	"kernel_post_load_data", "cred_getlsmprop", NULL,
 };
 
 static char stats[1 << 16];
@@ -991,6 +995,66 @@ static void special_ops(void)
 	syscall(SYS_lsm_set_self_attr, LSM_ATTR_CURRENT, &u.ctx, u.ctx.len, 0);
 }
 
+/*
+ * System calls that reach the hooks of labels as secids: an audit record
+ * of this task (current_getlsmprop_subj, lsmprop_to_secctx,
+ * release_secctx); a child whose every system call a rule audits, which
+ * opens a file, asks an IPC object and signals itself (inode_, ipc_ and
+ * task_getlsmprop_obj); a Unix datagram with SO_PASSSEC
+ * (socket_getpeersec_dgram, secid_to_secctx).
+ */
+static void label_ops(void)
+{
+	int sv[2], go[2], one = 1, status;
+	char data = 'x', cbuf[CMSG_SPACE(256)];
+	struct iovec iov = { .iov_base = &data, .iov_len = 1 };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
+	};
+	pid_t child;
+
+	audit_user_avc("probe_test");
+	if (!audit_set_enabled(1) && !pipe(go)) {
+		child = fork();
+		if (child == 0) {
+			char c;
+			int q;
+
+			close(go[1]);
+			if (read(go[0], &c, 1) == 1) {
+				close(open("/tmp/p/x", O_RDONLY));
+				q = msgget(IPC_PRIVATE, 0600);
+				if (q >= 0) {
+					struct msqid_ds ds;
+
+					msgctl(q, IPC_STAT, &ds);
+					msgctl(q, IPC_RMID, NULL);
+				}
+				kill(getpid(), 0);
+			}
+			_exit(0);
+		}
+		close(go[0]);
+		if (child > 0) {
+			audit_pid_rule(AUDIT_ADD_RULE, child);
+			if (write(go[1], "x", 1) != 1)
+				kill(child, SIGKILL);
+			waitpid(child, &status, 0);
+			audit_pid_rule(AUDIT_DEL_RULE, child);
+		}
+		close(go[1]);
+		audit_set_enabled(0);
+	}
+	if (!socketpair(AF_UNIX, SOCK_DGRAM, 0, sv)) {
+		setsockopt(sv[1], SOL_SOCKET, SO_PASSSEC, &one, sizeof(one));
+		if (send(sv[0], &data, 1, 0) == 1)
+			recvmsg(sv[1], &msg, 0);
+		close(sv[0]);
+		close(sv[1]);
+	}
+}
+
 /* Made once the system calls of every hook have been made. */
 #define REACHED "/tmp/probe_test.reached"
 
@@ -1018,6 +1082,7 @@ FIXTURE_SETUP(hook)
 		tcp_ops();
 		ipc_ops();
 		special_ops();
+		label_ops();
 		/* RCU callbacks and deferred frees (task, cred, inode, superblock). */
 		sync();
 		sleep(1);

@@ -69,6 +69,22 @@ impl AttrValue {
     }
 }
 
+/// The text of a label, for the LSM core's `struct lsm_context`
+/// (`secid_to_secctx`, `lsmprop_to_secctx`). Audit asks for it from any
+/// context, atomic ones included, so it allocates with `GFP_ATOMIC` and
+/// demands no proof.
+#[derive(Default)]
+pub(crate) struct SecCtx(pub(crate) KVec<u8>);
+
+impl SecCtx {
+    /// Appends bytes to the text. Does not sleep (`GFP_ATOMIC`).
+    pub(crate) fn push_bytes(&mut self, bytes: &[u8]) -> Result {
+        self.0
+            .extend_from_slice(bytes, kernel::alloc::flags::GFP_ATOMIC)?;
+        Ok(())
+    }
+}
+
 /// The C side of forwarding (`stacker/procattr.c`).
 ///
 /// The task is passed as `*mut c_void`: bindgen's `task_struct` holds

@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Labels as secids (stacker/core/lsm_prop.rs, linux/patches/0009): the
+ * kernel's own users of struct lsm_prop see each label-bearing submodule's
+ * label.
+ *
+ * - Audit: a userspace AVC message (AUDIT_USER_AVC, which the kernel logs
+ *   even with auditing off, through printk when no auditd listens) carries
+ *   the sender's context as audit_log_task_context() writes it: "subj=" when
+ *   one LSM gives contexts to audit, else "subj=?" and an
+ *   AUDIT_MAC_TASK_CONTEXTS (1420) record with "subj_NAME=" for each. Each
+ *   stacker submodule's entry of lsm_get_self_attr(2), NAME:VALUE, must be
+ *   in that record as subj_NAME=VALUE, or be the "subj=" itself. A system
+ *   call audited by a rule (as "auditctl -a always,exit -F pid=PID") names
+ *   a file in its PATH record with mlte's label of it, "obj=" or
+ *   "obj_mlte=".
+ * - SCM_SECURITY: a Unix datagram carries its sender's label (the chain's
+ *   primary label: the first label-bearing submodule, mlte in these boots)
+ *   when stacker is the first LSM with labels; checked against the
+ *   sender's own entry.
+ *
+ * mlte's test policy is loaded first if no policy is (so the boots can run
+ * this before the programs that load theirs).
+ */
+#define _GNU_SOURCE
+#include <sys/socket.h>
+#include <sys/un.h>
+
+#include "guest_util.h"
+#include "audit_util.h"
+
+#define MLTE "/sys/kernel/security/stacker/mlte/"
+#define POLICY_BIN "/etc/mlte/test.bin"
+#define LSM_ID_SELINUX 101
+#define LSM_ID_APPARMOR 104
+/* include/linux/socket.h (not in glibc's headers). */
+#ifndef SCM_SECURITY
+#define SCM_SECURITY 0x03
+#endif
+
+/* stacker's entries of lsm_get_self_attr(2): NAME and VALUE. */
+struct label {
+	char name[32];
+	char value[256];
+};
+
+/* Fills `out` with stacker's entries of the current attribute; how many. */
+static int stacker_labels(struct label *out, int max)
+{
+	char buf[4096];
+	uint32_t size = sizeof(buf);
+	int n = syscall(SYS_lsm_get_self_attr, LSM_ATTR_CURRENT, buf, &size, 0);
+	struct lsm_ctx *ctx = (struct lsm_ctx *)buf;
+	int found = 0;
+
+	for (int i = 0; i < n; i++) {
+		const char *colon = memchr(ctx->ctx, ':', ctx->ctx_len);
+
+		if (ctx->id == LSM_ID_STACKER && colon && found < max) {
+			struct label *l = &out[found++];
+			size_t nl = colon - (const char *)ctx->ctx;
+
+			snprintf(l->name, sizeof(l->name), "%.*s", (int)nl, ctx->ctx);
+			snprintf(l->value, sizeof(l->value), "%s", colon + 1);
+		}
+		ctx = (struct lsm_ctx *)((char *)ctx + ctx->len);
+	}
+	return found;
+}
+
+/* Whether LSM `name` is active (/sys/kernel/security/lsm). */
+static int lsm_active(const char *name)
+{
+	char buf[512], *tok, *save;
+
+	if (read_value("/sys/kernel/security/lsm", buf, sizeof(buf)))
+		return 0;
+	for (tok = strtok_r(buf, ",\n", &save); tok; tok = strtok_r(NULL, ",\n", &save))
+		if (!strcmp(tok, name))
+			return 1;
+	return 0;
+}
+
+/* Position of LSM `name` in /sys/kernel/security/lsm, or a large number. */
+static int lsm_position(const char *name)
+{
+	char buf[512], *tok, *save;
+	int i = 0;
+
+	if (read_value("/sys/kernel/security/lsm", buf, sizeof(buf)))
+		return 1000;
+	for (tok = strtok_r(buf, ",\n", &save); tok; tok = strtok_r(NULL, ",\n", &save), i++)
+		if (!strcmp(tok, name))
+			return i;
+	return 1000;
+}
+
+/* Loads mlte's test policy unless a policy is loaded. */
+static void load_mlte_policy(void)
+{
+	char buf[512], *p, *policy = NULL;
+	long len;
+
+	if (read_value(MLTE "status", buf, sizeof(buf)))
+		return;	/* mlte is not in the chain */
+	p = strstr(buf, "loads ");
+	if (p && atol(p + 6) > 0)
+		return;
+	len = read_whole(POLICY_BIN, &policy);
+	if (len > 0)
+		write_bytes(MLTE "policy", policy, len);
+	free(policy);
+}
+
+FIXTURE(labels) {
+	struct label labels[4];
+	int n;
+};
+
+FIXTURE_SETUP(labels)
+{
+	load_mlte_policy();
+	self->n = stacker_labels(self->labels, 4);
+}
+
+FIXTURE_TEARDOWN(labels)
+{
+}
+
+/* Each stacker label is in the audit record of a message from this task. */
+TEST_F(labels, audit_records_carry_each_label)
+{
+	char marker[64], record[4096], serial[64], aux[4096], want[320];
+	int others = lsm_active("selinux") + lsm_active("apparmor") + lsm_active("smack");
+
+	ASSERT_LT(0, self->n) TH_LOG("no stacker submodule gave a label");
+	snprintf(marker, sizeof(marker), "stacker-labels-%ld", (long)getpid());
+	ASSERT_EQ(0, audit_user_avc(marker));
+	ASSERT_EQ(0, find_audit_record(marker, NULL, 0, record, sizeof(record)))
+		TH_LOG("no audit record with %s in the kernel log", marker);
+	TH_LOG("%s", record);
+	if (self->n + others == 1) {
+		/* One LSM gives contexts to audit: the plain subj=. */
+		snprintf(want, sizeof(want), " subj=%s ", self->labels[0].value);
+		EXPECT_NE(NULL, strstr(record, want)) TH_LOG("want '%s'", want);
+		return;
+	}
+	ASSERT_NE(NULL, strstr(record, " subj=? ")) TH_LOG("several LSMs, no subj=?");
+	ASSERT_EQ(0, audit_serial(record, serial, sizeof(serial)));
+	ASSERT_EQ(0, find_audit_record(NULL, serial, AUDIT_MAC_TASK_CONTEXTS, aux, sizeof(aux)))
+		TH_LOG("no AUDIT_MAC_TASK_CONTEXTS record for %s", serial);
+	TH_LOG("%s", aux);
+	for (int i = 0; i < self->n; i++) {
+		const char *at;
+		size_t len;
+
+		snprintf(want, sizeof(want), "subj_%s=%s", self->labels[i].name,
+			 self->labels[i].value);
+		at = strstr(aux, want);
+		len = strlen(want);
+		EXPECT_TRUE(at && (at[len] == ' ' || at[len] == '\n' || at[len] == '\0'))
+			TH_LOG("want '%s'", want);
+	}
+	if (lsm_active("selinux"))
+		EXPECT_NE(NULL, strstr(aux, "subj_selinux="));
+	if (lsm_active("apparmor"))
+		EXPECT_NE(NULL, strstr(aux, "subj_apparmor="));
+}
+
+/*
+ * mlte's label of a file is in the PATH record of a system call that names
+ * it: "obj=" alone, or "obj=?" and an AUDIT_MAC_OBJ_CONTEXTS record with
+ * obj_mlte=, as SELinux's is with obj_selinux=. The label is the file's
+ * security.mlte as getxattr(2) reads it.
+ */
+TEST_F(labels, audit_records_carry_an_objects_label)
+{
+	const char *file = "/tmp/labels_obj";
+	char label[256], needle[64], record[4096], serial[64], aux[4096], want[320];
+	int others = lsm_active("selinux") + lsm_active("smack");
+	int go[2], status;
+	ssize_t n;
+	pid_t child;
+
+	if (access(MLTE "status", F_OK))
+		SKIP(return, "mlte is not in the chain");
+	ASSERT_EQ(0, make_file(file));
+	n = getxattr(file, MLTE_XATTR, label, sizeof(label) - 1);
+	ASSERT_LT(0, n) TH_LOG("no security.mlte: %s", strerror(errno));
+	label[n] = '\0';
+	ASSERT_EQ(0, audit_set_enabled(1));
+	ASSERT_EQ(0, pipe(go));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (child == 0) {
+		char c;
+		int fd;
+
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(2);
+		fd = open(file, O_RDONLY);
+		_exit(fd < 0 ? 1 : 0);
+	}
+	close(go[0]);
+	EXPECT_EQ(0, audit_pid_rule(AUDIT_ADD_RULE, child));
+	EXPECT_EQ(1, write(go[1], "x", 1));
+	close(go[1]);
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	EXPECT_EQ(0, audit_pid_rule(AUDIT_DEL_RULE, child));
+	EXPECT_EQ(0, audit_set_enabled(0));
+	ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	snprintf(needle, sizeof(needle), "name=\"%s\"", file);
+	ASSERT_EQ(0, find_audit_record(needle, NULL, AUDIT_PATH, record, sizeof(record)))
+		TH_LOG("no PATH record for %s", file);
+	TH_LOG("%s", record);
+	if (others == 0) {
+		snprintf(want, sizeof(want), " obj=%s ", label);
+		EXPECT_NE(NULL, strstr(record, want)) TH_LOG("want '%s'", want);
+		return;
+	}
+	ASSERT_NE(NULL, strstr(record, " obj=? ")) TH_LOG("several LSMs, no obj=?");
+	ASSERT_EQ(0, audit_serial(record, serial, sizeof(serial)));
+	ASSERT_EQ(0, find_audit_record(NULL, serial, AUDIT_MAC_OBJ_CONTEXTS, aux, sizeof(aux)))
+		TH_LOG("no AUDIT_MAC_OBJ_CONTEXTS record for %s", serial);
+	TH_LOG("%s", aux);
+	snprintf(want, sizeof(want), "obj_mlte=%s", label);
+	EXPECT_NE(NULL, strstr(aux, want)) TH_LOG("want '%s'", want);
+}
+
+/* A Unix datagram's SCM_SECURITY is its sender's primary label. */
+TEST_F(labels, scm_security_is_the_senders_primary_label)
+{
+	int sv[2], one = 1;
+	char data = 'x', cbuf[CMSG_SPACE(512)];
+	struct iovec iov = { .iov_base = &data, .iov_len = 1 };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
+	};
+	struct cmsghdr *c;
+	int stacker = lsm_position("stacker");
+
+	ASSERT_LT(0, self->n) TH_LOG("no stacker submodule gave a label");
+	if (lsm_position("selinux") < stacker || lsm_position("apparmor") < stacker)
+		SKIP(return, "an LSM before stacker answers SCM_SECURITY");
+	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_DGRAM, 0, sv));
+	ASSERT_EQ(0, setsockopt(sv[1], SOL_SOCKET, SO_PASSSEC, &one, sizeof(one)));
+	ASSERT_EQ(1, send(sv[0], &data, 1, 0));
+	ASSERT_EQ(1, recvmsg(sv[1], &msg, 0));
+	c = CMSG_FIRSTHDR(&msg);
+	while (c && !(c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_SECURITY))
+		c = CMSG_NXTHDR(&msg, c);
+	ASSERT_NE(NULL, c) TH_LOG("no SCM_SECURITY");
+	/* The text and its NUL, as SELinux's. */
+	EXPECT_EQ(strlen(self->labels[0].value) + 1, c->cmsg_len - CMSG_LEN(0));
+	EXPECT_STREQ(self->labels[0].value, (char *)CMSG_DATA(c));
+	close(sv[0]);
+	close(sv[1]);
+}
+
+TEST_HARNESS_MAIN
