@@ -25,8 +25,17 @@ import re
 import sys
 
 # Hooks that follow from others (`HookSet::with_derived` in stacker/core/hook.rs).
-DERIVED = {"getprocattr": "getselfattr", "setprocattr": "setselfattr",
-           "file_ioctl": "file_ioctl_compat"}
+DERIVED = {"getprocattr": ["getselfattr"], "setprocattr": ["setselfattr"],
+           "file_ioctl": ["file_ioctl_compat"],
+           "secid_to_secctx": ["lsmprop_to_secctx", "release_secctx"],
+           "audit_rule_init": ["audit_rule_free"]}
+
+
+def label_hooks(root):
+    """The hooks of labels as secids (`LABEL_HOOKS` in stacker/core/lsm_prop.rs)."""
+    text = (root / "stacker/core/lsm_prop.rs").read_text()
+    m = re.search(r"const LABEL_HOOKS: &\[Hook\] = &\[(.*?)\];", text, re.S)
+    return re.findall(r"Hook::(\w+)", m.group(1))
 
 
 def table_hooks(root):
@@ -60,18 +69,25 @@ def submodules(root, known):
             unknown = [h for h in hooks if h not in known]
             if unknown:
                 sys.exit(f"{path}: not hooks of the table: {unknown}")
-            hooks += [DERIVED[h] for h in hooks if h in DERIVED]
-        elif "const HOOKS: HookSet = HookSet::of(Hook::ALL);" in text:
-            # A submodule that implements every hook (modules/probe).
+            hooks += [d for h in hooks for d in DERIVED.get(h, [])]
+            later = hooks
+        elif "const HOOKS: HookSet = HookSet::of(Hook::ALL)" in text:
+            # A submodule that implements every hook (modules/probe); with
+            # `.without_if(I != 0, crate::lsm_prop::LABEL_HOOKS)`, its
+            # instances after the first bear no labels.
             impl, hooks = text, list(known)
+            later = hooks
+            if "without_if(I != 0, crate::lsm_prop::LABEL_HOOKS)" in text:
+                labels = label_hooks(root)
+                later = [h for h in hooks if h not in labels]
         else:
             continue
         # `const NAME: &CStr = c"x";`, or `NAMES[I]` of `const NAMES: [..] = [c"a", ..];`.
         const = "NAMES" if "NAMES[" in impl else "NAME"
         value = re.search(rf"const {const}\b[^=]*=([^;]*);", text).group(1)
         names = re.findall(r'c"([a-z_0-9]+)"', value)
-        for name in names:
-            out[name] = sorted(hooks, key=known.index)
+        for i, name in enumerate(names):
+            out[name] = sorted(hooks if i == 0 else later, key=known.index)
     return out
 
 

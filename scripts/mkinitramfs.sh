@@ -165,6 +165,12 @@ parser=$(command -v apparmor_parser || true)
 [ -x "$parser" ] || die "apparmor_parser missing (Debian package apparmor; scripts/setup.sh installs it)"
 cp -L "$parser" "$root/sbin/apparmor_parser"
 copy_libraries "$parser"
+# Debian's auditctl, which adds labels_test's audit rules on mlte's types.
+auditctl=$(command -v auditctl || true)
+[ -n "$auditctl" ] || auditctl=/sbin/auditctl
+[ -x "$auditctl" ] || die "auditctl missing (Debian package auditd; scripts/setup.sh installs it)"
+cp -L "$auditctl" "$root/sbin/auditctl"
+copy_libraries "$auditctl"
 
 # Helpers that tests run; not tests themselves.
 for src in "$STACKER_ROOT"/tests/guest/helpers/*.c; do

@@ -30,6 +30,9 @@ DEB_PACKAGES=(
 	# apparmor_parser, which loads coexist_test's AppArmor profile in the
 	# guest (copied into the initramfs with its libraries)
 	apparmor
+	# auditctl, which adds the audit rules of labels_test in the guest
+	# (copied into the initramfs with its libraries)
+	auditd
 	# the integrity boot test's fixtures (scripts/integrity-fixtures.sh):
 	# keys, IMA hashes and signatures, the ext4 image
 	openssl ima-evm-utils e2fsprogs

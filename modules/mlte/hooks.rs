@@ -41,7 +41,7 @@
 //! it, which the host tests run.
 
 use super::classes::{perm, Class};
-use super::compiled::InitialSid;
+use super::compiled::{InitialSid, SIDS};
 use super::context::{Context, Shown};
 use super::label::Label;
 use super::policy::{self, Policy, Target};
@@ -144,7 +144,8 @@ mod perms {
 use perms::*;
 
 use crate::abi::{
-    LSM_UNSAFE_NO_NEW_PRIVS, LSM_UNSAFE_PTRACE, PROT_EXEC, PTRACE_MODE_ATTACH, SIGKILL,
+    AUDIT_OBJ_TYPE, AUDIT_OP_EQUAL, AUDIT_OP_NOT_EQUAL, AUDIT_SUBJ_TYPE, LSM_UNSAFE_NO_NEW_PRIVS,
+    LSM_UNSAFE_PTRACE, PROT_EXEC, PTRACE_MODE_ATTACH, SIGKILL,
 };
 /// `ATTR_MODE | ATTR_UID | ATTR_GID | ATTR_ATIME_SET | ATTR_MTIME_SET |
 /// ATTR_TIMES_SET` (`include/linux/fs.h`): the `iattr` changes that are
@@ -484,13 +485,27 @@ fn sid_text(sid: Sid) -> Option<ContextText> {
     policy::with(|p| p.and_then(|p| ContextText::of(p.show(sid))))
 }
 
-/// `sid` as mlte's secid for `struct lsm_prop` (`core/lsm_prop.rs`):
-/// `None` while no policy is loaded, for there is no text to give then.
+/// `sid` as mlte's secid for `struct lsm_prop` (`core/lsm_prop.rs`).
+/// Every object has one, before a policy too (an initial SID's), as
+/// SELinux's have: audit takes an empty slot for an error.
 fn secid_of(sid: Sid) -> Option<Secid> {
-    if policy::with(|p| p.is_none()) {
-        return None;
-    }
     Secid::new(sid.raw())
+}
+
+/// The text of secid `sid` for audit and `SCM_SECURITY`: its context's
+/// ([`sid_text`]); before a policy is loaded, an initial SID's name
+/// (`kernel`, `file`), as SELinux gives before its policy
+/// (`security_sid_to_context()` of an initial SID).
+fn secid_text(sid: Sid, out: &mut SecCtx) -> Result {
+    if let Some(text) = sid_text(sid) {
+        return out.push_bytes(text.bytes());
+    }
+    let initial = sid.as_initial().unwrap_or(InitialSid::Unlabeled);
+    let name = SIDS
+        .iter()
+        .find(|(s, _)| *s == initial)
+        .map_or("unlabeled", |(_, name)| name);
+    out.push_bytes(name.as_bytes())
 }
 
 /// A context's text, in a buffer of [`CONTEXT_TEXT`] bytes on the stack.
@@ -1086,8 +1101,7 @@ crate::submodule::submodule! {
         }
 
         // Labels as secids (`core/lsm_prop.rs`): a SID is mlte's secid, as
-        // SELinux's SID is its own. None while no policy is loaded, as
-        // there is no context text then (`getprocattr`).
+        // SELinux's SID is its own.
         fn cred_getlsmprop(&self, cred: &Cred) -> Option<Secid> {
             secid_of(cred_sid(cred))
         }
@@ -1112,10 +1126,35 @@ crate::submodule::submodule! {
             // A SID the table does not hold shows as `sid unlabeled`'s
             // context, as SELinux's `sidtab_search()` answers.
             let sid = Sid::from_raw(secid.raw()).ok_or(EINVAL)?;
-            match sid_text(sid) {
-                Some(text) => out.push_bytes(text.bytes()),
-                None => Err(EINVAL),
+            secid_text(sid, out)
+        }
+
+        fn audit_rule_init(&self, field: u32, op: u32, text: &[u8]) -> Result<u64> {
+            // As `selinux_audit_rule_init()` for a type: `=` or `!=`, and a
+            // type the policy in force declares. mlte's contexts have no
+            // user or role, and its levels are not rule values (yet):
+            // those fields are refused.
+            if !matches!(field, AUDIT_SUBJ_TYPE | AUDIT_OBJ_TYPE)
+                || !matches!(op, AUDIT_OP_EQUAL | AUDIT_OP_NOT_EQUAL)
+            {
+                return Err(EINVAL);
             }
+            policy::with(|p| p.and_then(|p| p.global_type(text)))
+                .map(u64::from)
+                .ok_or(EINVAL)
+        }
+
+        fn audit_rule_match(&self, secid: Secid, field: u32, op: u32, value: u64) -> Result<bool> {
+            let sid = Sid::from_raw(secid.raw()).ok_or(EINVAL)?;
+            // No policy: nothing matches, as SELinux before its first.
+            let Some(ty) = policy::with(|p| p.map(|p| u64::from(p.global_type_of(sid)))) else {
+                return Ok(false);
+            };
+            Ok(match (field, op) {
+                (AUDIT_SUBJ_TYPE | AUDIT_OBJ_TYPE, AUDIT_OP_EQUAL) => ty == value,
+                (AUDIT_SUBJ_TYPE | AUDIT_OBJ_TYPE, AUDIT_OP_NOT_EQUAL) => ty != value,
+                _ => false,
+            })
         }
 
         fn socket_getpeersec_dgram(&self, sock: Option<&Socket>) -> Result<Secid> {

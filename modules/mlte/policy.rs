@@ -181,6 +181,19 @@ impl<'a> Policy<'a> {
         }
     }
 
+    /// The global id (`type_names.rs`) of the type this policy names
+    /// `name`, if it declares one: what an audit rule's `subj_type=NAME`
+    /// compares, and still means after a reload that keeps the name.
+    pub(crate) fn global_type(&self, name: &[u8]) -> Option<u32> {
+        self.compiled.type_id(name).map(|ty| self.types.global(ty))
+    }
+
+    /// The global id of the type of `sid`'s context under this policy
+    /// ([`Policy::context`]).
+    pub(crate) fn global_type_of(&self, sid: Sid) -> u32 {
+        self.types.global(self.context(sid).ty)
+    }
+
     /// The text of `sid`'s context: an initial SID's from this policy; a
     /// table SID's as it was interned (its type's name and its level),
     /// also when this policy cannot read it, as SELinux keeps the text of

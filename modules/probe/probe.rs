@@ -24,9 +24,12 @@
 //!   (at most `i32::MAX`); every other option is not its own (`ENOSYS`);
 //! - `socket_getpeersec_stream`: the peer label of every stream socket
 //!   (`getsockopt(SO_PEERSEC)`) is `probe`;
-//! - labels as secids (`core/lsm_prop.rs`): a task's label is its
-//!   attribute `current`, as secid `current + 1`, whose text is the
-//!   number; so audit records carry `subj_probe=NUMBER`;
+//! - labels as secids (`core/lsm_prop.rs`): the label of every task,
+//!   inode, IPC object and datagram is its attribute `current`, as secid
+//!   `current + 1`, whose text is the number; so audit records carry
+//!   `subj_probe=NUMBER` and `obj_probe=NUMBER`;
+//!   An audit rule `subj_type=NUMBER` (`=` only) matches a task whose
+//!   `current` is NUMBER;
 //! - `inode_xattr_skipcap`: it checks [`SKIPCAP_XATTR`] itself (it allows
 //!   everything), so setting or removing that xattr needs no
 //!   `CAP_SYS_ADMIN`; every other name keeps the check.
@@ -144,14 +147,8 @@ where
     const NAME: &'static CStr = NAMES[I];
     // A probe implements every hook, so it says so itself rather than
     // through `submodule!`; only `probe` bears labels.
-    const HOOKS: HookSet = if I == 0 {
-        HookSet::of(Hook::ALL)
-    } else {
-        HookSet::of(Hook::ALL)
-            .without(Hook::secid_to_secctx)
-            .without(Hook::lsmprop_to_secctx)
-            .without(Hook::release_secctx)
-    };
+    // (scripts/gen-hook-names.py reads this line.)
+    const HOOKS: HookSet = HookSet::of(Hook::ALL).without_if(I != 0, crate::lsm_prop::LABEL_HOOKS);
     const LSM_ID: u64 = if I == 0 { crate::abi::LSM_ID_PROBE } else { 0 };
     // The LSM core calls `inode_init_security` only when some LSM has an
     // xattr slot, and the free hooks of an object kind only when it has a
@@ -213,8 +210,8 @@ where
         out.push_bytes(cx, b"probe")
     }
 
-    // `probe`'s label: a task's is its attribute `current`, as secid
-    // `current + 1` (a secid is never 0); other objects have none.
+    // `probe`'s label: its attribute `current`, as secid `current + 1` (a
+    // secid is never 0), for every task, inode, IPC object and datagram.
     fn cred_getlsmprop(&self, _: &Cred) -> Option<Secid> {
         current_secid::<I>()
     }
@@ -227,10 +224,35 @@ where
         current_secid::<I>()
     }
 
+    fn inode_getlsmprop(&self, _: &Inode) -> Option<Secid> {
+        current_secid::<I>()
+    }
+
+    fn ipc_getlsmprop(&self, _: &IpcPerm) -> Option<Secid> {
+        current_secid::<I>()
+    }
+
+    fn socket_getpeersec_dgram(&self, _: Option<&Socket>) -> Result<Secid> {
+        current_secid::<I>().ok_or(ENOPROTOOPT)
+    }
+
     fn secid_to_secctx(&self, secid: Secid, out: &mut SecCtx) -> Result {
         let mut digits = [0u8; 10];
         let text = decimal(secid.raw().wrapping_sub(1), &mut digits);
         out.push_bytes(text)
+    }
+
+    // An audit rule on `probe`'s label: `subj_type=NUMBER` with `=` matches
+    // a task whose attribute `current` is NUMBER.
+    fn audit_rule_init(&self, field: u32, op: u32, text: &[u8]) -> Result<u64> {
+        if I != 0 || field != crate::abi::AUDIT_SUBJ_TYPE || op != crate::abi::AUDIT_OP_EQUAL {
+            return Err(EINVAL);
+        }
+        parse_number(text).map(u64::from).ok_or(EINVAL)
+    }
+
+    fn audit_rule_match(&self, secid: Secid, _field: u32, _op: u32, value: u64) -> Result<bool> {
+        Ok(u64::from(secid.raw().wrapping_sub(1)) == value)
     }
 
     fn inode_xattr_skipcap(&self, _cx: &MaySleep, name: &[u8]) -> CapCheck {

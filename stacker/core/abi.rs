@@ -36,6 +36,17 @@ pub(crate) const LSM_ID_PROBE: u64 = 116;
 /// `LSM_ID_MLTE`: the name of mlte's labels (linux/patches/0009).
 pub(crate) const LSM_ID_MLTE: u64 = 119;
 
+/// `AUDIT_SUBJ_TYPE` (`include/uapi/linux/audit.h`): an audit rule's
+/// field for the type of the subject's label.
+pub(crate) const AUDIT_SUBJ_TYPE: u32 = 15;
+/// `AUDIT_OBJ_TYPE`: the field for the type of an object's label.
+pub(crate) const AUDIT_OBJ_TYPE: u32 = 21;
+/// `Audit_equal` (the same header): a rule's operator `=`, as the kernel
+/// hands it to the LSMs.
+pub(crate) const AUDIT_OP_EQUAL: u32 = 0;
+/// `Audit_not_equal`: the operator `!=`.
+pub(crate) const AUDIT_OP_NOT_EQUAL: u32 = 1;
+
 /// `PROT_EXEC` (`include/uapi/asm-generic/mman-common.h`): a mapping may
 /// be executed. (Not in the bindings: `layout_check.c` asserts it.)
 pub(crate) const PROT_EXEC: u64 = 0x4;

@@ -76,6 +76,7 @@ macro_rules! tier_methods {
     (@one $kind:ident selfattr_set $($rest:tt)*) => {};
     (@one $kind:ident secctx_by_slot $($rest:tt)*) => {};
     (@one $kind:ident secctx_release $($rest:tt)*) => {};
+    (@one $kind:ident audit_rule_release $($rest:tt)*) => {};
     (@one decl $rule:ident $name:ident ($($rarg:ident: $rty:ty),*) $(-> $rret:ty = $default:expr)?) => {
         #[doc = concat!("Calls `", stringify!($name), "` of submodule `m` (if in the chain).")]
         fn $name(m: u8, $($rarg: $rty),*) $(-> $rret)?;
@@ -235,14 +236,17 @@ macro_rules! combine {
     (lsmprop $name:ident ($($rarg:ident: $rty:ty),*) -> $rret:ty = $default:expr) => {
         #[doc = concat!("Dispatches `", stringify!($name), "` through chain `T`: each label-bearing submodule with a slot gives the secid for its own slot (`core/lsm_prop.rs`).")]
         #[inline(always)]
-        pub(crate) fn $name<T: Tier>($($rarg: $rty),*) -> crate::lsm_prop::PropSlots {
+        ///
+        /// Returns the slots and how many the chain owns: only those are
+        /// its to write.
+        pub(crate) fn $name<T: Tier>($($rarg: $rty),*) -> (crate::lsm_prop::PropSlots, usize) {
             let mut slots = [0; crate::lsm_prop::LSM_PROP_SLOTS];
             let (owners, n) = crate::lsm_prop::label_owners::<T>();
             for (slot, &m) in slots.iter_mut().zip(owners.iter()).take(n) {
                 crate::stats::count(m as usize, Hook::$name, false);
                 *slot = T::$name(m, $($rarg),*).map_or(0, crate::lsm_prop::Secid::raw);
             }
-            slots
+            (slots, n)
         }
     };
     // `first_claim` (`inode_getsecurity`) and the other special rules:
@@ -379,6 +383,51 @@ pub(crate) fn socket_getpeersec_dgram<T: Tier>(sock: Option<&Socket>) -> Result<
         Hook::socket_getpeersec_dgram,
         T::socket_getpeersec_dgram(m, sock),
     )
+}
+
+/// Dispatches `audit_rule_init`: the value of the rule, from the chain's
+/// primary label-bearing submodule, which is returned too. `EINVAL` when
+/// the chain bears no labels.
+#[inline(always)]
+pub(crate) fn audit_rule_init<T: Tier>(field: u32, op: u32, text: &[u8]) -> Result<(u8, u64)> {
+    let m = crate::lsm_prop::primary::<T>().ok_or(EINVAL)?;
+    record(
+        m,
+        Hook::audit_rule_init,
+        T::audit_rule_init(m, field, op, text),
+    )
+    .map(|v| (m, v))
+}
+
+/// Dispatches `audit_rule_match` for the rule of `field`, `op` and
+/// `value`: the primary's answer for the secid of its slot (0) of
+/// `slots`. No label there matches nothing.
+#[inline(always)]
+pub(crate) fn audit_rule_match<T: Tier>(
+    slots: &crate::lsm_prop::PropSlots,
+    field: u32,
+    op: u32,
+    value: u64,
+) -> Result<bool> {
+    let Some(m) = crate::lsm_prop::primary::<T>() else {
+        return Ok(false);
+    };
+    let Some(secid) = slots.first().copied().and_then(Secid::new) else {
+        return Ok(false);
+    };
+    record(
+        m,
+        Hook::audit_rule_match,
+        T::audit_rule_match(m, secid, field, op, value),
+    )
+}
+
+/// Counts `audit_rule_free` for the primary label-bearing submodule,
+/// whose rule stacker frees.
+pub(crate) fn audit_rule_free<T: Tier>() {
+    if let Some(m) = crate::lsm_prop::primary::<T>() {
+        crate::stats::count(m as usize, Hook::audit_rule_free, false);
+    }
 }
 
 /// Dispatches `release_secctx`: whether a context text with LSM id `id`

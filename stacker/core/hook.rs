@@ -124,14 +124,22 @@ impl HookSet {
         if set.contains(Hook::secid_to_secctx) {
             set = set.with(Hook::lsmprop_to_secctx).with(Hook::release_secctx);
         }
+        // Rules it makes, stacker frees.
+        if set.contains(Hook::audit_rule_init) {
+            set = set.with(Hook::audit_rule_free);
+        }
         set
     }
 
-    /// The set without `hook`.
-    pub(crate) const fn without(self, hook: Hook) -> HookSet {
-        let h = hook as usize;
+    /// The set without `hooks` if `cond`; else the set.
+    pub(crate) const fn without_if(self, cond: bool, hooks: &[Hook]) -> HookSet {
         let mut bits = self.0;
-        bits[(h / 64) % HOOK_WORDS] &= !(1 << (h % 64));
+        let mut i = 0;
+        while cond && i < hooks.len() {
+            let h = hooks[i] as usize;
+            bits[(h / 64) % HOOK_WORDS] &= !(1 << (h % 64));
+            i += 1;
+        }
         HookSet(bits)
     }
 

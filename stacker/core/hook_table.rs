@@ -45,6 +45,10 @@
 //! - `primary_label`: a hook that takes or gives a bare secid, which names
 //!   no submodule: only the chain's first label-bearing submodule (its
 //!   primary label) is asked;
+//! - `audit_rule`: `audit_rule_init` and `audit_rule_match`, which only the
+//!   primary label-bearing submodule answers, and only when stacker holds
+//!   the audit rules; `audit_rule_release` (`audit_rule_free`), with no
+//!   method of its own;
 //! - `secctx_by_slot`, `secctx_release`: `lsmprop_to_secctx`, registered
 //!   once per label-bearing submodule under an LSM id of its own, and
 //!   `release_secctx`; no methods of their own;
@@ -825,6 +829,30 @@ macro_rules! hook_table {
             /// Only the primary label-bearing submodule is asked.
             primary_label socket_getpeersec_dgram(sock: *mut c::socket, skb: *mut c::sk_buff, secid: *mut u32) -> c_int
                 => (sock: Option<&Socket>) -> Result<Secid> = Err(ENOPROTOOPT);
+
+            // Audit rules on labels (`auditctl -F subj_type=TYPE`, IMA's
+            // `obj_type=`). The LSM core keeps one rule pointer for all
+            // LSMs, which would read each other's rules, so stacker makes
+            // rules only when no other active LSM does (SELinux, Smack,
+            // AppArmor), and then only its primary label-bearing submodule
+            // is asked (`core/lsm_prop.rs`).
+            /// The value of the rule that `field` (`AUDIT_SUBJ_TYPE`, ...)
+            /// `op` (`Audit_equal`, ...) `text` makes, which
+            /// `audit_rule_match` gets back; `EINVAL` for a rule the
+            /// submodule cannot make. (From adding a rule or loading IMA's
+            /// policy: process context.)
+            audit_rule audit_rule_init(field: u32, op: u32, rulestr: *mut c_char, lsmrule: *mut *mut c_void,
+                    gfp: c::gfp_t) -> c_int
+                => (field: u32, op: u32, text: &[u8]) -> Result<u64> = Err(EINVAL);
+            /// Whether the label `secid` (of a record's subject or object)
+            /// matches the rule of `field`, `op` and `value`. (From audit's
+            /// filters, under RCU: must not sleep.)
+            audit_rule audit_rule_match(prop: *mut c::lsm_prop, field: u32, op: u32, lsmrule: *mut c_void) -> c_int
+                => (secid: Secid, field: u32, op: u32, value: u64) -> Result<bool> = Ok(false);
+            /// Frees a rule stacker made (no method of its own; possibly
+            /// from an RCU callback: must not sleep).
+            audit_rule_release audit_rule_free(lsmrule: *mut c_void)
+                => () -> Result = Ok(());
 
             // Process attributes.
             /// The value of `/proc/PID/attr/NAME` for `task`, appended to

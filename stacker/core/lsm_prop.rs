@@ -92,6 +92,33 @@ pub(crate) fn primary<T: Tier>() -> Option<u8> {
     slot_owner::<T>(0)
 }
 
+/// The hooks of labels as secids. A submodule registered as an LSM of its
+/// own takes none of them: its slot and its bare secids would be
+/// stacker's chain's too.
+pub(crate) const LABEL_HOOKS: &[Hook] = &[
+    Hook::cred_getlsmprop,
+    Hook::current_getlsmprop_subj,
+    Hook::task_getlsmprop_obj,
+    Hook::inode_getlsmprop,
+    Hook::ipc_getlsmprop,
+    Hook::secid_to_secctx,
+    Hook::lsmprop_to_secctx,
+    Hook::release_secctx,
+    Hook::socket_getpeersec_dgram,
+    Hook::audit_rule_init,
+    Hook::audit_rule_match,
+    Hook::audit_rule_free,
+];
+
+/// Whether a submodule with hook set `hooks` labels every object audit
+/// asks about (inodes, IPC objects, tasks): only then may audit ask it for
+/// object contexts, where an empty slot is an error.
+pub(crate) const fn labels_objects(hooks: crate::hook::HookSet) -> bool {
+    hooks.contains(Hook::inode_getlsmprop)
+        && hooks.contains(Hook::ipc_getlsmprop)
+        && hooks.contains(Hook::task_getlsmprop_obj)
+}
+
 /// How many label-bearing submodules chain `T` has, with a slot or not.
 pub(crate) fn label_count<T: Tier>() -> usize {
     let mut n = 0usize;

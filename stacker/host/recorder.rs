@@ -253,6 +253,16 @@ where
         Self::call(Hook::secid_to_secctx)?;
         out.push_bytes(format!("{}:{}", Self::name(), secid.raw()).as_bytes())
     }
+    // An audit rule's value is the recorder's tag; it matches the secid
+    // equal to it.
+    fn audit_rule_init(&self, _: u32, _: u32, _: &[u8]) -> Result<u64> {
+        Self::call(Hook::audit_rule_init)?;
+        Ok(Self::TAG)
+    }
+    fn audit_rule_match(&self, secid: Secid, _: u32, _: u32, value: u64) -> Result<bool> {
+        Self::call(Hook::audit_rule_match)?;
+        Ok(u64::from(secid.raw()) == value)
+    }
     fn socket_getpeersec_dgram(&self, _: Option<&Socket>) -> Result<Secid> {
         Self::call(Hook::socket_getpeersec_dgram)?;
         Secid::new(Self::TAG as u32).ok_or(EINVAL)

@@ -834,29 +834,32 @@ fn lsmprop_slots_belong_to_label_bearing_submodules_in_chain_order() {
     assert_eq!(LSM_PROP_SLOTS, 2);
     assert_eq!(
         crate::dispatch::cred_getlsmprop::<crate::dispatch::Loop>(&cred),
-        [tag(2), tag(0)]
+        ([tag(2), tag(0)], 2)
     );
     // rec_b, third, has no slot and is not asked.
     assert_eq!(names(&recorder::take_log()), ["rec_c", "rec_a"]);
     recorder::answer(2, Hook::cred_getlsmprop, EINVAL);
     assert_eq!(
         crate::dispatch::cred_getlsmprop::<crate::dispatch::Loop>(&cred),
-        [0, tag(0)]
+        ([0, tag(0)], 2)
     );
     let task = Task::new(1);
     assert_eq!(
         crate::dispatch::task_getlsmprop_obj::<crate::dispatch::Loop>(&task),
-        [tag(2), tag(0)]
+        ([tag(2), tag(0)], 2)
     );
     // A chain whose first submodule bears no labels: the second has slot 0.
     drop(_h);
     let _h = boot("probe_b,probe,probe_c");
+    let (slots, n) = crate::dispatch::current_getlsmprop_subj::<crate::dispatch::Loop>(&cred);
+    assert_eq!(n, 1, "one slot is the chain's");
+    assert_ne!(slots[0], 0);
+    assert_eq!(slots[1], 0);
+    // A chain with no label-bearing submodule owns no slot to write.
+    drop(_h);
+    let _h = boot("probe_b,probe_c");
     assert_eq!(
-        crate::dispatch::current_getlsmprop_subj::<crate::dispatch::Loop>(&cred)[1],
-        0
-    );
-    assert_ne!(
-        crate::dispatch::current_getlsmprop_subj::<crate::dispatch::Loop>(&cred)[0],
+        crate::dispatch::current_getlsmprop_subj::<crate::dispatch::Loop>(&cred).1,
         0
     );
 }
@@ -920,6 +923,43 @@ fn secctx_comes_from_the_slots_owner_and_bare_secids_from_the_primary() {
     assert!(!crate::dispatch::release_secctx::<crate::dispatch::Loop>(
         crate::abi::LSM_ID_PROBE
     ));
+}
+
+/// Audit rules are the primary label-bearing submodule's: it alone makes
+/// them and matches them, against the secid of its own slot.
+#[test]
+fn audit_rules_are_the_primarys() {
+    let _h = boot("rec_c,rec_a");
+    recorder::take_log();
+    let (m, value) =
+        crate::dispatch::audit_rule_init::<crate::dispatch::Loop>(15, 0, b"x").unwrap();
+    assert_eq!(names(&recorder::take_log()), ["rec_c"]);
+    assert_eq!(value, 0x102);
+    assert_eq!(crate::registry::NAMES[m as usize], b"rec_c");
+    let matches = |slots: [u32; 2]| {
+        crate::dispatch::audit_rule_match::<crate::dispatch::Loop>(&slots, 15, 0, value)
+    };
+    assert_eq!(matches([0x102, 0]), Ok(true));
+    assert_eq!(
+        matches([0x100, 0x102]),
+        Ok(false),
+        "slot 1 is not the primary's"
+    );
+    assert_eq!(matches([0, 0x102]), Ok(false), "no label matches nothing");
+    recorder::answer(2, Hook::audit_rule_init, EINVAL);
+    assert_eq!(
+        crate::dispatch::audit_rule_init::<crate::dispatch::Loop>(15, 0, b"x"),
+        Err(EINVAL),
+        "the primary's refusal is final"
+    );
+    assert_eq!(names(&recorder::take_log()), ["rec_c", "rec_c", "rec_c"]);
+    drop(_h);
+    let _h = boot("probe_b");
+    assert_eq!(
+        crate::dispatch::audit_rule_init::<crate::dispatch::Loop>(15, 0, b"1"),
+        Err(EINVAL),
+        "no label-bearing submodule, no rules"
+    );
 }
 
 /// The LSM syscalls: `getselfattr` names the submodule that answered,

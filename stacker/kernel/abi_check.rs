@@ -12,6 +12,10 @@ use kernel::bindings as b;
 
 const _: () = {
     assert!(abi::SIGKILL == b::SIGKILL as i32);
+    assert!(abi::AUDIT_SUBJ_TYPE == b::AUDIT_SUBJ_TYPE);
+    assert!(abi::AUDIT_OBJ_TYPE == b::AUDIT_OBJ_TYPE);
+    assert!(abi::AUDIT_OP_EQUAL == b::Audit_equal);
+    assert!(abi::AUDIT_OP_NOT_EQUAL == b::Audit_not_equal);
     assert!(abi::LSM_ID_UNDEF == b::LSM_ID_UNDEF as u64);
     assert!(abi::LSM_ID_STACKER == b::LSM_ID_STACKER as u64);
     assert!(abi::LSM_ID_PROBE == b::LSM_ID_PROBE as u64);

@@ -335,16 +335,30 @@ unsafe extern "C" fn socket_getpeersec_stream<T: Tier>(
     })
 }
 
-/// Writes stacker's part of `prop`: the secid of each slot, or 0.
+/// The C side of the one-LSM secid interfaces (`secids.c`).
+mod secids_c {
+    use kernel::{bindings as c, ffi::c_void};
+
+    extern "C" {
+        pub(super) fn stacker_bare_secids_ours() -> bool;
+        pub(super) fn stacker_audit_rule_new(value: u64, gfp: c::gfp_t) -> *mut c_void;
+    }
+}
+
+/// Writes stacker's part of `prop`: the secid of each of the first `n`
+/// slots, the chain's, or 0; the others stay as they are.
 ///
 /// # Safety
 ///
 /// `prop` must be valid for writes.
-unsafe fn write_prop(prop: *mut c::lsm_prop, slots: crate::lsm_prop::PropSlots) {
+unsafe fn write_prop(prop: *mut c::lsm_prop, (slots, n): (crate::lsm_prop::PropSlots, usize)) {
     // SAFETY: valid for writes, as the caller promises; the field is this
     // LSM's own (linux/patches/0009), and its length is `LSM_PROP_SLOTS`
     // (`abi_check.rs`).
-    unsafe { (*prop).stacker.secid = slots };
+    let secids = unsafe { &mut (*prop).stacker.secid };
+    for (to, from) in secids.iter_mut().zip(slots).take(n) {
+        *to = from;
+    }
 }
 
 /// `cred_getlsmprop` entry point for chain `T`.
@@ -451,6 +465,9 @@ unsafe fn hand_over_secctx(mut text: SecCtx, m: u8, cp: *mut c::lsm_context) -> 
 /// Called by the LSM core only, with valid arguments (module docs): `cp`
 /// is null or valid for writes.
 unsafe extern "C" fn secid_to_secctx<T: Tier>(secid: u32, cp: *mut c::lsm_context) -> c_int {
+    if !bare_secids_ours::<T>() {
+        return EOPNOTSUPP.to_errno();
+    }
     kernel::error::from_result(|| {
         let secid = Secid::new(secid).ok_or(EINVAL)?;
         let mut text = SecCtx::default();
@@ -552,6 +569,9 @@ unsafe extern "C" fn socket_getpeersec_dgram<T: Tier>(
     _skb: *mut c::sk_buff,
     secid: *mut u32,
 ) -> c_int {
+    if !bare_secids_ours::<T>() {
+        return ENOPROTOOPT.to_errno();
+    }
     // SAFETY: null (an IP datagram) or a valid socket, for the call.
     let sock = unsafe { Socket::from_raw_opt(sock) };
     kernel::error::from_result(|| {
@@ -560,6 +580,96 @@ unsafe extern "C" fn socket_getpeersec_dgram<T: Tier>(
         unsafe { secid.write(sender.raw()) };
         Ok(0)
     })
+}
+
+/// Whether chain `T` answers the one-LSM secid interfaces (a bare secid,
+/// the audit rules): it bears labels, and no other LSM with labels is
+/// active (`secids.c`). Else those hooks answer "not mine" and leave the
+/// rule pointer alone.
+fn bare_secids_ours<T: Tier>() -> bool {
+    crate::lsm_prop::primary::<T>().is_some()
+        // SAFETY: no preconditions; it reads the LSM core's list of LSMs,
+        // which is complete once any hook can run.
+        && unsafe { secids_c::stacker_bare_secids_ours() }
+}
+
+/// `audit_rule_init` entry point for chain `T`: a rule is a `kmalloc`ed
+/// `u64`, the value the primary label-bearing submodule gave. When another
+/// LSM makes the rules, stacker leaves `*lsmrule` to it and answers 0.
+///
+/// # Safety
+///
+/// Called by the LSM core only, with valid arguments (module docs).
+unsafe extern "C" fn audit_rule_init<T: Tier>(
+    field: u32,
+    op: u32,
+    rulestr: *mut c_char,
+    lsmrule: *mut *mut c_void,
+    gfp: c::gfp_t,
+) -> c_int {
+    if !bare_secids_ours::<T>() {
+        return 0;
+    }
+    // SAFETY: the core's out pointer, valid for writes. None until made,
+    // as SELinux's.
+    unsafe { lsmrule.write(core::ptr::null_mut()) };
+    // SAFETY: the rule's NUL-terminated text, valid for the call.
+    let text = unsafe { c_bytes(rulestr) };
+    kernel::error::from_result(|| {
+        let (_, value) = crate::dispatch::audit_rule_init::<T>(field, op, text)?;
+        // SAFETY: `kmalloc` with the caller's flags.
+        let rule = unsafe { secids_c::stacker_audit_rule_new(value, gfp) };
+        if rule.is_null() {
+            return Err(ENOMEM);
+        }
+        // SAFETY: as above.
+        unsafe { lsmrule.write(rule) };
+        Ok(0)
+    })
+}
+
+/// `audit_rule_match` entry point for chain `T`: 1 for a match, 0 for
+/// none, or an error.
+///
+/// # Safety
+///
+/// Called by the LSM core only, with valid arguments (module docs):
+/// `lsmrule` is a rule `audit_rule_init` made, or null.
+unsafe extern "C" fn audit_rule_match<T: Tier>(
+    prop: *mut c::lsm_prop,
+    field: u32,
+    op: u32,
+    lsmrule: *mut c_void,
+) -> c_int {
+    if lsmrule.is_null() || !bare_secids_ours::<T>() {
+        return 0;
+    }
+    // SAFETY: the core's valid `lsm_prop`; the field is stacker's own.
+    let slots = unsafe { (*prop).stacker.secid };
+    // SAFETY: with stacker making the rules, a rule is the `u64` that
+    // `audit_rule_init` allocated.
+    let value = unsafe { lsmrule.cast::<u64>().read() };
+    match crate::dispatch::audit_rule_match::<T>(&slots, field, op, value) {
+        Ok(matched) => c_int::from(matched),
+        Err(err) => err.to_errno(),
+    }
+}
+
+/// `audit_rule_free` entry point for chain `T`.
+///
+/// # Safety
+///
+/// Called by the LSM core only, with valid arguments (module docs):
+/// `lsmrule` is a rule `audit_rule_init` made, or null, and is not used
+/// after this.
+unsafe extern "C" fn audit_rule_free<T: Tier>(lsmrule: *mut c_void) {
+    if lsmrule.is_null() || !bare_secids_ours::<T>() {
+        return;
+    }
+    crate::dispatch::audit_rule_free::<T>();
+    // SAFETY: `kmalloc`ed by `stacker_audit_rule_new`, and the core's last
+    // use of it.
+    unsafe { c::kfree(lsmrule) };
 }
 
 /// `getselfattr` entry point for chain `T` (`lsm_get_self_attr(2)`): one
@@ -685,36 +795,29 @@ impl WithTier for SlotOptions {
 /// The LSM id under which stacker answers for each slot, one per
 /// label-bearing submodule: the C glue registers `lsmprop_to_secctx` for
 /// slot `slot` under an `lsm_id` with this name and id, and names it to
-/// audit (`audit_cfg_lsm()`), so that records carry `subj_NAME=`.
+/// audit (`audit_cfg_lsm()`), so that records carry `subj_NAME=`; and for
+/// object contexts too when `*objects` (the submodule labels every object
+/// audit asks about).
 ///
-/// Fills `*out`, `*name` and `*id` and returns true if chain has a
-/// label-bearing submodule in slot `slot`.
+/// Fills `*out`, `*name`, `*id` and `*objects` and returns true if the
+/// chain has a label-bearing submodule in slot `slot`.
 ///
 /// # Safety
 ///
-/// `out`, `name` and `id` must be valid for writes. Called from stacker's
-/// init only, before any hook runs.
+/// `out`, `name`, `id` and `objects` must be valid for writes. Called from
+/// stacker's init only, before any hook runs.
 #[no_mangle]
 pub(crate) unsafe extern "C" fn stacker_rs_label_hook(
     slot: c_int,
     out: *mut c::security_list_options,
     name: *mut *const c_char,
     id: *mut u64,
+    objects: *mut bool,
 ) -> bool {
     let Ok(slot) = usize::try_from(slot) else {
         return false;
     };
     let Some(m) = crate::lsm_prop::slot_owner::<Loop>(slot) else {
-        if slot == crate::lsm_prop::LSM_PROP_SLOTS {
-            let all = crate::lsm_prop::label_count::<Loop>();
-            if all > slot {
-                pr_warn!(
-                    "{} label-bearing submodules in the chain, {slot} lsm_prop slots: the last {} have no secids for audit\n",
-                    all,
-                    all - slot
-                );
-            }
-        }
         return false;
     };
     let entry = match crate::boot::tier() {
@@ -725,22 +828,44 @@ pub(crate) unsafe extern "C" fn stacker_rs_label_hook(
         DispatchTier::Straight => slot_options::<Straight>(slot),
         DispatchTier::Positions | DispatchTier::Loop => slot_options::<Loop>(slot),
     };
-    let (Some(entry), Some(sub)) = (entry, crate::registry::C_NAMES.get(m as usize)) else {
+    let (Some(entry), Some(sub), Some(&hooks)) = (
+        entry,
+        crate::registry::C_NAMES.get(m as usize),
+        crate::registry::HOOK_SETS.get(m as usize),
+    ) else {
         return false;
     };
+    let labels_objects = crate::lsm_prop::labels_objects(hooks);
     // SAFETY: valid for writes, as the caller promises.
     unsafe { out.write(entry) };
     // SAFETY: as above; the name is a `'static` C string.
     unsafe { name.write(sub.as_char_ptr()) };
     // SAFETY: as above.
     unsafe { id.write(crate::dispatch::label_lsm_id(m)) };
-    pr_info!(
-        "lsm_prop slot {slot}: {}'s labels (audit: subj_{}=, obj_{}=)\n",
-        sub.to_str().unwrap_or("?"),
-        sub.to_str().unwrap_or("?"),
-        sub.to_str().unwrap_or("?")
-    );
+    // SAFETY: as above.
+    unsafe { objects.write(labels_objects) };
+    let sub = sub.to_str().unwrap_or("?");
+    if labels_objects {
+        pr_info!("lsm_prop slot {slot}: {sub}'s labels (audit: subj_{sub}=, obj_{sub}=)\n");
+    } else {
+        pr_info!("lsm_prop slot {slot}: {sub}'s labels (audit: subj_{sub}=)\n");
+    }
     true
+}
+
+/// Says so when the chain has more label-bearing submodules than the
+/// `registered` slots whose text is registered: the others' labels reach
+/// no audit record.
+#[no_mangle]
+pub(crate) extern "C" fn stacker_rs_label_slots(registered: c_int) {
+    let registered = usize::try_from(registered).unwrap_or(0);
+    let all = crate::lsm_prop::label_count::<Loop>();
+    if all > registered {
+        pr_warn!(
+            "{all} label-bearing submodules in the chain, {registered} lsm_prop slots: the last {} have no labels in audit records\n",
+            all - registered
+        );
+    }
 }
 
 /// [`options`] of one hook, for [`crate::registry::with_single`].
@@ -796,7 +921,8 @@ fn position_entry_point(position: usize, hook: Hook) -> Option<c::security_list_
 /// returns true if it is to be registered: for stacker, if some enabled
 /// submodule implements it, with the tier chosen at boot; for a submodule
 /// on its own, if it implements it, as a one-submodule chain, except the
-/// LSM syscalls' `getselfattr` and `setselfattr`.
+/// LSM syscalls' `getselfattr` and `setselfattr` and the hooks of labels as
+/// secids.
 ///
 /// # Safety
 ///
@@ -819,9 +945,12 @@ pub(crate) unsafe extern "C" fn stacker_rs_hook(
                 .get(m as usize)
                 .is_some_and(|set| set.contains(hook));
             // The LSM syscalls' entry points answer under stacker's LSM id,
-            // so a submodule on its own does not take them.
+            // so a submodule on its own does not take them; nor the hooks
+            // of labels as secids, whose slots and bare secids are
+            // stacker's chain's (`core/lsm_prop.rs`).
             let syscall = matches!(hook, Hook::getselfattr | Hook::setselfattr);
-            if !implements || syscall {
+            let label = crate::lsm_prop::LABEL_HOOKS.contains(&hook);
+            if !implements || syscall || label {
                 return false;
             }
             crate::registry::with_single(m, Options(hook))

@@ -103,16 +103,22 @@ static void __init stacker_add_label_hooks(void)
 	for (slot = 0; slot < LSM_PROP_STACKER_SLOTS && slot < STACKER_POSITIONS; slot++) {
 		struct lsm_id *lsmid = &stacker_label_lsmids[slot];
 		struct security_hook_list *hook = &stacker_label_hooks[slot];
+		bool objects;
 
-		if (!stacker_rs_label_hook(slot, &hook->hook, &lsmid->name, &lsmid->id))
+		if (!stacker_rs_label_hook(slot, &hook->hook, &lsmid->name, &lsmid->id,
+					   &objects))
 			break;
 		hook->scalls = static_calls_table.lsmprop_to_secctx;
 		security_add_hooks(hook, 1, lsmid);
-		audit_cfg_lsm(lsmid, AUDIT_CFG_LSM_SECCTX_SUBJECT | AUDIT_CFG_LSM_SECCTX_OBJECT);
+		/*
+		 * Object contexts only from a submodule that labels every
+		 * object audit asks about: an empty slot there is an error
+		 * to audit_log_obj_ctx().
+		 */
+		audit_cfg_lsm(lsmid, AUDIT_CFG_LSM_SECCTX_SUBJECT |
+			      (objects ? AUDIT_CFG_LSM_SECCTX_OBJECT : 0));
 	}
-	/* Says how many label-bearing submodules have no slot. */
-	if (slot == LSM_PROP_STACKER_SLOTS)
-		stacker_rs_label_hook(slot, NULL, NULL, NULL);
+	stacker_rs_label_slots(slot);
 }
 
 static int __init stacker_chain_setup(char *str)

@@ -35,10 +35,12 @@ bool stacker_rs_hook(const char *name, union security_list_options *entry,
 /*
  * The lsmprop_to_secctx entry point for slot @slot of struct
  * lsm_prop_stacker, and the name and LSM id of the label-bearing submodule
- * that owns it, if any (entry.rs).
+ * that owns it, and whether it labels objects, if any (entry.rs).
  */
 bool stacker_rs_label_hook(int slot, union security_list_options *entry,
-			   const char **name, u64 *id);
+			   const char **name, u64 *id, bool *objects);
+/* Warns when the chain has more label-bearing submodules than @slots. */
+void stacker_rs_label_slots(int slots);
 /* How many hooks the LSM core has: the size of stacker's catalog (lsm.c). */
 enum stacker_catalog_size {
 #define LSM_HOOK(RET, DEFAULT, NAME, ...) STACKER_CATALOG_##NAME,
@@ -123,6 +125,14 @@ STACKER_OWN_LSMS(STACKER_OWN_BLOB_SIZES)
  */
 extern const size_t stacker_rust_offsets[];
 extern const size_t stacker_rust_offsets_len;
+
+/*
+ * Whether stacker answers the one-LSM secid interfaces (a bare secid, the
+ * audit rules): no other LSM with labels is active; and an audit rule of
+ * value @value, allocated with @gfp, or NULL (secids.c).
+ */
+bool stacker_bare_secids_ours(void);
+void *stacker_audit_rule_new(u64 value, gfp_t gfp);
 
 /* Whether a refused securityfs write may be logged now (lsm.c). */
 bool stacker_securityfs_ratelimit(void);

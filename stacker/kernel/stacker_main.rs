@@ -92,6 +92,13 @@ mod registry {
     }
 }
 
+// Audit names each label-bearing submodule by its LSM id
+// (`core/lsm_prop.rs`).
+const _: () = assert!(
+    registry::label_ids_are_set(),
+    "a label-bearing submodule (one with secid_to_secctx) needs an LSM_ID"
+);
+
 /// stacker's init: checks the kernel structures Rust reads, fills the
 /// tables the hooks read, and initialises the enabled submodules.
 ///

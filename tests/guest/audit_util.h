@@ -95,15 +95,44 @@ static inline int audit_pid_rule(int op, pid_t pid)
 }
 
 /*
+ * Adds or deletes the rule "auditctl -a always,exit -S all -F pid=PID -F
+ * subj_type=TYPE": an LSM field, whose text the LSMs parse.
+ */
+static inline int audit_pid_subj_type_rule(int op, pid_t pid, const char *type)
+{
+	size_t len = strlen(type);
+	struct audit_rule_data *r = calloc(1, sizeof(*r) + len);
+	int err;
+
+	if (!r)
+		return ENOMEM;
+	r->flags = AUDIT_FILTER_EXIT;
+	r->action = AUDIT_ALWAYS;
+	r->field_count = 2;
+	memset(r->mask, 0xff, sizeof(r->mask));
+	r->fields[0] = AUDIT_PID;
+	r->values[0] = pid;
+	r->fieldflags[0] = AUDIT_EQUAL;
+	r->fields[1] = AUDIT_SUBJ_TYPE;
+	r->values[1] = len;
+	r->fieldflags[1] = AUDIT_EQUAL;
+	r->buflen = len;
+	memcpy(r->buf, type, len);
+	err = audit_request(op, r, sizeof(*r) + len);
+	free(r);
+	return err;
+}
+
+/*
  * The kernel log record (its text after "audit: ") that contains `needle`
  * and, with `type` non-zero, is of that type; with `serial`, also of that
- * audit serial ("SERIAL)" of "audit(TIME:SERIAL)"). Waits up to 5 s for
- * kauditd to print it. 0 or -1.
+ * audit serial ("SERIAL)" of "audit(TIME:SERIAL)"). Reads the log `passes`
+ * times, 100 ms apart, for kauditd to print it. 0 or -1.
  */
-static inline int find_audit_record(const char *needle, const char *serial, int type,
-				    char *out, size_t size)
+static inline int scan_audit_records(const char *needle, const char *serial, int type,
+				     char *out, size_t size, int passes)
 {
-	for (int tries = 0; tries < 50; tries++) {
+	for (int tries = 0; tries < passes; tries++) {
 		int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
 		char rec[8192];
 		ssize_t n;
@@ -138,6 +167,24 @@ static inline int find_audit_record(const char *needle, const char *serial, int 
 		usleep(100000);
 	}
 	return -1;
+}
+
+/* As scan_audit_records(), waiting up to 5 s. */
+static inline int find_audit_record(const char *needle, const char *serial, int type,
+				    char *out, size_t size)
+{
+	return scan_audit_records(needle, serial, type, out, size, 50);
+}
+
+/*
+ * Whether no record with `needle` of `type` has been printed: one pass,
+ * for records that would have come before one already found.
+ */
+static inline int audit_record_absent(const char *needle, int type)
+{
+	char record[4096];
+
+	return scan_audit_records(needle, NULL, type, record, sizeof(record), 1) != 0;
 }
 
 /* The serial of an audit record, as "SERIAL)" of "audit(TIME:SERIAL)". */

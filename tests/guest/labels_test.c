@@ -13,7 +13,8 @@
  *   in that record as subj_NAME=VALUE, or be the "subj=" itself. A system
  *   call audited by a rule (as "auditctl -a always,exit -F pid=PID") names
  *   a file in its PATH record with mlte's label of it, "obj=" or
- *   "obj_mlte=".
+ *   "obj_mlte=". And Debian's auditctl adds rules that name mlte's types
+ *   (subj_type=, obj_type=), which match as SELinux's do.
  * - SCM_SECURITY: a Unix datagram carries its sender's label (the chain's
  *   primary label: the first label-bearing submodule, mlte in these boots)
  *   when stacker is the first LSM with labels; checked against the
@@ -31,6 +32,7 @@
 
 #define MLTE "/sys/kernel/security/stacker/mlte/"
 #define POLICY_BIN "/etc/mlte/test.bin"
+#define AUDITCTL "/sbin/auditctl"
 #define LSM_ID_SELINUX 101
 #define LSM_ID_APPARMOR 104
 /* include/linux/socket.h (not in glibc's headers). */
@@ -81,20 +83,6 @@ static int lsm_active(const char *name)
 	return 0;
 }
 
-/* Position of LSM `name` in /sys/kernel/security/lsm, or a large number. */
-static int lsm_position(const char *name)
-{
-	char buf[512], *tok, *save;
-	int i = 0;
-
-	if (read_value("/sys/kernel/security/lsm", buf, sizeof(buf)))
-		return 1000;
-	for (tok = strtok_r(buf, ",\n", &save); tok; tok = strtok_r(NULL, ",\n", &save), i++)
-		if (!strcmp(tok, name))
-			return i;
-	return 1000;
-}
-
 /* Loads mlte's test policy unless a policy is loaded. */
 static void load_mlte_policy(void)
 {
@@ -112,19 +100,29 @@ static void load_mlte_policy(void)
 	free(policy);
 }
 
+/*
+ * kauditd prints a record only within printk_ratelimit() (10 a burst);
+ * the tests read several, so the limit is off while they run.
+ */
+#define PRINTK_RATELIMIT "/proc/sys/kernel/printk_ratelimit"
+
 FIXTURE(labels) {
 	struct label labels[4];
 	int n;
+	char ratelimit[32];
 };
 
 FIXTURE_SETUP(labels)
 {
 	load_mlte_policy();
 	self->n = stacker_labels(self->labels, 4);
+	ASSERT_EQ(0, read_value(PRINTK_RATELIMIT, self->ratelimit, sizeof(self->ratelimit)));
+	ASSERT_EQ(1, write_value(PRINTK_RATELIMIT, "0"));
 }
 
 FIXTURE_TEARDOWN(labels)
 {
+	write_value(PRINTK_RATELIMIT, self->ratelimit);
 }
 
 /* Each stacker label is in the audit record of a message from this task. */
@@ -177,7 +175,7 @@ TEST_F(labels, audit_records_carry_an_objects_label)
 {
 	const char *file = "/tmp/labels_obj";
 	char label[256], needle[64], record[4096], serial[64], aux[4096], want[320];
-	int others = lsm_active("selinux") + lsm_active("smack");
+	int others = lsm_active("selinux") + lsm_active("smack") + (self->n > 1);
 	int go[2], status;
 	ssize_t n;
 	pid_t child;
@@ -226,6 +224,125 @@ TEST_F(labels, audit_records_carry_an_objects_label)
 	TH_LOG("%s", aux);
 	snprintf(want, sizeof(want), "obj_mlte=%s", label);
 	EXPECT_NE(NULL, strstr(aux, want)) TH_LOG("want '%s'", want);
+	/* "obj_NAME=?" is an LSM that failed to give a context. */
+	EXPECT_EQ(NULL, strstr(aux, "=?")) TH_LOG("an LSM gave no object context");
+}
+
+/* Runs auditctl with `args` (NULL-terminated); its exit status, or -1. */
+static int auditctl(const char *const *args)
+{
+	const char *argv[16] = { AUDITCTL };
+	int status, i;
+	pid_t pid;
+
+	for (i = 0; args[i] && i < 14; i++)
+		argv[i + 1] = args[i];
+	argv[i + 1] = NULL;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(null, 1);
+		execv(AUDITCTL, (char *const *)argv);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+/*
+ * Debian's auditctl names mlte's types in rules, as it names SELinux's:
+ * "-F subj_type=TYPE" and "-F obj_type=TYPE" match the subject's and the
+ * file's type, "!=" the other way. The first rule of the exit list that
+ * matches a system call makes its record, so each "!=" rule comes before
+ * the "=" rule of the same system call: a "!=" that matched would take
+ * the record. A type the policy does not declare is refused (the kernel
+ * keeps the rule, warns, and it matches nothing).
+ */
+TEST_F(labels, auditctl_rules_name_mlte_types)
+{
+	const char *file = "/tmp/labels_rules";
+	char subj[128], obj[128], pid[16], subj_eq[160], subj_ne[160], obj_eq[160], obj_ne[160];
+	char record[4096], needle[64];
+	int go[2], status;
+	pid_t child;
+	ssize_t n;
+
+	if (access(MLTE "status", F_OK))
+		SKIP(return, "mlte is not in the chain");
+	if (lsm_active("selinux") || lsm_active("apparmor") || lsm_active("smack"))
+		SKIP(return, "another LSM makes the audit rules");
+	ASSERT_EQ(0, access(AUDITCTL, X_OK));
+	ASSERT_LT(0, self->n);
+	ASSERT_STREQ("mlte", self->labels[0].name);
+	snprintf(subj, sizeof(subj), "%.*s", (int)strcspn(self->labels[0].value, ":"),
+		 self->labels[0].value);
+	ASSERT_EQ(0, make_file(file));
+	n = getxattr(file, MLTE_XATTR, obj, sizeof(obj) - 1);
+	ASSERT_LT(0, n);
+	obj[n] = '\0';
+	obj[strcspn(obj, ":")] = '\0';
+	snprintf(subj_eq, sizeof(subj_eq), "subj_type=%s", subj);
+	snprintf(subj_ne, sizeof(subj_ne), "subj_type!=%s", subj);
+	snprintf(obj_eq, sizeof(obj_eq), "obj_type=%s", obj);
+	snprintf(obj_ne, sizeof(obj_ne), "obj_type!=%s", obj);
+
+	ASSERT_EQ(0, auditctl((const char *[]){ "-e", "1", NULL }));
+	ASSERT_EQ(0, pipe(go));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (child == 0) {
+		char c, v[8];
+
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(2);
+		close(open(file, O_RDONLY));
+		getxattr(file, "user.stacker", v, sizeof(v));
+		_exit(0);
+	}
+	close(go[0]);
+	snprintf(pid, sizeof(pid), "pid=%d", child);
+	EXPECT_EQ(0, auditctl((const char *[]){ "-a", "always,exit", "-F", "arch=b64", "-S",
+		  "openat", "-F", pid, "-F", "subj_type=no_such_type_t", "-k", "stk_unknown",
+		  NULL }));
+	EXPECT_EQ(0, auditctl((const char *[]){ "-a", "always,exit", "-F", "arch=b64", "-S",
+		  "openat", "-F", pid, "-F", subj_ne, "-k", "stk_subj_ne", NULL }));
+	EXPECT_EQ(0, auditctl((const char *[]){ "-a", "always,exit", "-F", "arch=b64", "-S",
+		  "openat", "-F", pid, "-F", subj_eq, "-k", "stk_subj_eq", NULL }));
+	EXPECT_EQ(0, auditctl((const char *[]){ "-a", "always,exit", "-F", "arch=b64", "-S",
+		  "getxattr", "-F", pid, "-F", obj_ne, "-k", "stk_obj_ne", NULL }));
+	EXPECT_EQ(0, auditctl((const char *[]){ "-a", "always,exit", "-F", "arch=b64", "-S",
+		  "getxattr", "-F", pid, "-F", obj_eq, "-k", "stk_obj_eq", NULL }));
+	EXPECT_EQ(1, write(go[1], "x", 1));
+	close(go[1]);
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	EXPECT_EQ(0, auditctl((const char *[]){ "-D", NULL }));
+	EXPECT_EQ(0, auditctl((const char *[]){ "-e", "0", NULL }));
+	/* auditfilter's warning when the LSM refuses the field (EINVAL). */
+	EXPECT_NE(NULL, strstr(klog_read(), "audit rule for LSM 'no_such_type_t' is invalid"))
+		TH_LOG("the unknown type was not refused");
+	snprintf(needle, sizeof(needle), " pid=%d ", child);
+	EXPECT_EQ(0, find_audit_record("key=\"stk_subj_eq\"", NULL, AUDIT_SYSCALL, record,
+				       sizeof(record)))
+		TH_LOG("no record for %s", subj_eq);
+	EXPECT_NE(NULL, strstr(record, needle)) TH_LOG("%s", record);
+	EXPECT_EQ(0, find_audit_record("key=\"stk_obj_eq\"", NULL, AUDIT_SYSCALL, record,
+				       sizeof(record)))
+		TH_LOG("no record for %s", obj_eq);
+	/*
+	 * The child's records are printed in order, and its last one was:
+	 * the other rules matched nothing.
+	 */
+	EXPECT_TRUE(audit_record_absent("key=\"stk_subj_ne\"", AUDIT_SYSCALL))
+		TH_LOG("%s matched", subj_ne);
+	EXPECT_TRUE(audit_record_absent("key=\"stk_obj_ne\"", AUDIT_SYSCALL))
+		TH_LOG("%s matched", obj_ne);
+	EXPECT_TRUE(audit_record_absent("key=\"stk_unknown\"", AUDIT_SYSCALL))
+		TH_LOG("a rule on an unknown type matched");
 }
 
 /* A Unix datagram's SCM_SECURITY is its sender's primary label. */
@@ -239,11 +356,10 @@ TEST_F(labels, scm_security_is_the_senders_primary_label)
 		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
 	};
 	struct cmsghdr *c;
-	int stacker = lsm_position("stacker");
 
 	ASSERT_LT(0, self->n) TH_LOG("no stacker submodule gave a label");
-	if (lsm_position("selinux") < stacker || lsm_position("apparmor") < stacker)
-		SKIP(return, "an LSM before stacker answers SCM_SECURITY");
+	if (lsm_active("selinux") || lsm_active("apparmor") || lsm_active("smack"))
+		SKIP(return, "a bare secid is another LSM's (stacker answers none then)");
 	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_DGRAM, 0, sv));
 	ASSERT_EQ(0, setsockopt(sv[1], SOL_SOCKET, SO_PASSSEC, &one, sizeof(one)));
 	ASSERT_EQ(1, send(sv[0], &data, 1, 0));

@@ -1000,7 +1000,8 @@ static void special_ops(void)
  * of this task (current_getlsmprop_subj, lsmprop_to_secctx,
  * release_secctx); a child whose every system call a rule audits, which
  * opens a file, asks an IPC object and signals itself (inode_, ipc_ and
- * task_getlsmprop_obj); a Unix datagram with SO_PASSSEC
+ * task_getlsmprop_obj), under a second rule on probe's label too
+ * (audit_rule_init, _match, _free); a Unix datagram with SO_PASSSEC
  * (socket_getpeersec_dgram, secid_to_secctx).
  */
 static void label_ops(void)
@@ -1037,11 +1038,14 @@ static void label_ops(void)
 		}
 		close(go[0]);
 		if (child > 0) {
+			/* First: the exit list's first matching rule ends it. */
+			audit_pid_subj_type_rule(AUDIT_ADD_RULE, child, "9");
 			audit_pid_rule(AUDIT_ADD_RULE, child);
 			if (write(go[1], "x", 1) != 1)
 				kill(child, SIGKILL);
 			waitpid(child, &status, 0);
 			audit_pid_rule(AUDIT_DEL_RULE, child);
+			audit_pid_subj_type_rule(AUDIT_DEL_RULE, child, "9");
 		}
 		close(go[1]);
 		audit_set_enabled(0);

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stacker - the kernel's one-LSM secid interfaces, and the audit rules.
+ *
+ * A bare u32 secid (SCM_SECURITY's, netfilter's secmarks) and an audit
+ * rule's pointer name no LSM: the core hands them to every LSM alike
+ * (security_secid_to_secctx() to the first that answers,
+ * security_audit_rule_init() and _match() to all with one void **), so two
+ * LSMs with labels would each read the other's as their own; SELinux's
+ * rule init even clears the pointer first. stacker answers them only when
+ * no other LSM with labels is active: SELinux, Smack and AppArmor.
+ * lsm_idlist and lsm_active_cnt (security/lsm.h) are complete before any
+ * hook runs.
+ *
+ * An audit rule is one u64, the value the submodule gave (entry.rs).
+ */
+
+#include <linux/lsm_hooks.h>
+#include <linux/security.h>
+#include <linux/slab.h>
+#include <uapi/linux/lsm.h>
+
+#include "../../../lsm.h"
+#include "stacker.h"
+
+bool stacker_bare_secids_ours(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < lsm_active_cnt; i++) {
+		switch (lsm_idlist[i]->id) {
+		case LSM_ID_SELINUX:
+		case LSM_ID_SMACK:
+		case LSM_ID_APPARMOR:
+			return false;
+		}
+	}
+	return true;
+}
+
+void *stacker_audit_rule_new(u64 value, gfp_t gfp)
+{
+	u64 *rule = kmalloc(sizeof(*rule), gfp);
+
+	if (rule)
+		*rule = value;
+	return rule;
+}
