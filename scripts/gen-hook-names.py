@@ -28,7 +28,7 @@ import sys
 DERIVED = {"getprocattr": ["getselfattr"], "setprocattr": ["setselfattr"],
            "file_ioctl": ["file_ioctl_compat"],
            "secid_to_secctx": ["lsmprop_to_secctx", "release_secctx"],
-           "audit_rule_init": ["audit_rule_free"]}
+           "audit_rule_init": ["audit_rule_free", "audit_rule_known"]}
 
 
 def label_hooks(root):

@@ -565,7 +565,10 @@ impl Attribute for PolicyFile {
         // SAFETY: securityfs calls `store` from the file's `write`, in
         // process context with no spinlock or RCU read lock held.
         let cx = unsafe { MaySleep::new() };
-        policy::load(&cx, input)
+        policy::load(&cx, input)?;
+        // Audit rules that name types mean what the new policy says.
+        platform::audit_rules_update(&cx);
+        Ok(())
     }
 }
 

@@ -124,9 +124,10 @@ impl HookSet {
         if set.contains(Hook::secid_to_secctx) {
             set = set.with(Hook::lsmprop_to_secctx).with(Hook::release_secctx);
         }
-        // Rules it makes, stacker frees.
+        // Rules it makes, stacker frees, and knows to make anew after a
+        // policy load.
         if set.contains(Hook::audit_rule_init) {
-            set = set.with(Hook::audit_rule_free);
+            set = set.with(Hook::audit_rule_free).with(Hook::audit_rule_known);
         }
         set
     }

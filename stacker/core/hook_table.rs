@@ -47,8 +47,8 @@
 //!   primary label) is asked;
 //! - `audit_rule`: `audit_rule_init` and `audit_rule_match`, which only the
 //!   primary label-bearing submodule answers, and only when stacker holds
-//!   the audit rules; `audit_rule_release` (`audit_rule_free`), with no
-//!   method of its own;
+//!   the audit rules; `audit_rule_release` (`audit_rule_free`,
+//!   `audit_rule_known`), with no method of its own;
 //! - `secctx_by_slot`, `secctx_release`: `lsmprop_to_secctx`, registered
 //!   once per label-bearing submodule under an LSM id of its own, and
 //!   `release_secctx`; no methods of their own;
@@ -852,6 +852,12 @@ macro_rules! hook_table {
             /// Frees a rule stacker made (no method of its own; possibly
             /// from an RCU callback: must not sleep).
             audit_rule_release audit_rule_free(lsmrule: *mut c_void)
+                => () -> Result = Ok(());
+            /// Whether `krule` has a label field, which a policy load makes
+            /// anew (`audit_update_lsm_rules()`), as
+            /// `selinux_audit_rule_known()` (no method of its own; under
+            /// the audit filter mutex).
+            audit_rule_release audit_rule_known(krule: *mut c::audit_krule) -> c_int
                 => () -> Result = Ok(());
 
             // Process attributes.

@@ -108,6 +108,7 @@ pub(crate) const LABEL_HOOKS: &[Hook] = &[
     Hook::audit_rule_init,
     Hook::audit_rule_match,
     Hook::audit_rule_free,
+    Hook::audit_rule_known,
 ];
 
 /// Whether a submodule with hook set `hooks` labels every object audit

@@ -337,10 +337,14 @@ unsafe extern "C" fn socket_getpeersec_stream<T: Tier>(
 
 /// The C side of the one-LSM secid interfaces (`secids.c`).
 mod secids_c {
-    use kernel::{bindings as c, ffi::c_void};
+    use kernel::{
+        bindings as c,
+        ffi::{c_int, c_void},
+    };
 
     extern "C" {
         pub(super) fn stacker_bare_secids_ours() -> bool;
+        pub(super) fn stacker_audit_rule_known(krule: *mut c::audit_krule) -> c_int;
         pub(super) fn stacker_audit_rule_new(value: u64, gfp: c::gfp_t) -> *mut c_void;
     }
 }
@@ -670,6 +674,24 @@ unsafe extern "C" fn audit_rule_free<T: Tier>(lsmrule: *mut c_void) {
     // SAFETY: `kmalloc`ed by `stacker_audit_rule_new`, and the core's last
     // use of it.
     unsafe { c::kfree(lsmrule) };
+}
+
+/// `audit_rule_known` entry point for chain `T`: 1 when `krule` has a
+/// label field and the chain makes the rules, so that a policy load makes
+/// it anew.
+///
+/// # Safety
+///
+/// Called by the LSM core only, with valid arguments (module docs).
+unsafe extern "C" fn audit_rule_known<T: Tier>(krule: *mut c::audit_krule) -> c_int {
+    if !bare_secids_ours::<T>() {
+        return 0;
+    }
+    if let Some(m) = crate::lsm_prop::primary::<T>() {
+        crate::stats::count(m as usize, Hook::audit_rule_known, false);
+    }
+    // SAFETY: the core's valid rule, under its filter mutex.
+    unsafe { secids_c::stacker_audit_rule_known(krule) }
 }
 
 /// `getselfattr` entry point for chain `T` (`lsm_get_self_attr(2)`): one

@@ -16,6 +16,19 @@ use crate::error::Result;
 use core::sync::atomic::{AtomicPtr, Ordering};
 use kernel::{alloc::KBox, bindings, prelude::*};
 
+/// Makes the audit rules with label fields anew (`audit_update_lsm_rules()`,
+/// when stacker makes the rules: `secids.c`), after a policy load changed
+/// what their types are, as SELinux does after its loads. Takes the audit
+/// filter mutex and allocates: demands the proof.
+pub(crate) fn audit_rules_update(_cx: &MaySleep) {
+    extern "C" {
+        fn stacker_audit_rules_update();
+    }
+    // SAFETY: no preconditions beyond process context, which `_cx`
+    // proves.
+    unsafe { stacker_audit_rules_update() };
+}
+
 /// Whether a rate-limited log line may be printed now (`printk_ratelimit`).
 pub(crate) fn ratelimit() -> bool {
     // SAFETY: `__printk_ratelimit` takes any NUL-terminated name.

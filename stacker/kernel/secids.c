@@ -12,9 +12,14 @@
  * lsm_idlist and lsm_active_cnt (security/lsm.h) are complete before any
  * hook runs.
  *
- * An audit rule is one u64, the value the submodule gave (entry.rs).
+ * An audit rule is one u64, the value the submodule gave (entry.rs). A
+ * policy load makes the rules with label fields anew, as SELinux's does:
+ * a rule naming a type that the old policy lacked starts to match.
  */
 
+#define pr_fmt(fmt) "stacker: " fmt
+
+#include <linux/audit.h>
 #include <linux/lsm_hooks.h>
 #include <linux/security.h>
 #include <linux/slab.h>
@@ -36,6 +41,40 @@ bool stacker_bare_secids_ours(void)
 		}
 	}
 	return true;
+}
+
+int stacker_audit_rule_known(struct audit_krule *krule)
+{
+	u32 i;
+
+	/* The label fields, as selinux_audit_rule_known(). */
+	for (i = 0; i < krule->field_count; i++) {
+		switch (krule->fields[i].type) {
+		case AUDIT_SUBJ_USER:
+		case AUDIT_SUBJ_ROLE:
+		case AUDIT_SUBJ_TYPE:
+		case AUDIT_SUBJ_SEN:
+		case AUDIT_SUBJ_CLR:
+		case AUDIT_OBJ_USER:
+		case AUDIT_OBJ_ROLE:
+		case AUDIT_OBJ_TYPE:
+		case AUDIT_OBJ_LEV_LOW:
+		case AUDIT_OBJ_LEV_HIGH:
+			return 1;
+		}
+	}
+	return 0;
+}
+
+void stacker_audit_rules_update(void)
+{
+	int err;
+
+	if (!stacker_bare_secids_ours())
+		return;
+	err = audit_update_lsm_rules();
+	if (err)
+		pr_warn("remaking the audit rules after a policy load failed: %d\n", err);
 }
 
 void *stacker_audit_rule_new(u64 value, gfp_t gfp)

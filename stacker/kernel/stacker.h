@@ -132,6 +132,13 @@ extern const size_t stacker_rust_offsets_len;
  * value @value, allocated with @gfp, or NULL (secids.c).
  */
 bool stacker_bare_secids_ours(void);
+/*
+ * Whether @krule has a label field (security_audit_rule_known()); and
+ * makes such rules anew after a policy load, if stacker makes the rules.
+ */
+struct audit_krule;
+int stacker_audit_rule_known(struct audit_krule *krule);
+void stacker_audit_rules_update(void);
 void *stacker_audit_rule_new(u64 value, gfp_t gfp);
 
 /* Whether a refused securityfs write may be logged now (lsm.c). */

@@ -32,6 +32,8 @@
 
 #define MLTE "/sys/kernel/security/stacker/mlte/"
 #define POLICY_BIN "/etc/mlte/test.bin"
+/* The test policy with public_t renamed shared_t. */
+#define RENAMED_BIN "/etc/mlte/renamed.bin"
 #define AUDITCTL "/sbin/auditctl"
 #define LSM_ID_SELINUX 101
 #define LSM_ID_APPARMOR 104
@@ -83,21 +85,28 @@ static int lsm_active(const char *name)
 	return 0;
 }
 
+/* Loads compiled mlte policy `path`; 0 or -1. */
+static int load_policy(const char *path)
+{
+	char *policy = NULL;
+	long len = read_whole(path, &policy);
+	long n = len > 0 ? write_bytes(MLTE "policy", policy, len) : -1;
+
+	free(policy);
+	return n == len ? 0 : -1;
+}
+
 /* Loads mlte's test policy unless a policy is loaded. */
 static void load_mlte_policy(void)
 {
-	char buf[512], *p, *policy = NULL;
-	long len;
+	char buf[512], *p;
 
 	if (read_value(MLTE "status", buf, sizeof(buf)))
 		return;	/* mlte is not in the chain */
 	p = strstr(buf, "loads ");
 	if (p && atol(p + 6) > 0)
 		return;
-	len = read_whole(POLICY_BIN, &policy);
-	if (len > 0)
-		write_bytes(MLTE "policy", policy, len);
-	free(policy);
+	load_policy(POLICY_BIN);
 }
 
 /*
@@ -343,6 +352,55 @@ TEST_F(labels, auditctl_rules_name_mlte_types)
 		TH_LOG("%s matched", obj_ne);
 	EXPECT_TRUE(audit_record_absent("key=\"stk_unknown\"", AUDIT_SYSCALL))
 		TH_LOG("a rule on an unknown type matched");
+}
+
+/*
+ * A rule on a type the policy in force lacks matches nothing; once a
+ * policy that declares it is loaded, it matches a file of that type, as
+ * SELinux remakes its rules after a load (audit_update_lsm_rules()).
+ */
+TEST_F(labels, a_load_remakes_audit_rules)
+{
+	const char *file = "/tmp/labels_reload";
+	char pid[16], record[4096];
+	int go[2], status;
+	pid_t child;
+
+	if (access(MLTE "status", F_OK))
+		SKIP(return, "mlte is not in the chain");
+	if (lsm_active("selinux") || lsm_active("apparmor") || lsm_active("smack"))
+		SKIP(return, "another LSM makes the audit rules");
+	ASSERT_EQ(0, make_file(file));
+	ASSERT_EQ(0, auditctl((const char *[]){ "-e", "1", NULL }));
+	ASSERT_EQ(0, pipe(go));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (child == 0) {
+		char c;
+
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(2);
+		close(open(file, O_RDONLY));
+		_exit(0);
+	}
+	close(go[0]);
+	snprintf(pid, sizeof(pid), "pid=%d", child);
+	/* shared_t is not in the test policy: kept, and invalid. */
+	EXPECT_EQ(0, auditctl((const char *[]){ "-a", "always,exit", "-F", "arch=b64", "-S",
+		  "openat", "-F", pid, "-F", "obj_type=shared_t", "-k", "stk_reload", NULL }));
+	/* The renamed policy declares shared_t; the file gets it. */
+	EXPECT_EQ(0, load_policy(RENAMED_BIN));
+	EXPECT_EQ(0, mlte_set_label(file, "shared_t:s0"));
+	EXPECT_EQ(1, write(go[1], "x", 1));
+	close(go[1]);
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	EXPECT_EQ(0, auditctl((const char *[]){ "-D", NULL }));
+	EXPECT_EQ(0, auditctl((const char *[]){ "-e", "0", NULL }));
+	EXPECT_EQ(0, load_policy(POLICY_BIN));
+	EXPECT_EQ(0, find_audit_record("key=\"stk_reload\"", NULL, AUDIT_SYSCALL, record,
+				       sizeof(record)))
+		TH_LOG("the rule on obj_type=shared_t did not match after the load");
 }
 
 /* A Unix datagram's SCM_SECURITY is its sender's primary label. */
