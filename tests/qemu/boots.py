@@ -47,8 +47,8 @@ DIRECT_FAILURE = ["--allow-kernel-message", r"WARNING: .*security/lsm_init\.c",
 # The integrity boots: the fixture image that mkinitramfs.sh made (with
 # the keys it put in the initramfs), as the guest's /dev/vda.
 INTEGRITY = ["--disk", "{out}/integrity/integrity.img"]
-# The storm's and the equivalence boot need up to 1,200 s, or the run's
-# own timeout if longer.
+# The storm's and the equivalence boot need up to 600 s, or the run's own
+# timeout if longer.
 LONG = ["--timeout", "{long_timeout}"]
 
 # (name, kernel command line, guest programs, more boottest.py arguments).
@@ -111,10 +111,9 @@ BOOTS = [
      ["init_failure_test"], DIRECT_FAILURE),
     # mlte against SELinux on the same kernel: random policies, both
     # permissive, every decision compared (mlte_equivalence_test.c).
-    # 21,450 questions to each LSM took 150-230 s under TCG; since labels
-    # as secids (linux/patches/0009) this boot takes about 700 s with
-    # audit on (SELinux's permissive AVC records), 120 s with audit=0:
-    # not yet explained. The long timeout.
+    # 21,450 questions to each LSM take about 120 s under TCG (SELinux's
+    # permissive AVC records, about 38,000, are most of the console): the
+    # long timeout.
     ("selinux-equivalence", "lsm=selinux,stacker stacker.chain=mlte enforcing=0",
      ["mlte_equivalence_test"], LONG),
     ("selinux-stacker", "lsm=selinux,stacker stacker.chain=denyname,mlte",
@@ -224,7 +223,7 @@ def main():
     if unknown:
         log(f"no such boot: {', '.join(unknown)} (boots.py --list)")
         return 2
-    values = {"out": args.out, "long_timeout": max(args.timeout, 1200)}
+    values = {"out": args.out, "long_timeout": max(args.timeout, 600)}
     passed = failed_count = skipped = 0
     failed, retried = [], []
     for name, append, programs, extra in BOOTS:

@@ -384,5 +384,34 @@ Disabling lock debugging due to kernel taint""".splitlines()
                     with self.assertRaises(SystemExit):
                         bt.parse_args(["--kernel", "k", "--initrd", "i", "--log", "l", "--disk", bad])
 
+class RunQemu(unittest.TestCase):
+    """run_qemu() on a stand-in for QEMU that writes more than a pipe holds."""
+
+    def test_console_beyond_a_pipe_is_read_while_it_runs(self):
+        # 256 KiB of console, then the guest-program file: a reader that
+        # only waits fills the pipe at 64 KiB and the stand-in never ends.
+        script = ("import sys\n"
+                  "for i in range(4096): print('x' * 63)\n"
+                  "open(sys.argv[1], 'w').write('stacker-guest: done\\n')\n")
+        with tempfile.TemporaryDirectory() as d:
+            log, guest = os.path.join(d, "log"), os.path.join(d, "log.guest")
+            cmd = [sys.executable, "-c", script, guest]
+            lines, guest_lines, timed_out, _ = bt.run_qemu(cmd, 20, log, guest, False)
+            self.assertFalse(timed_out)
+            self.assertEqual(4096, len(lines))
+            self.assertEqual(["stacker-guest: done"], guest_lines)
+            self.assertEqual(4096 * 64, os.path.getsize(log))
+
+    def test_timeout_keeps_what_was_printed(self):
+        script = "import time\nprint('booting', flush=True)\ntime.sleep(60)\n"
+        with tempfile.TemporaryDirectory() as d:
+            log, guest = os.path.join(d, "log"), os.path.join(d, "log.guest")
+            lines, _, timed_out, took = bt.run_qemu([sys.executable, "-c", script], 2, log,
+                                                    guest, False)
+            self.assertTrue(timed_out)
+            self.assertEqual(["booting"], lines)
+            self.assertLess(took, 30)
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)
