@@ -65,7 +65,7 @@ else
 	log "checkpatch skipped: no kernel tree at ${KSRC:-$STACKER_CACHE/linux} (run scripts/setup.sh)"
 	checked="$checked; checkpatch skipped (no kernel tree)"
 fi
-for py in tests/qemu/*.py; do
+for py in tests/qemu/*.py tests/scripts/*.py scripts/*.py; do
 	python3 -B -c 'import ast, sys; ast.parse(open(sys.argv[1]).read(), sys.argv[1])' "$py" \
 		|| die "syntax error in $py"
 done
@@ -76,6 +76,10 @@ python3 -B -m unittest -q tests/qemu/test_boottest.py 2>&1 | tail -n 1 \
 # faked).
 python3 -B -m unittest -q tests/qemu/test_boots.py 2>&1 | tail -n 1 \
 	|| die "boots.py unit tests failed"
+# check-hook-paths.py's reading of objdump (crafted disassembly: panic
+# paths, indirect branches, section-relative calls).
+python3 -B -m unittest -q tests/scripts/test_check_hook_paths.py 2>&1 | tail -n 1 \
+	|| die "check-hook-paths.py unit tests failed"
 # kunit.sh's reading of kunit.py's JSON report (scripts/kunit-check.py):
 # the real report in tests/kunit/report.json passes; a failed, skipped or
 # crashed test, a skipped, missing or empty suite and a failing parameter

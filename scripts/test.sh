@@ -55,7 +55,7 @@ build_kernel() {
 	FRAGMENTS=$TEST_FRAGMENTS "$STACKER_ROOT/scripts/build-kernel.sh" >"$OUT/bzImage.path"
 	# bzImage.path is BUILD/images/bzImage-HASH.
 	build=$(dirname "$(dirname "$(cat "$OUT/bzImage.path")")")
-	"$STACKER_ROOT/scripts/check-hook-paths.sh" "$build"
+	python3 -B "$STACKER_ROOT/scripts/check-hook-paths.py" "$build"
 	# The debug kernel: KASAN must reach stacker's Rust and C.
 	if [ "$DEBUG" = 1 ]; then
 		"$STACKER_ROOT/scripts/check-kasan.sh" "$build"
