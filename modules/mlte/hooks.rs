@@ -36,9 +36,10 @@
 //! Before the first policy is loaded, `mlte` allows everything and labels
 //! nothing.
 //!
-//! Kernel only: it changes credentials (`NewCred`) and reads xattrs. Its
+//! The same source runs in the kernel and in the host tests
+//! (`hook_tests.rs`), against the host model of the kernel objects; its
 //! decisions, labels and loader are the kernel-independent files beside
-//! it, which the host tests run.
+//! it.
 
 use super::classes::{perm, Class};
 use super::compiled::{InitialSid, SIDS};
@@ -144,22 +145,16 @@ mod perms {
 use perms::*;
 
 use crate::abi::{
-    AUDIT_OBJ_TYPE, AUDIT_OP_EQUAL, AUDIT_OP_NOT_EQUAL, AUDIT_SUBJ_TYPE, LSM_UNSAFE_NO_NEW_PRIVS,
+    ATTR_ATIME_SET, ATTR_GID, ATTR_MODE, ATTR_MTIME_SET, ATTR_TIMES_SET, ATTR_UID, AUDIT_OBJ_TYPE,
+    AUDIT_OP_EQUAL, AUDIT_OP_NOT_EQUAL, AUDIT_SUBJ_TYPE, LSM_UNSAFE_NO_NEW_PRIVS,
     LSM_UNSAFE_PTRACE, PROT_EXEC, PTRACE_MODE_ATTACH, SIGKILL,
 };
 /// `ATTR_MODE | ATTR_UID | ATTR_GID | ATTR_ATIME_SET | ATTR_MTIME_SET |
 /// ATTR_TIMES_SET` (`include/linux/fs.h`): the `iattr` changes that are
 /// `setattr`; the others (size, times set to now, privilege bits dropped
 /// by a write) are part of writing.
-const ATTR_SETATTR: u32 = {
-    use kernel::bindings as b;
-    b::ATTR_MODE
-        | b::ATTR_UID
-        | b::ATTR_GID
-        | b::ATTR_ATIME_SET
-        | b::ATTR_MTIME_SET
-        | b::ATTR_TIMES_SET
-};
+const ATTR_SETATTR: u32 =
+    ATTR_MODE | ATTR_UID | ATTR_GID | ATTR_ATIME_SET | ATTR_MTIME_SET | ATTR_TIMES_SET;
 
 /// The SID of a label, or `fallback` when there is no label or it has
 /// none.
@@ -729,17 +724,18 @@ crate::submodule::submodule! {
             // An inode met before the policy (or while its file system was
             // mounting) is labelled first: in RCU-walk mode, which cannot
             // read an xattr, by asking the VFS to walk again (`ECHILD`).
-            if inode.state(&KEY).is_some_and(|l| !l.is_set()) && inode.fs_ready() {
-                if policy::with(|p| p.is_some()) {
-                    if mask.non_blocking() {
-                        return Err(ECHILD);
-                    }
-                    // SAFETY: without `MAY_NOT_BLOCK`, `inode_permission`
-                    // runs in a ref-walk lookup or a system call: process
-                    // context, no spinlock or RCU read lock held.
-                    let cx = unsafe { MaySleep::new() };
-                    inode.with_alias(&cx, |dentry| label_inode(&cx, dentry, inode));
+            if inode.state(&KEY).is_some_and(|l| !l.is_set())
+                && inode.fs_ready()
+                && policy::with(|p| p.is_some())
+            {
+                if mask.non_blocking() {
+                    return Err(ECHILD);
                 }
+                // SAFETY: without `MAY_NOT_BLOCK`, `inode_permission` runs
+                // in a ref-walk lookup or a system call: process context,
+                // no spinlock or RCU read lock held.
+                let cx = unsafe { MaySleep::new() };
+                inode.with_alias(&cx, |dentry| label_inode(&cx, dentry, inode));
             }
             let bit = |flag: u32, perm: u32| if m & flag != 0 { perm } else { 0 };
             let (class, perms) = if inode.is_dir() {
@@ -748,11 +744,17 @@ crate::submodule::submodule! {
                     bit(may::EXEC, DIR_SEARCH) | bit(may::READ, DIR_READ) | bit(may::WRITE, DIR_WRITE),
                 )
             } else {
-                // Appending is `append`, not `write`.
-                let write = if m & may::APPEND != 0 { FILE_APPEND } else { FILE_WRITE };
+                // Appending is `append`, not `write`, and is asked for
+                // itself: `open(O_RDONLY | O_APPEND)` asks `MAY_APPEND`
+                // without `MAY_WRITE` (SELinux's `file_mask_to_av()`).
+                let write = if m & may::APPEND != 0 {
+                    FILE_APPEND
+                } else {
+                    bit(may::WRITE, FILE_WRITE)
+                };
                 (
                     Class::File,
-                    bit(may::EXEC, FILE_EXECUTE) | bit(may::READ, FILE_READ) | bit(may::WRITE, write),
+                    bit(may::EXEC, FILE_EXECUTE) | bit(may::READ, FILE_READ) | write,
                 )
             };
             check_inode(inode, class, perms, Target::Inode(inode))
@@ -1210,3 +1212,7 @@ crate::submodule::submodule! {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "hook_tests.rs"]
+mod tests;

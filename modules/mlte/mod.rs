@@ -16,7 +16,8 @@
 //! - `label.rs`: the SID an object carries in its blob;
 //! - `query.rs`: asking the policy from userspace (`access`, `create`,
 //!   `context`);
-//! - `hooks.rs`: the submodule and its hooks (kernel only);
+//! - `hooks.rs`: the submodule and its hooks (`hook_tests.rs`: run on the
+//!   host model);
 //! - `policy_text.rs`: the text policy language (host only: the
 //!   `mlte-policy` tool compiles it).
 
@@ -26,7 +27,6 @@ pub(crate) mod compiled;
 pub(crate) mod constraint;
 pub(crate) mod context;
 pub(crate) mod decision_cache;
-#[cfg(CONFIG_RUST)]
 pub(crate) mod hooks;
 pub(crate) mod intern;
 pub(crate) mod label;

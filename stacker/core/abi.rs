@@ -59,6 +59,20 @@ pub(crate) const PTRACE_MODE_ATTACH: u32 = 0x02;
 pub(crate) const LSM_UNSAFE_PTRACE: u32 = 2;
 /// `LSM_UNSAFE_NO_NEW_PRIVS`: the task has `no_new_privs`.
 pub(crate) const LSM_UNSAFE_NO_NEW_PRIVS: u32 = 4;
+/// The `iattr` change bits (`include/linux/fs.h`): mode, owner, group,
+/// and access and modification times set to a given value (`utimes(2)`
+/// with times, as against "now").
+pub(crate) const ATTR_MODE: u32 = 1 << 0;
+/// See [`ATTR_MODE`].
+pub(crate) const ATTR_UID: u32 = 1 << 1;
+/// See [`ATTR_MODE`].
+pub(crate) const ATTR_GID: u32 = 1 << 2;
+/// See [`ATTR_MODE`].
+pub(crate) const ATTR_ATIME_SET: u32 = 1 << 7;
+/// See [`ATTR_MODE`].
+pub(crate) const ATTR_MTIME_SET: u32 = 1 << 8;
+/// See [`ATTR_MODE`].
+pub(crate) const ATTR_TIMES_SET: u32 = 1 << 16;
 /// `CAP_OPT_NOAUDIT` (`include/linux/security.h`, `BIT(1)`): the caller
 /// only probes; do not log. (A macro the bindings do not evaluate:
 /// `layout_check.c` asserts it.)

@@ -23,11 +23,11 @@ use crate::layout::LayoutError;
 use crate::objects::{Binprm, CommittedBinprm, Cred, Dentry, File, Inode, InodeBlob, PreparedCred};
 use crate::registry::{self, HOOK_SETS, NAMES, REQUESTS};
 use std::cell::Cell;
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// A booted chain on the host.
 pub(crate) struct Harness {
-    root: Rc<Inode>,
+    root: Arc<Inode>,
     next_ino: Cell<u64>,
 }
 
@@ -64,7 +64,7 @@ impl Harness {
         registry::securityfs_init_enabled(&crate::platform::Dir::stacker_root())
             .map_err(|_| LayoutError::BadChain)?;
         Ok(Harness {
-            root: Rc::new(Inode::new(1, true)),
+            root: Arc::new(Inode::new(1, true)),
             next_ino: Cell::new(2),
         })
     }
@@ -84,15 +84,15 @@ impl Harness {
     }
 
     /// The root directory.
-    pub(crate) fn root(&self) -> &Rc<Inode> {
+    pub(crate) fn root(&self) -> &Arc<Inode> {
         &self.root
     }
 
     /// Allocates an inode, calling `inode_alloc_security`.
-    pub(crate) fn new_inode(&self, dir: bool) -> Result<Rc<Inode>> {
+    pub(crate) fn new_inode(&self, dir: bool) -> Result<Arc<Inode>> {
         let ino = self.next_ino.get();
         self.next_ino.set(ino + 1);
-        let inode = Rc::new(Inode::new(ino, dir));
+        let inode = Arc::new(Inode::new(ino, dir));
         self.int_hook(Hook::inode_alloc_security, || {
             crate::dispatch::inode_alloc_security::<crate::dispatch::Loop>(
                 &crate::harness::cx(),
@@ -103,7 +103,7 @@ impl Harness {
     }
 
     /// Creates a regular file `name` in the root directory.
-    pub(crate) fn create(&self, name: &str) -> Result<Rc<Dentry>> {
+    pub(crate) fn create(&self, name: &str) -> Result<Arc<Dentry>> {
         let negative = Dentry {
             name: name.as_bytes().to_vec(),
             inode: None,
@@ -126,7 +126,7 @@ impl Harness {
                 Some(&inode),
             );
         }
-        Ok(Rc::new(Dentry {
+        Ok(Arc::new(Dentry {
             name: negative.name,
             inode: Some(inode),
         }))
@@ -136,7 +136,7 @@ impl Harness {
     /// and `file_open`, as `do_dentry_open()` does. When the open fails
     /// after the file was allocated, the file is freed again
     /// (`file_free_security`), as the kernel does.
-    pub(crate) fn open(&self, dentry: &Rc<Dentry>) -> Result<Rc<File>> {
+    pub(crate) fn open(&self, dentry: &Arc<Dentry>) -> Result<Arc<File>> {
         let inode = dentry.inode.clone().ok_or(crate::error::ENOENT)?;
         self.int_hook(Hook::inode_permission, || {
             crate::dispatch::inode_permission::<crate::dispatch::Loop>(
@@ -144,7 +144,7 @@ impl Harness {
                 AccessMask(may::READ),
             )
         })?;
-        let file = Rc::new(File::new(dentry.clone(), inode));
+        let file = Arc::new(File::new(dentry.clone(), inode));
         let opened = self
             .int_hook(Hook::file_alloc_security, || {
                 crate::dispatch::file_alloc_security::<crate::dispatch::Loop>(
@@ -168,7 +168,7 @@ impl Harness {
     }
 
     /// Closes `file`: `file_free_security`, with only the file's blob.
-    pub(crate) fn close(&self, file: Rc<File>) {
+    pub(crate) fn close(&self, file: Arc<File>) {
         if self.registered(Hook::file_free_security) {
             crate::dispatch::file_free_security::<crate::dispatch::Loop>(file.security());
         }
@@ -178,14 +178,14 @@ impl Harness {
     /// Frees `inode`: `inode_free_security` with the inode, then, as after
     /// an RCU grace period, `inode_free_security_rcu` with only its blob.
     /// Returns `ENOENT` (and frees nothing) while the inode is still in use.
-    pub(crate) fn free_inode(&self, inode: Rc<Inode>) -> Result {
+    pub(crate) fn free_inode(&self, inode: Arc<Inode>) -> Result {
         if self.registered(Hook::inode_free_security) {
             crate::dispatch::inode_free_security::<crate::dispatch::Loop>(
                 &crate::harness::cx(),
                 &inode,
             );
         }
-        let blob = Rc::try_unwrap(inode)
+        let blob = Arc::try_unwrap(inode)
             .map_err(|_| crate::error::ENOENT)?
             .into_blob();
         if self.registered(Hook::inode_free_security_rcu) {
@@ -268,12 +268,12 @@ impl Harness {
     /// credentials.
     pub(crate) fn exec(
         &self,
-        dentry: &Rc<Dentry>,
+        dentry: &Arc<Dentry>,
         parent: &Cred,
         setuid_root: bool,
     ) -> Result<Cred> {
         let inode = dentry.inode.clone().ok_or(crate::error::ENOENT)?;
-        let file = Rc::new(File::new(dentry.clone(), inode));
+        let file = Arc::new(File::new(dentry.clone(), inode));
         let mut cred = Cred::new(parent.uid);
         cred.euid = parent.euid;
         cred.gid = parent.gid;
@@ -286,18 +286,15 @@ impl Harness {
                 parent,
             )
         })?;
-        let bprm = Binprm {
-            file,
-            cred: Rc::new(cred),
-        };
+        let bprm = Binprm::new(file, Arc::new(cred));
         self.int_hook(Hook::bprm_creds_for_exec, || {
             crate::dispatch::bprm_creds_for_exec::<crate::dispatch::Loop>(
                 &crate::harness::cx(),
                 &bprm,
             )
         })?;
-        let Binprm { file, cred } = bprm;
-        let mut cred = Rc::try_unwrap(cred).map_err(|_| crate::error::EINVAL)?;
+        let Binprm { file, cred, .. } = bprm;
+        let mut cred = Arc::try_unwrap(cred).map_err(|_| crate::error::EINVAL)?;
         if setuid_root {
             cred.euid = 0;
             cred.caps.set([crate::objects::KernelCap((1 << 41) - 1); 3]);

@@ -14,10 +14,9 @@ use crate::context::MaySleep;
 use crate::error::{Error, Result, EINVAL, ENOSPC, ERANGE};
 use crate::layout::ObjectKind;
 use crate::submodule::Submodule;
-use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::ffi::CStr;
-use std::rc::Rc;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 /// A zeroed blob buffer for one object, aligned like a `kmalloc` buffer.
 pub(crate) struct Blob(Box<[u64]>);
@@ -35,6 +34,40 @@ impl Blob {
         } else {
             self.0.as_ptr().cast_mut().cast()
         }
+    }
+}
+
+/// A `Cell` the kernel objects' model can share between threads, as the
+/// kernel shares the objects it models (hooks take them across RCU
+/// closures, which must be `Send`).
+#[derive(Default)]
+pub(crate) struct SyncCell<T: Copy>(Mutex<T>);
+
+impl<T: Copy> SyncCell<T> {
+    pub(crate) const fn new(value: T) -> SyncCell<T> {
+        SyncCell(Mutex::new(value))
+    }
+
+    pub(crate) fn get(&self) -> T {
+        *self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    pub(crate) fn set(&self, value: T) {
+        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = value;
+    }
+}
+
+/// A `RefCell` the model can share between threads: a borrow is a lock.
+#[derive(Default)]
+pub(crate) struct SyncRefCell<T>(Mutex<T>);
+
+impl<T> SyncRefCell<T> {
+    pub(crate) fn borrow(&self) -> MutexGuard<'_, T> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    pub(crate) fn borrow_mut(&self) -> MutexGuard<'_, T> {
+        self.borrow()
     }
 }
 
@@ -58,9 +91,9 @@ pub(crate) struct Inode {
     /// Whether it is a directory.
     pub(crate) dir: bool,
     /// Its extended attributes.
-    pub(crate) xattrs: RefCell<BTreeMap<Vec<u8>, Vec<u8>>>,
+    pub(crate) xattrs: SyncRefCell<BTreeMap<Vec<u8>, Vec<u8>>>,
     /// An error every `getxattr` fails with, to model `EIO` and the like.
-    getxattr_error: Cell<Option<Error>>,
+    getxattr_error: SyncCell<Option<Error>>,
     blob: Blob,
 }
 has_blob!(Inode, Inode, InodeState);
@@ -77,8 +110,8 @@ impl Inode {
         Inode {
             ino,
             dir,
-            xattrs: RefCell::default(),
-            getxattr_error: Cell::new(None),
+            xattrs: SyncRefCell::default(),
+            getxattr_error: SyncCell::new(None),
             blob: Blob::new(ObjectKind::Inode),
         }
     }
@@ -98,6 +131,35 @@ impl Inode {
     pub(crate) fn ino(&self) -> u64 {
         self.ino
     }
+
+    /// Whether the inode's file system has finished mounting: always, in
+    /// the model, which has no `fill_super`.
+    pub(crate) fn fs_ready(&self) -> bool {
+        true
+    }
+
+    /// Calls `f` with a dentry of this inode. The model keeps no alias
+    /// list: the dentry is a nameless one bound to no inode, which is what
+    /// [`Dentry::getxattr_of`] needs (it names the inode itself).
+    pub(crate) fn with_alias<R>(&self, _cx: &MaySleep, f: impl FnOnce(&Dentry) -> R) -> Option<R> {
+        Some(f(&Dentry {
+            name: Vec::new(),
+            inode: None,
+        }))
+    }
+
+    /// Reads extended attribute `name` into `buf`; returns its length. An
+    /// error set with [`Inode::fail_getxattr`] comes first.
+    fn getxattr(&self, name: &CStr, buf: &mut [u8]) -> Result<usize> {
+        if let Some(err) = self.getxattr_error.get() {
+            return Err(err);
+        }
+        let xattrs = self.xattrs.borrow();
+        let value = xattrs.get(name.to_bytes()).ok_or(crate::error::ENODATA)?;
+        let dst = buf.get_mut(..value.len()).ok_or(crate::error::ERANGE)?;
+        dst.copy_from_slice(value);
+        Ok(value.len())
+    }
 }
 
 /// A name in a directory, bound to an inode or negative.
@@ -105,7 +167,7 @@ pub(crate) struct Dentry {
     /// The name.
     pub(crate) name: Vec<u8>,
     /// The inode, `None` for a negative dentry.
-    pub(crate) inode: Option<Rc<Inode>>,
+    pub(crate) inode: Option<Arc<Inode>>,
 }
 
 impl Dentry {
@@ -118,13 +180,25 @@ impl Dentry {
     pub(crate) fn with_name<R>(&self, f: impl FnOnce(&[u8]) -> R) -> R {
         f(&self.name)
     }
+
+    /// Reads extended attribute `name` of `inode`, reached through this
+    /// dentry, into `buf`; returns its length, as [`File::getxattr`].
+    pub(crate) fn getxattr_of(
+        &self,
+        _cx: &MaySleep,
+        inode: &Inode,
+        name: &CStr,
+        buf: &mut [u8],
+    ) -> Result<usize> {
+        inode.getxattr(name, buf)
+    }
 }
 
 /// An open file.
 pub(crate) struct File {
     /// The dentry it was opened through.
-    pub(crate) dentry: Rc<Dentry>,
-    inode: Rc<Inode>,
+    pub(crate) dentry: Arc<Dentry>,
+    inode: Arc<Inode>,
     security: FileSecurity,
 }
 
@@ -139,7 +213,7 @@ impl HasBlob for File {
 
 impl File {
     /// A new open file of `dentry`, which must be positive.
-    pub(crate) fn new(dentry: Rc<Dentry>, inode: Rc<Inode>) -> File {
+    pub(crate) fn new(dentry: Arc<Dentry>, inode: Arc<Inode>) -> File {
         File {
             dentry,
             inode,
@@ -167,14 +241,7 @@ impl File {
     ///
     /// An error set with [`Inode::fail_getxattr`] comes first.
     pub(crate) fn getxattr(&self, _cx: &MaySleep, name: &CStr, buf: &mut [u8]) -> Result<usize> {
-        if let Some(err) = self.inode.getxattr_error.get() {
-            return Err(err);
-        }
-        let xattrs = self.inode.xattrs.borrow();
-        let value = xattrs.get(name.to_bytes()).ok_or(crate::error::ENODATA)?;
-        let dst = buf.get_mut(..value.len()).ok_or(crate::error::ERANGE)?;
-        dst.copy_from_slice(value);
-        Ok(value.len())
+        self.inode.getxattr(name, buf)
     }
 }
 
@@ -215,9 +282,9 @@ pub(crate) struct Cred {
     /// The real and effective group id.
     pub(crate) gid: u32,
     /// Effective, permitted and inheritable capabilities.
-    pub(crate) caps: Cell<[KernelCap; 3]>,
+    pub(crate) caps: SyncCell<[KernelCap; 3]>,
     /// Ambient capabilities.
-    pub(crate) ambient: Cell<KernelCap>,
+    pub(crate) ambient: SyncCell<KernelCap>,
     blob: Blob,
 }
 has_blob!(Cred, Cred, CredState);
@@ -230,8 +297,8 @@ impl Cred {
             uid,
             euid: uid,
             gid: uid,
-            caps: Cell::new([all; 3]),
-            ambient: Cell::new(KernelCap(0)),
+            caps: SyncCell::new([all; 3]),
+            ambient: SyncCell::new(KernelCap(0)),
             blob: Blob::new(ObjectKind::Cred),
         }
     }
@@ -260,12 +327,82 @@ impl Cred {
     pub(crate) fn caps(&self) -> [KernelCap; 3] {
         self.caps.get()
     }
+
+    /// A copy of these credentials as `prepare_creds()` makes it: the
+    /// same ids and capability sets, a new blob, and the chain's
+    /// `cred_prepare` hooks run on it.
+    pub(crate) fn prepare_copy(&self) -> Result<Cred> {
+        let new = Cred::new(self.uid);
+        let new = Cred {
+            euid: self.euid,
+            gid: self.gid,
+            ..new
+        };
+        new.caps.set(self.caps.get());
+        new.ambient.set(self.ambient.get());
+        crate::dispatch::cred_prepare::<crate::dispatch::Loop>(&crate::harness::cx(), &new, self)?;
+        Ok(new)
+    }
+
+    /// Calls `f` with the current task's subjective credentials: those
+    /// [`Cred::set_current`] made current on this thread, else root's.
+    pub(crate) fn with_current<R>(f: impl FnOnce(&Cred) -> R) -> R {
+        let cred = CURRENT_CRED.with(|c| {
+            c.borrow_mut()
+                .get_or_insert_with(|| Arc::new(Cred::new(0)))
+                .clone()
+        });
+        f(&cred)
+    }
+
+    /// Makes `cred` the current task's credentials on this thread.
+    pub(crate) fn set_current(cred: Arc<Cred>) {
+        CURRENT_CRED.with(|c| *c.borrow_mut() = Some(cred));
+    }
+}
+
+thread_local! {
+    /// The current task's credentials ([`Cred::with_current`]).
+    static CURRENT_CRED: std::cell::RefCell<Option<Arc<Cred>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// New credentials for the current task, not yet installed
+/// (`prepare_creds()`).
+pub(crate) struct NewCred {
+    cred: Cred,
+}
+
+impl NewCred {
+    /// A private copy of the current task's credentials, with the chain's
+    /// `cred_prepare` hooks run on it.
+    pub(crate) fn prepare(_cx: &MaySleep) -> Result<NewCred> {
+        Cred::with_current(Cred::prepare_copy).map(|cred| NewCred { cred })
+    }
+
+    /// The new credentials.
+    pub(crate) fn cred(&self) -> &Cred {
+        &self.cred
+    }
+
+    /// Installs the new credentials as the current task's.
+    pub(crate) fn commit(self) {
+        Cred::set_current(Arc::new(self.cred));
+    }
+}
+
+/// Whether the current task is its process's only thread: always, in the
+/// model.
+pub(crate) fn current_is_single_threaded() -> bool {
+    true
 }
 
 /// A task.
 pub(crate) struct Task {
     /// Its pid.
     pub(crate) pid: i32,
+    /// Its objective credentials (`None`: root's, made on first use).
+    pub(crate) cred: SyncRefCell<Option<Arc<Cred>>>,
     blob: Blob,
 }
 has_blob!(Task, Task, TaskState);
@@ -275,6 +412,7 @@ impl Task {
     pub(crate) fn new(pid: i32) -> Task {
         Task {
             pid,
+            cred: SyncRefCell::default(),
             blob: Blob::new(ObjectKind::Task),
         }
     }
@@ -283,18 +421,60 @@ impl Task {
     pub(crate) fn pid(&self) -> i32 {
         self.pid
     }
+
+    /// Calls `f` with the task's objective credentials.
+    pub(crate) fn with_cred<R>(&self, f: impl FnOnce(&Cred) -> R + Send) -> R {
+        let cred = self
+            .cred
+            .borrow()
+            .get_or_insert_with(|| Arc::new(Cred::new(0)))
+            .clone();
+        f(&cred)
+    }
 }
 
 /// A program being executed, its new credentials being prepared
 /// (`bprm_creds_for_exec`, `bprm_check_security`).
 pub(crate) struct Binprm {
     /// The file being executed.
-    pub(crate) file: Rc<File>,
+    pub(crate) file: Arc<File>,
     /// The credentials being prepared for it.
-    pub(crate) cred: Rc<Cred>,
+    pub(crate) cred: Arc<Cred>,
+    /// Why the exec is unsafe to change privileges (`LSM_UNSAFE_*`).
+    pub(crate) unsafe_flags: u32,
+    /// Whether the file is on a `nosuid` mount.
+    pub(crate) nosuid: bool,
+    /// Whether a hook asked for a secure exec (`AT_SECURE`).
+    pub(crate) secureexec: SyncCell<bool>,
 }
 
 impl Binprm {
+    /// The exec of `file` with credentials `cred`: safe, not `nosuid`.
+    pub(crate) fn new(file: Arc<File>, cred: Arc<Cred>) -> Binprm {
+        Binprm {
+            file,
+            cred,
+            unsafe_flags: 0,
+            nosuid: false,
+            secureexec: SyncCell::new(false),
+        }
+    }
+
+    /// Why the exec is unsafe to change privileges (`LSM_UNSAFE_*`).
+    pub(crate) fn unsafe_flags(&self) -> u32 {
+        self.unsafe_flags
+    }
+
+    /// Whether the file is on a `nosuid` mount.
+    pub(crate) fn nosuid(&self) -> bool {
+        self.nosuid
+    }
+
+    /// Asks for a secure exec.
+    pub(crate) fn set_secureexec(&self) {
+        self.secureexec.set(true);
+    }
+
     /// The credentials the program will run with (being prepared).
     pub(crate) fn cred(&self) -> &Cred {
         &self.cred
@@ -310,7 +490,7 @@ impl Binprm {
 /// only the file, as in the kernel, where `bprm->cred` is NULL by then.
 pub(crate) struct CommittedBinprm {
     /// The file being executed.
-    pub(crate) file: Rc<File>,
+    pub(crate) file: Arc<File>,
 }
 
 impl CommittedBinprm {
@@ -383,7 +563,7 @@ pub(crate) struct Socket {
     /// Address family.
     pub(crate) family: i32,
     /// Its network-layer half, once set up.
-    pub(crate) sock: Option<Rc<Sock>>,
+    pub(crate) sock: Option<Arc<Sock>>,
 }
 
 impl Socket {
@@ -474,7 +654,7 @@ impl Superblock {
 /// A mount and a dentry in it.
 pub(crate) struct Path {
     /// The dentry.
-    pub(crate) dentry: Rc<Dentry>,
+    pub(crate) dentry: Arc<Dentry>,
 }
 
 impl Path {
@@ -487,7 +667,7 @@ impl Path {
 /// One mount of a file system.
 pub(crate) struct Vfsmount {
     /// The mounted file system.
-    pub(crate) sb: Rc<Superblock>,
+    pub(crate) sb: Arc<Superblock>,
 }
 
 impl Vfsmount {
@@ -604,7 +784,7 @@ impl IpcPerm {
 /// A memory mapping.
 pub(crate) struct Vma {
     /// The mapped file, if any.
-    pub(crate) file: Option<Rc<File>>,
+    pub(crate) file: Option<Arc<File>>,
 }
 
 impl Vma {
@@ -698,8 +878,8 @@ pub(crate) struct LaterLsm {
 }
 
 thread_local! {
-    static LATER_LSMS: RefCell<Vec<LaterLsm>> = const { RefCell::new(Vec::new()) };
-    static FORWARDED: RefCell<Vec<(&'static str, &'static str)>> = const { RefCell::new(Vec::new()) };
+    static LATER_LSMS: std::cell::RefCell<Vec<LaterLsm>> = const { std::cell::RefCell::new(Vec::new()) };
+    static FORWARDED: std::cell::RefCell<Vec<(&'static str, &'static str)>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// Makes `lsms` the LSMs after stacker, in order, on this thread.

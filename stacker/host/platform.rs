@@ -220,6 +220,21 @@ macro_rules! pr_warn {
 pub(crate) use pr_warn;
 pub(crate) use pr_warn as pr_info;
 
+thread_local! {
+    static AUDIT_RULE_UPDATES: Cell<u32> = const { Cell::new(0) };
+}
+
+/// Makes the audit rules with label fields anew, after a policy load: on
+/// the host, counted ([`audit_rule_updates`]).
+pub(crate) fn audit_rules_update(_cx: &crate::context::MaySleep) {
+    AUDIT_RULE_UPDATES.with(|n| n.set(n.get() + 1));
+}
+
+/// How many times [`audit_rules_update`] ran on this thread.
+pub(crate) fn audit_rule_updates() -> u32 {
+    AUDIT_RULE_UPDATES.with(Cell::get)
+}
+
 /// Rate limiting never drops a line on the host.
 pub(crate) fn ratelimit() -> bool {
     true

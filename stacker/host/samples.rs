@@ -8,7 +8,7 @@
 //! samples after `Harness::boot`, whose layout sizes their blobs.
 
 use crate::objects::*;
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// A sample value of a hook argument type.
 pub(crate) trait Sample {
@@ -82,10 +82,10 @@ plain_samples! {
     MmapAddr = MmapAddr { addr: 1 << 20, min: 1 << 16 };
 }
 
-fn dentry() -> Rc<Dentry> {
-    Rc::new(Dentry {
+fn dentry() -> Arc<Dentry> {
+    Arc::new(Dentry {
         name: b"sample".to_vec(),
-        inode: Some(Rc::new(Inode::new(7, false))),
+        inode: Some(Arc::new(Inode::new(7, false))),
     })
 }
 
@@ -94,7 +94,7 @@ pub(crate) fn file() -> File {
     let inode = d
         .inode
         .clone()
-        .unwrap_or_else(|| Rc::new(Inode::new(7, false)));
+        .unwrap_or_else(|| Arc::new(Inode::new(7, false)));
     File::new(d, inode)
 }
 
@@ -110,24 +110,24 @@ macro_rules! sample_objects {
 
 sample_objects! {
     Inode = Inode::new(7, false);
-    Dentry = Dentry { name: b"sample".to_vec(), inode: Some(Rc::new(Inode::new(7, false))) };
+    Dentry = Dentry { name: b"sample".to_vec(), inode: Some(Arc::new(Inode::new(7, false))) };
     File = file();
     FileSecurity = FileSecurity::new();
     Cred = Cred::new(0);
     Task = Task::new(1);
-    Binprm = Binprm { file: Rc::new(file()), cred: Rc::new(Cred::new(0)) };
-    CommittedBinprm = CommittedBinprm { file: Rc::new(file()) };
+    Binprm = Binprm::new(Arc::new(file()), Arc::new(Cred::new(0)));
+    CommittedBinprm = CommittedBinprm { file: Arc::new(file()) };
     PreparedCred<'static> = PreparedCred { cred: <&Cred>::sample() };
     InodeBlob<'static> = InodeBlob { blob: Box::leak(Box::new(Inode::new(7, false).into_blob())) };
-    Socket = Socket { family: 1, sock: Some(Rc::new(Sock::new(1))) };
+    Socket = Socket { family: 1, sock: Some(Arc::new(Sock::new(1))) };
     Sock = Sock::new(1);
     SockSecurity = SockSecurity::new();
     IpcPerm = IpcPerm::new();
-    Vma = Vma { file: Some(Rc::new(file())) };
+    Vma = Vma { file: Some(Arc::new(file())) };
     Iattr = Iattr::default();
     Path = Path { dentry: dentry() };
     Superblock = Superblock::new(0x0102_1994);
-    Vfsmount = Vfsmount { sb: Rc::new(Superblock::new(0x0102_1994)) };
+    Vfsmount = Vfsmount { sb: Arc::new(Superblock::new(0x0102_1994)) };
     MsgMsg = MsgMsg::new(1);
     MsgMsgSecurity = MsgMsgSecurity::new();
     Key = Key::new(1);

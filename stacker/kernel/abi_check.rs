@@ -27,6 +27,12 @@ const _: () = {
     assert!(abi::CAP_SYS_RAWIO == b::CAP_SYS_RAWIO);
     assert!(abi::CAP_SYS_ADMIN == b::CAP_SYS_ADMIN);
     assert!(abi::CAP_LAST_CAP == b::CAP_LAST_CAP);
+    assert!(abi::ATTR_MODE == b::ATTR_MODE);
+    assert!(abi::ATTR_UID == b::ATTR_UID);
+    assert!(abi::ATTR_GID == b::ATTR_GID);
+    assert!(abi::ATTR_ATIME_SET == b::ATTR_ATIME_SET);
+    assert!(abi::ATTR_MTIME_SET == b::ATTR_MTIME_SET);
+    assert!(abi::ATTR_TIMES_SET == b::ATTR_TIMES_SET);
 };
 
 // The magic numbers, in the order `abi.rs` lists them.

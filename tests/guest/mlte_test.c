@@ -83,6 +83,11 @@ static int child_op(const char *op, const char *arg)
 		fd = open(arg, O_WRONLY | O_TRUNC);
 		return fd < 0 ? errno : (close(fd), 0);
 	}
+	/* O_APPEND asks for MAY_APPEND, with no MAY_WRITE when read-only. */
+	if (!strcmp(op, "append") || !strcmp(op, "read_append")) {
+		fd = open(arg, (op[0] == 'r' ? O_RDONLY : O_WRONLY) | O_APPEND);
+		return fd < 0 ? errno : (close(fd), 0);
+	}
 	if (!strcmp(op, "create")) {
 		fd = open(arg, O_CREAT | O_WRONLY | O_EXCL, 0644);
 		return fd < 0 ? errno : (close(fd), 0);
@@ -426,6 +431,18 @@ TEST_F(loaded, s1_reads_s0)
 TEST_F(loaded, truncating_is_writing)
 {
 	EXPECT_EQ(0, as("s0", USER, "trunc", DIR "/public"));
+}
+
+/*
+ * Appending is `append`, which user_t lacks on public_t though it may read
+ * and write it: as SELinux's file_mask_to_av(), also for a read-only open
+ * with O_APPEND (MAY_READ | MAY_APPEND, no MAY_WRITE).
+ */
+TEST_F(loaded, appending_needs_append)
+{
+	EXPECT_EQ(EACCES, as("s0", USER, "append", DIR "/public"));
+	EXPECT_EQ(EACCES, as("s0", USER, "read_append", DIR "/public"));
+	EXPECT_EQ(0, as("s0", USER, "read", DIR "/public"));
 }
 
 TEST_F(loaded, s1_writes_s2)

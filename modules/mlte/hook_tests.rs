@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! Host tests of mlte's hook bodies (`hooks.rs`): the same source as the
+//! kernel's, run through the host model of the kernel objects
+//! (`stacker/host/harness.rs`), with `example.policy` compiled by the
+//! compiler of `mlte-policy` and loaded as `mlte/policy` takes it.
+//!
+//! mlte's policy, mode and counters are global, as in the kernel: the
+//! tests take [`SERIAL`] and each loads the policy it needs.
+
+use super::*;
+use crate::harness::{cx, Harness};
+use crate::objects::{AccessMask, Binprm, Cred, Dentry, Inode};
+use crate::submodule::Submodule;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+static SERIAL: Mutex<()> = Mutex::new(());
+
+/// The chain `mlte` booted, `example.policy` loaded through `mlte/policy`,
+/// enforcing, and the current task root with no label yet (`sid kernel`:
+/// `init_t:s0`).
+fn boot() -> (MutexGuard<'static, ()>, Harness) {
+    let serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let h = Harness::boot("mlte").expect("mlte lays out");
+    let (_, compiled) = crate::mlte_compile(include_str!("example.policy")).expect("compiles");
+    assert_eq!(PolicyFile::store(&compiled), Ok(()));
+    policy::set_enforcing(true);
+    Cred::set_current(Arc::new(Cred::new(0)));
+    (serial, h)
+}
+
+/// A file `name` whose `security.mlte` is `label` (none: `None`), looked
+/// up as the VFS does: allocated, then `d_instantiate`, which reads the
+/// label.
+fn file(h: &Harness, name: &str, label: Option<&str>) -> Arc<Dentry> {
+    let inode = h.new_inode(false).expect("inode_alloc_security");
+    if let Some(label) = label {
+        inode
+            .xattrs
+            .borrow_mut()
+            .insert(b"security.mlte".to_vec(), label.as_bytes().to_vec());
+    }
+    let dentry = Dentry {
+        name: name.as_bytes().to_vec(),
+        inode: None,
+    };
+    crate::dispatch::d_instantiate::<crate::dispatch::Loop>(&cx(), &dentry, Some(&inode));
+    Arc::new(Dentry {
+        name: dentry.name,
+        inode: Some(inode),
+    })
+}
+
+fn label_of(inode: &Inode) -> String {
+    context_text(inode_sid(inode))
+}
+
+fn context_text(sid: Sid) -> String {
+    let text = sid_text(sid).expect("a policy is loaded");
+    String::from_utf8(text.bytes().to_vec()).expect("contexts are text")
+}
+
+fn open(h: &Harness, dentry: &Arc<Dentry>) -> Result {
+    h.open(dentry).map(|file| h.close(file))
+}
+
+#[test]
+fn open_is_decided_by_the_policy_on_the_files_label() {
+    let (_s, h) = boot();
+    let bin = file(&h, "ls", Some("bin_t:s0"));
+    let etc = file(&h, "passwd", Some("etc_t:s0"));
+    let none = file(&h, "plain", None);
+    let unknown = file(&h, "odd", Some("no_such_t:s0"));
+    assert_eq!(label_of(bin.inode().unwrap()), "bin_t:s0");
+    // No security.mlte: `sid file`; a context the policy lacks:
+    // `sid unlabeled`.
+    assert_eq!(label_of(none.inode().unwrap()), "etc_t:s0");
+    assert_eq!(label_of(unknown.inode().unwrap()), "unlabeled_t:s0");
+    // init_t may read and open bin_t files, and nothing else.
+    assert_eq!(open(&h, &bin), Ok(()));
+    assert_eq!(open(&h, &etc), Err(EACCES));
+    assert_eq!(open(&h, &none), Err(EACCES));
+    assert_eq!(open(&h, &unknown), Err(EACCES));
+}
+
+#[test]
+fn permissive_mode_counts_the_denial_and_allows() {
+    let (_s, h) = boot();
+    let etc = file(&h, "passwd", Some("etc_t:s0"));
+    policy::set_enforcing(false);
+    let before = policy::counts().denials;
+    assert_eq!(open(&h, &etc), Ok(()));
+    assert!(policy::counts().denials > before);
+    policy::set_enforcing(true);
+    assert_eq!(open(&h, &etc), Err(EACCES));
+}
+
+#[test]
+fn exec_enters_the_domain_of_the_type_transition() {
+    let (_s, h) = boot();
+    let ls = file(&h, "ls", Some("bin_t:s0"));
+    let root = Cred::new(0);
+    // init_t runs bin_t: `type_transition init_t bin_t : process user_t`.
+    let user = h.exec(&ls, &root, false).expect("exec");
+    assert_eq!(context_text(cred_sid(&user)), "user_t:s0");
+    assert_eq!(context_text(cred_sid(&root)), "init_t:s0");
+    // As user_t: etc_t is readable, and at s0 a file at s1 is not (no
+    // read up).
+    Cred::set_current(Arc::new(user));
+    let etc = file(&h, "passwd", Some("etc_t:s0"));
+    let high = file(&h, "shadow", Some("etc_t:s1:c0.c2"));
+    assert_eq!(open(&h, &etc), Ok(()));
+    assert_eq!(open(&h, &high), Err(EACCES));
+    // user_t executes bin_t with no transition of its own: it stays.
+    let again = Cred::with_current(|c| h.exec(&ls, c, false)).expect("exec");
+    assert_eq!(context_text(cred_sid(&again)), "user_t:s0");
+}
+
+#[test]
+fn exec_transition_without_permission_is_refused() {
+    let (_s, h) = boot();
+    let ls = file(&h, "ls", Some("bin_t:s0"));
+    // user_t may execute bin_t but has no transition rule from it; a
+    // cred of a domain with neither execute nor transition is refused.
+    let tmp = file(&h, "script", Some("user_tmp_t:s0"));
+    assert_eq!(h.exec(&tmp, &Cred::new(0), false).err(), Some(EACCES));
+    assert!(h.exec(&ls, &Cred::new(0), false).is_ok());
+}
+
+#[test]
+fn no_new_privs_keeps_the_exec_out_of_a_new_domain() {
+    let (_s, h) = boot();
+    let ls = file(&h, "ls", Some("bin_t:s0"));
+    let bprm = Binprm {
+        unsafe_flags: LSM_UNSAFE_NO_NEW_PRIVS,
+        ..Binprm::new(h.open(&ls).expect("open"), Arc::new(Cred::new(0)))
+    };
+    assert_eq!(Mlte.bprm_creds_for_exec(&cx(), &bprm), Err(EPERM));
+    assert_eq!(context_text(cred_sid(bprm.cred())), "init_t:s0");
+    assert!(!bprm.secureexec.get());
+    let bprm = Binprm::new(h.open(&ls).expect("open"), Arc::new(Cred::new(0)));
+    assert_eq!(Mlte.bprm_creds_for_exec(&cx(), &bprm), Ok(()));
+    assert_eq!(context_text(cred_sid(bprm.cred())), "user_t:s0");
+    assert!(bprm.secureexec.get(), "a domain change asks for AT_SECURE");
+}
+
+#[test]
+fn inode_permission_maps_the_mask_to_the_class_permission() {
+    let (_s, h) = boot();
+    let ls = file(&h, "ls", Some("bin_t:s0"));
+    let inode = ls.inode().unwrap();
+    let may =
+        |mask| crate::dispatch::inode_permission::<crate::dispatch::Loop>(inode, AccessMask(mask));
+    // init_t has read and execute on bin_t files, not write or append.
+    assert_eq!(may(crate::access::may::READ), Ok(()));
+    assert_eq!(may(crate::access::may::EXEC), Ok(()));
+    assert_eq!(may(crate::access::may::WRITE), Err(EACCES));
+    assert_eq!(may(crate::access::may::APPEND), Err(EACCES));
+    // An existence test asks nothing.
+    assert_eq!(may(0), Ok(()));
+}
+
+#[test]
+fn audit_rules_name_types_and_match_secids() {
+    let (_s, h) = boot();
+    let ls = file(&h, "ls", Some("bin_t:s0"));
+    let user = h.exec(&ls, &Cred::new(0), false).expect("exec");
+    let rule = Mlte
+        .audit_rule_init(AUDIT_SUBJ_TYPE, AUDIT_OP_EQUAL, b"user_t")
+        .expect("a type");
+    let not = Mlte
+        .audit_rule_init(AUDIT_SUBJ_TYPE, AUDIT_OP_NOT_EQUAL, b"user_t")
+        .expect("a type");
+    let secid = |cred: &Cred| Mlte.cred_getlsmprop(cred).expect("a secid");
+    let (u, r) = (secid(&user), secid(&Cred::new(0)));
+    assert_eq!(
+        Mlte.audit_rule_match(u, AUDIT_SUBJ_TYPE, AUDIT_OP_EQUAL, rule),
+        Ok(true)
+    );
+    assert_eq!(
+        Mlte.audit_rule_match(r, AUDIT_SUBJ_TYPE, AUDIT_OP_EQUAL, rule),
+        Ok(false)
+    );
+    assert_eq!(
+        Mlte.audit_rule_match(r, AUDIT_SUBJ_TYPE, AUDIT_OP_NOT_EQUAL, not),
+        Ok(true)
+    );
+    // A type the policy lacks, or a field mlte has no values for.
+    assert_eq!(
+        Mlte.audit_rule_init(AUDIT_SUBJ_TYPE, AUDIT_OP_EQUAL, b"nope_t"),
+        Err(EINVAL)
+    );
+    assert_eq!(
+        Mlte.audit_rule_init(AUDIT_SUBJ_TYPE + 1, AUDIT_OP_EQUAL, b"user_t"),
+        Err(EINVAL)
+    );
+    // The secid's text is the context.
+    let mut out = crate::objects::SecCtx(Vec::new());
+    assert_eq!(Mlte.secid_to_secctx(u, &mut out), Ok(()));
+    assert_eq!(out.0, b"user_t:s0");
+}
+
+#[test]
+fn a_policy_load_remakes_the_audit_rules() {
+    let (_s, _h) = boot();
+    let before = platform::audit_rule_updates();
+    let (_, compiled) = crate::mlte_compile(include_str!("example.policy")).expect("compiles");
+    assert_eq!(PolicyFile::store(&compiled), Ok(()));
+    assert_eq!(platform::audit_rule_updates(), before + 1);
+    // A refused policy changes nothing.
+    assert_eq!(PolicyFile::store(b"not a policy"), Err(EINVAL));
+    assert_eq!(platform::audit_rule_updates(), before + 1);
+}
