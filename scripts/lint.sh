@@ -80,6 +80,11 @@ python3 -B -m unittest -q tests/qemu/test_boots.py 2>&1 | tail -n 1 \
 # paths, indirect branches, section-relative calls).
 python3 -B -m unittest -q tests/scripts/test_check_hook_paths.py 2>&1 | tail -n 1 \
 	|| die "check-hook-paths.py unit tests failed"
+# integrity-fixtures.py's pure parts: the bytes EVM's HMAC covers (against
+# integrity-hmac's value), real debugfs stat output, MANIFEST.sha256 and the
+# byte of the xattr block's checksum it breaks.
+python3 -B -m unittest -q tests/scripts/test_integrity_fixtures.py 2>&1 | tail -n 1 \
+	|| die "integrity-fixtures.py unit tests failed"
 # kunit.sh's reading of kunit.py's JSON report (scripts/kunit-check.py):
 # the real report in tests/kunit/report.json passes; a failed, skipped or
 # crashed test, a skipped, missing or empty suite and a failing parameter

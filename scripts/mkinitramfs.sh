@@ -126,10 +126,10 @@ python3 "$STACKER_ROOT/tests/guest/mlte/scale-policy.py" "$STACKER_ROOT/tests/gu
 compile_mlte "$out/scale.policy" "$root/etc/mlte/scale.bin"
 
 # The integrity test's policy, the keys its fixture disk was made with and
-# the spare certificates of fault_injection_test (scripts/integrity-fixtures.sh,
+# the spare certificates of fault_injection_test (scripts/integrity-fixtures.py,
 # cached in OUTDIR/integrity; test.sh attaches OUTDIR/integrity/integrity.img
 # with boottest.py --disk).
-"$STACKER_ROOT/scripts/integrity-fixtures.sh" "$out/integrity" >/dev/null \
+python3 -B "$STACKER_ROOT/scripts/integrity-fixtures.py" "$out/integrity" >/dev/null \
 	|| die "making the integrity fixtures failed"
 mkdir -p "$root/etc/integrity"
 install -m 0644 "$out/integrity/"cert[1-8].der "$out/integrity/evm.key" \

@@ -33,7 +33,7 @@ DEB_PACKAGES=(
 	# auditctl, which adds the audit rules of labels_test in the guest
 	# (copied into the initramfs with its libraries)
 	auditd
-	# the integrity boot test's fixtures (scripts/integrity-fixtures.sh):
+	# the integrity boot test's fixtures (scripts/integrity-fixtures.py):
 	# keys, IMA hashes and signatures, the ext4 image
 	openssl ima-evm-utils e2fsprogs
 	rustc-web rust-web-src rust-web-clippy rustfmt-web

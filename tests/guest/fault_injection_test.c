@@ -78,7 +78,7 @@
 #define DEBUGFS "/sys/kernel/debug"
 #define WORK "/tmp/fault"
 
-/* The integrity fixtures (scripts/integrity-fixtures.sh, mkinitramfs.sh). */
+/* The integrity fixtures (scripts/integrity-fixtures.py, mkinitramfs.sh). */
 #define ETC "/etc/integrity/"
 
 /* The mlte policies (tests/guest/mlte/fault-*.policy): B has no IPC for init_t. */

@@ -256,7 +256,7 @@ static inline int mlte_set_label(const char *path, const char *ctx)
 }
 
 /*
- * The integrity fixture disk (scripts/integrity-fixtures.sh, attached by
+ * The integrity fixture disk (scripts/integrity-fixtures.py, attached by
  * boottest.py --disk) and where the programs mount it.
  */
 #define FIXTURE_DISK "/dev/vda"

@@ -3,7 +3,7 @@
  * Boot test: the integrity submodule (IMA/EVM-style measurement, appraisal
  * and HMAC of security xattrs), from userspace.
  *
- * The fixtures come from the host (scripts/integrity-fixtures.sh): an ext4
+ * The fixtures come from the host (scripts/integrity-fixtures.py): an ext4
  * image on /dev/vda (boottest.py --disk), mounted here at /mnt/integrity,
  * whose files carry security.ima, security.mlte and security.evm made with
  * evmctl and integrity-hmac, and whose /MANIFEST.sha256 is the host's
@@ -1016,7 +1016,7 @@ TEST_F(integrity, meta_badevm_eacces)
 }
 
 /*
- * /mlte/unreadable's xattr block is corrupted (scripts/integrity-fixtures.sh):
+ * /mlte/unreadable's xattr block is corrupted (scripts/integrity-fixtures.py):
  * its security.evm cannot be read. Refused, for that reason, not as an
  * HMAC that does not verify; and not cached (every open reads again).
  */

@@ -595,7 +595,7 @@ TEST_F(loaded, refused_label_keeps_the_old)
 }
 
 /*
- * The fixture disk's /mlte files (scripts/integrity-fixtures.sh), each
+ * The fixture disk's /mlte files (scripts/integrity-fixtures.py), each
  * first reached by a lookup with the policy loaded, so that mlte reads its
  * label in d_instantiate, where the dentry does not have the inode yet.
  * user_t may read file_t (the unlabelled /mlte/plain) and not secret_t.

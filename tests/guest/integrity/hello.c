@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The program the integrity fixtures execute (scripts/integrity-fixtures.sh
+ * The program the integrity fixtures execute (scripts/integrity-fixtures.py
  * copies it to /hashed/ok, /signed/good, ...): prints one line and exits 0.
  * No libc, so that it is a few hundred bytes and the same bytes on every
  * build: built with gcc -static -Os -nostdlib.
