@@ -3,8 +3,8 @@
 //! Safe wrappers of the integrity submodule's C glue (`integrity_glue.c`):
 //! file hashing, SHA-1 and HMAC-SHA256 in pieces, and the signature keys.
 //!
-//! Kernel only. The host computes the same values with RustCrypto
-//! (`stacker/host/lib.rs`), fed by the same layout code (`formats.rs`).
+//! Kernel only. The host's model of this file, with the same API, is
+//! `stacker/host/integrity_crypto.rs` (RustCrypto; no signature keys).
 
 use super::formats::{Digest, Sha1Digest, Sink};
 use crate::error::{Error, Result};

@@ -30,7 +30,10 @@
 //! tmpfs, ramfs) are measured or appraised; opens for writing only are
 //! neither (nothing is read through them).
 //!
-//! Kernel only: it reads files and xattrs and uses the kernel's keys.
+//! The same source runs in the kernel and in the host tests
+//! (`hook_tests.rs`), against the host model of the kernel objects and
+//! host models of `crypto.rs` and `measurements.rs`
+//! (`stacker/host/integrity_crypto.rs`, `integrity_measurements.rs`).
 
 use super::crypto::{self, BitLock, Hmac};
 use super::formats::{self, Digest, EvmInput, ImaXattr, Sink};
@@ -49,8 +52,6 @@ use crate::platform::{self, Dir, RcuBox, RcuCell, TextBuf};
 use core::ffi::CStr;
 use core::fmt::Write;
 use core::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use kernel::alloc::KBox;
-use kernel::prelude::GFP_KERNEL;
 
 /// The `integrity` submodule.
 pub(crate) struct Integrity;
@@ -95,27 +96,25 @@ static META_DENIALS: AtomicU64 = AtomicU64::new(0);
 static POLICY_LOADS: AtomicU64 = AtomicU64::new(0);
 static KEYS: AtomicU64 = AtomicU64::new(0);
 
-use crate::abi::PROT_EXEC;
+use crate::abi::{
+    ATTR_GID, ATTR_MODE, ATTR_SIZE, ATTR_UID, LOADING_FIRMWARE, LOADING_MODULE, PROT_EXEC,
+    READING_FIRMWARE, READING_MODULE, READING_MODULE_COMPRESSED,
+};
 /// `MAY_WRITE`, `MAY_APPEND`.
 const MAY_WRITE: u32 = crate::access::may::WRITE;
 const MAY_APPEND: u32 = crate::access::may::APPEND;
 /// `ATTR_MODE | ATTR_UID | ATTR_GID | ATTR_SIZE`: the changes that alter
 /// what the HMAC covers or the contents.
-const ATTR_COVERED: u32 = {
-    use kernel::bindings as b;
-    b::ATTR_MODE | b::ATTR_UID | b::ATTR_GID | b::ATTR_SIZE
-};
+const ATTR_COVERED: u32 = ATTR_MODE | ATTR_UID | ATTR_GID | ATTR_SIZE;
 
 /// What the kernel read a file for (`enum kernel_read_file_id`), as a
 /// `func`.
 fn read_func(id: u32) -> Option<Func> {
-    use kernel::bindings as b;
     match id {
         // A compressed module is appraised on the file's bytes; the
         // decompressed image that follows finds the file's status known.
-        b::kernel_read_file_id_READING_MODULE
-        | b::kernel_read_file_id_READING_MODULE_COMPRESSED => Some(Func::Module),
-        b::kernel_read_file_id_READING_FIRMWARE => Some(Func::Firmware),
+        READING_MODULE | READING_MODULE_COMPRESSED => Some(Func::Module),
+        READING_FIRMWARE => Some(Func::Firmware),
         _ => None,
     }
 }
@@ -123,10 +122,9 @@ fn read_func(id: u32) -> Option<Func> {
 /// What the kernel loaded from memory (`enum kernel_load_data_id`), as a
 /// `func`.
 fn load_func(id: u32) -> Option<Func> {
-    use kernel::bindings as b;
     match id {
-        b::kernel_load_data_id_LOADING_MODULE => Some(Func::Module),
-        b::kernel_load_data_id_LOADING_FIRMWARE => Some(Func::Firmware),
+        LOADING_MODULE => Some(Func::Module),
+        LOADING_FIRMWARE => Some(Func::Firmware),
         _ => None,
     }
 }
@@ -235,12 +233,8 @@ fn refusal(known: Known, d: &Decision, key_loaded: bool) -> Option<(Refused, &'s
 
 /// A zeroed buffer on the heap, for a path or an xattr value (hook paths
 /// are deep: big buffers stay off the stack). Sleeps.
-fn zeroed<const N: usize>() -> Result<KBox<[u8; N]>> {
-    let mut buf = KBox::<[u8; N]>::new_uninit(GFP_KERNEL)?;
-    // SAFETY: a fresh allocation for one array, valid for writes.
-    unsafe { buf.as_mut_ptr().write_bytes(0, 1) };
-    // SAFETY: zeroed above; all zero is a valid byte array.
-    Ok(unsafe { buf.assume_init() })
+fn zeroed<const N: usize>(cx: &MaySleep) -> Result<platform::OwnedBox<[u8; N]>> {
+    platform::zeroed_box(cx)
 }
 
 /// A file's contents, to hash: read from the file, or given (a kernel
@@ -251,13 +245,13 @@ enum Contents<'a> {
 }
 
 /// Refuses `file` for `why`: counts it, logs it, `EACCES`.
-fn refuse(file: &File, func: Func, which: Refused, why: &str) -> Result {
+fn refuse(cx: &MaySleep, file: &File, func: Func, which: Refused, why: &str) -> Result {
     let counter = match which {
         Refused::Metadata => &META_DENIALS,
         Refused::Contents => &APPRAISAL_DENIALS,
     };
     counter.fetch_add(1, Ordering::Relaxed);
-    log_denial(file, func, why);
+    log_denial(cx, file, func, why);
     Err(EACCES)
 }
 
@@ -290,6 +284,7 @@ fn check(cx: &MaySleep, file: &File, func: Func, mask: u32, contents: Contents<'
         // can change below this inode, unseen. Fail closed.
         if d.appraise {
             return refuse(
+                cx,
                 file,
                 func,
                 Refused::Contents,
@@ -300,6 +295,7 @@ fn check(cx: &MaySleep, file: &File, func: Func, mask: u32, contents: Contents<'
     if d.appraise && func == Func::Mmap && file.writably_mapped() {
         // As IMA: the mapping could change it after the check.
         return refuse(
+            cx,
             file,
             func,
             Refused::Contents,
@@ -342,16 +338,16 @@ fn check(cx: &MaySleep, file: &File, func: Func, mask: u32, contents: Contents<'
     }
     match refusal(known, &d, key_checks) {
         None => Ok(()),
-        Some((which, why)) => refuse(file, func, which, why),
+        Some((which, why)) => refuse(cx, file, func, which, why),
     }
 }
 
 /// Logs a refusal, rate-limited: what, where and why.
-fn log_denial(file: &File, func: Func, why: &str) {
+fn log_denial(cx: &MaySleep, file: &File, func: Func, why: &str) {
     if !platform::ratelimit_audit() {
         return;
     }
-    let Ok(mut buf) = zeroed::<PATH_ROOM>() else {
+    let Ok(mut buf) = zeroed::<PATH_ROOM>(cx) else {
         return;
     };
     let path = file.path_in(&mut buf[..]).unwrap_or(b"?");
@@ -408,7 +404,7 @@ fn learn(
         },
     };
     if measure {
-        let mut buf = zeroed::<PATH_ROOM>()?;
+        let mut buf = zeroed::<PATH_ROOM>(cx)?;
         let path = match file.absolute_path_in(&mut buf[..]) {
             Some(path) => path,
             None => file.path_in(&mut buf[..]).unwrap_or(b"(unknown)"),
@@ -429,7 +425,7 @@ fn learn(
 /// nothing of the file. Sleeps.
 fn appraise_digest(cx: &MaySleep, file: &File, digest: &Digest) -> Result<Known> {
     let done = Known::APPRAISED;
-    let mut buf = zeroed::<MAX_IMA_XATTR>()?;
+    let mut buf = zeroed::<MAX_IMA_XATTR>(cx)?;
     let n = match file.getxattr(cx, c"security.ima", &mut buf[..]) {
         Ok(n) => n,
         Err(e) if e == ENODATA || e == EOPNOTSUPP => return Ok(done.with(Known::IMA_ABSENT)),
@@ -514,7 +510,7 @@ fn check_evm(cx: &MaySleep, file: &File) -> Result<Known> {
             return Ok(done);
         }
     };
-    let mut buf = zeroed::<MAX_COVERED_XATTR>()?;
+    let mut buf = zeroed::<MAX_COVERED_XATTR>(cx)?;
     let Some(mut key) = EVM_KEY.read(|k| k.copied()) else {
         return Ok(Known::default());
     };
@@ -784,7 +780,7 @@ crate::submodule::submodule! {
             check(cx, file, Func::Mmap, MAY_EXEC, Contents::File)
         }
 
-        fn file_mprotect(&self, _cx: &MaySleep, vma: &Vma, _reqprot: u64, prot: u64) -> Result {
+        fn file_mprotect(&self, cx: &MaySleep, vma: &Vma, _reqprot: u64, prot: u64) -> Result {
             // As IMA: making a file mapping executable is refused when
             // MMAP_CHECK would appraise the file, since it was not checked
             // when it was mapped (and is not hashed here, under the mmap
@@ -795,7 +791,7 @@ crate::submodule::submodule! {
             }
             if decide(file, Func::Mmap, MAY_EXEC).appraise {
                 APPRAISAL_DENIALS.fetch_add(1, Ordering::Relaxed);
-                log_denial(file, Func::Mmap, "mprotect(PROT_EXEC) of a file that MMAP_CHECK appraises");
+                log_denial(cx, file, Func::Mmap, "mprotect(PROT_EXEC) of a file that MMAP_CHECK appraises");
                 return Err(EPERM);
             }
             Ok(())
@@ -873,3 +869,7 @@ crate::submodule::submodule! {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "hook_tests.rs"]
+mod tests;

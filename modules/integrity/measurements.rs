@@ -11,7 +11,8 @@
 //! starting from 20 zero bytes, as TPM PCR 10's SHA-1 bank under IMA.
 //!
 //! Kernel only (allocation, the mutex); the entries' format is
-//! `formats.rs`.
+//! `formats.rs`. The host's model, with the same API and values, is
+//! `stacker/host/integrity_measurements.rs`.
 
 use super::crypto::Sha1;
 use super::formats::{write_hex, write_path, Digest, ImaNg, Sha1Digest, Sink};

@@ -67,12 +67,28 @@ pub(crate) const ATTR_MODE: u32 = 1 << 0;
 pub(crate) const ATTR_UID: u32 = 1 << 1;
 /// See [`ATTR_MODE`].
 pub(crate) const ATTR_GID: u32 = 1 << 2;
+/// `ATTR_SIZE`: the size changes (truncation).
+pub(crate) const ATTR_SIZE: u32 = 1 << 3;
 /// See [`ATTR_MODE`].
 pub(crate) const ATTR_ATIME_SET: u32 = 1 << 7;
 /// See [`ATTR_MODE`].
 pub(crate) const ATTR_MTIME_SET: u32 = 1 << 8;
 /// See [`ATTR_MODE`].
 pub(crate) const ATTR_TIMES_SET: u32 = 1 << 16;
+/// What the kernel reads a file for (`enum kernel_read_file_id`,
+/// `include/linux/kernel_read_file.h`): firmware.
+pub(crate) const READING_FIRMWARE: u32 = 1;
+/// `READING_MODULE`: a kernel module (`finit_module(2)`).
+pub(crate) const READING_MODULE: u32 = 2;
+/// `READING_MODULE_COMPRESSED`: a compressed kernel module, before it is
+/// decompressed.
+pub(crate) const READING_MODULE_COMPRESSED: u32 = 7;
+/// What the kernel loads from memory (`enum kernel_load_data_id`,
+/// `include/linux/security.h`, in step with `kernel_read_file_id`):
+/// firmware (the fallback loader).
+pub(crate) const LOADING_FIRMWARE: u32 = 1;
+/// `LOADING_MODULE`: a kernel module (`init_module(2)`).
+pub(crate) const LOADING_MODULE: u32 = 2;
 /// `CAP_OPT_NOAUDIT` (`include/linux/security.h`, `BIT(1)`): the caller
 /// only probes; do not log. (A macro the bindings do not evaluate:
 /// `layout_check.c` asserts it.)

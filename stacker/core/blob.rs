@@ -40,6 +40,8 @@ unsafe impl BlobState for core::sync::atomic::AtomicU32 {}
 unsafe impl BlobState for core::sync::atomic::AtomicU64 {}
 // SAFETY: as above.
 unsafe impl BlobState for core::sync::atomic::AtomicBool {}
+// SAFETY: as above (byte buffers: `platform::zeroed_box` gives them).
+unsafe impl<const N: usize> BlobState for [u8; N] {}
 
 /// The key to one submodule's blob state, which [`HasBlob::state`]
 /// demands: a type that only the submodule's own Rust module (and the

@@ -36,6 +36,7 @@ macro_rules! codes {
 codes! {
     EPERM = 1,
     ENOENT = 2,
+    EINTR = 4,
     ECHILD = 10,
     EIO = 5,
     ENOMEM = 12,
@@ -50,6 +51,9 @@ codes! {
     ERANGE = 34,
     ENOSYS = 38,
     ENODATA = 61,
+    EBADMSG = 74,
     ENOPROTOOPT = 92,
     EOPNOTSUPP = 95,
+    ENOKEY = 126,
+    EKEYREJECTED = 129,
 }

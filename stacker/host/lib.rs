@@ -139,6 +139,7 @@ mod name_rule;
 /// The compiled-in submodules of the host build.
 mod registry {
     use crate::capstack::Capstack;
+    use crate::integrity::hooks::Integrity;
     use crate::mlte::hooks::Mlte;
     use crate::nop::Nop;
     use crate::probe::Probe;
@@ -159,6 +160,7 @@ mod registry {
         [all()] REC_H: Recorder<7> = Recorder;
         [all()] CAPSTACK: Capstack = Capstack;
         [all()] MLTE: Mlte = Mlte;
+        [all()] INTEGRITY: Integrity = Integrity;
         [all()] NOP_A: Nop<0> = Nop;
         [all()] NOP_B: Nop<1> = Nop;
         [all()] NOP_C: Nop<2> = Nop;

@@ -94,9 +94,74 @@ pub(crate) struct Inode {
     pub(crate) xattrs: SyncRefCell<BTreeMap<Vec<u8>, Vec<u8>>>,
     /// An error every `getxattr` fails with, to model `EIO` and the like.
     getxattr_error: SyncCell<Option<Error>>,
+    /// `i_mode`: file type and permission bits (a new inode: `0o100644`,
+    /// or `0o040755` for a directory).
+    pub(crate) mode: SyncCell<u16>,
+    /// Owner and group, in the initial user namespace (a new inode: 0).
+    pub(crate) uid: SyncCell<u32>,
+    /// See [`Inode::uid`].
+    pub(crate) gid: SyncCell<u32>,
+    /// `i_generation` (a new inode: 0).
+    pub(crate) generation: SyncCell<u32>,
+    /// `i_writecount`: open files that may write to it (the model's opens
+    /// do not count: a test sets it).
+    pub(crate) writers: SyncCell<i32>,
+    /// `mapping_writably_mapped()` of its pages.
+    pub(crate) writably_mapped: SyncCell<bool>,
+    /// The file system it is on (a new inode: [`HostFs::EXT4`]).
+    pub(crate) fs: SyncCell<HostFs>,
+    /// Its contents, as a read of the file gives them (the model's file
+    /// systems keep contents for hashing only).
+    pub(crate) contents: SyncRefCell<Vec<u8>>,
     blob: Blob,
 }
 has_blob!(Inode, Inode, InodeState);
+
+/// What the model knows of an inode's file system (its superblock and
+/// type).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct HostFs {
+    /// `s_magic`.
+    pub(crate) magic: u64,
+    /// `FS_REQUIRES_DEV` in its type's `fs_flags`: a block-device file
+    /// system.
+    pub(crate) requires_dev: bool,
+    /// `s_uuid`.
+    pub(crate) uuid: [u8; 16],
+}
+
+impl HostFs {
+    /// ext4 (`EXT4_SUPER_MAGIC`, on a block device), with a UUID.
+    pub(crate) const EXT4: HostFs = HostFs {
+        magic: 0xef53,
+        requires_dev: true,
+        uuid: *b"stacker-host-fs!",
+    };
+    /// tmpfs (`TMPFS_MAGIC`): keeps contents, no device, no UUID.
+    pub(crate) const TMPFS: HostFs = HostFs {
+        magic: 0x0102_1994,
+        requires_dev: false,
+        uuid: [0; 16],
+    };
+    /// procfs (`PROC_SUPER_MAGIC`): a pseudo file system.
+    pub(crate) const PROC: HostFs = HostFs {
+        magic: 0x9fa0,
+        requires_dev: false,
+        uuid: [0; 16],
+    };
+    /// FUSE (`FUSE_SUPER_MAGIC`): neither a pseudo file system nor one
+    /// that keeps contents (they can change below the inode).
+    pub(crate) const FUSE: HostFs = HostFs {
+        magic: 0x6573_5546,
+        requires_dev: false,
+        uuid: [0; 16],
+    };
+}
+
+/// `S_IFMT`, `S_IFREG`, `S_IFDIR` (`include/uapi/linux/stat.h`).
+const S_IFMT: u16 = 0o170000;
+const S_IFREG: u16 = 0o100000;
+const S_IFDIR: u16 = 0o040000;
 
 impl Inode {
     /// The inode's blob once the inode is gone, for
@@ -112,6 +177,18 @@ impl Inode {
             dir,
             xattrs: SyncRefCell::default(),
             getxattr_error: SyncCell::new(None),
+            mode: SyncCell::new(if dir {
+                S_IFDIR | 0o755
+            } else {
+                S_IFREG | 0o644
+            }),
+            uid: SyncCell::new(0),
+            gid: SyncCell::new(0),
+            generation: SyncCell::new(0),
+            writers: SyncCell::new(0),
+            writably_mapped: SyncCell::new(false),
+            fs: SyncCell::new(HostFs::EXT4),
+            contents: SyncRefCell::default(),
             blob: Blob::new(ObjectKind::Inode),
         }
     }
@@ -130,6 +207,55 @@ impl Inode {
     /// The inode number.
     pub(crate) fn ino(&self) -> u64 {
         self.ino
+    }
+
+    /// The inode's mode: file type and permission bits.
+    pub(crate) fn mode(&self) -> u16 {
+        self.mode.get()
+    }
+
+    /// Whether this inode is a regular file.
+    pub(crate) fn is_reg(&self) -> bool {
+        !self.dir && self.mode() & S_IFMT == S_IFREG
+    }
+
+    /// The owner, in the initial user namespace.
+    pub(crate) fn uid(&self) -> u32 {
+        self.uid.get()
+    }
+
+    /// The group, in the initial user namespace.
+    pub(crate) fn gid(&self) -> u32 {
+        self.gid.get()
+    }
+
+    /// `i_generation`, as `FS_IOC_GETVERSION` reports it.
+    pub(crate) fn generation(&self) -> u32 {
+        self.generation.get()
+    }
+
+    /// The UUID of the inode's file system (zero when it has none).
+    pub(crate) fn fs_uuid(&self) -> [u8; 16] {
+        self.fs.get().uuid
+    }
+
+    /// How many open files may write to the inode (`i_writecount`).
+    pub(crate) fn writers(&self) -> i32 {
+        self.writers.get()
+    }
+
+    /// Whether the inode's file system is a pseudo file system
+    /// (`abi::PSEUDO_FS_MAGICS`), as the kernel's.
+    pub(crate) fn on_pseudo_fs(&self) -> bool {
+        crate::abi::PSEUDO_FS_MAGICS.contains(&self.fs.get().magic)
+    }
+
+    /// Whether the inode's file system keeps file contents: a block-device
+    /// file system, tmpfs or ramfs (`abi::MEMORY_FS_MAGICS`), as the
+    /// kernel's.
+    pub(crate) fn on_content_fs(&self) -> bool {
+        let fs = self.fs.get();
+        fs.requires_dev || crate::abi::MEMORY_FS_MAGICS.contains(&fs.magic)
     }
 
     /// Whether the inode's file system has finished mounting: always, in
@@ -199,6 +325,9 @@ pub(crate) struct File {
     /// The dentry it was opened through.
     pub(crate) dentry: Arc<Dentry>,
     inode: Arc<Inode>,
+    /// `FMODE_READ`, `FMODE_WRITE`.
+    readable: bool,
+    writable: bool,
     security: FileSecurity,
 }
 
@@ -212,13 +341,55 @@ impl HasBlob for File {
 }
 
 impl File {
-    /// A new open file of `dentry`, which must be positive.
+    /// A new file of `dentry`, which must be positive, open for reading.
     pub(crate) fn new(dentry: Arc<Dentry>, inode: Arc<Inode>) -> File {
+        File::opened(dentry, inode, true, false)
+    }
+
+    /// A new file of `dentry` open for reading, writing, both or neither
+    /// (`O_PATH`-like: `f_mode` without `FMODE_READ` or `FMODE_WRITE`).
+    pub(crate) fn opened(dentry: Arc<Dentry>, inode: Arc<Inode>, read: bool, write: bool) -> File {
         File {
             dentry,
             inode,
+            readable: read,
+            writable: write,
             security: FileSecurity::new(),
         }
+    }
+
+    /// Whether the file was opened for reading.
+    pub(crate) fn readable(&self) -> bool {
+        self.readable
+    }
+
+    /// Whether the file was opened for writing.
+    pub(crate) fn writable(&self) -> bool {
+        self.writable
+    }
+
+    /// Whether the file's pages are mapped writable and shared somewhere
+    /// ([`Inode::writably_mapped`]).
+    pub(crate) fn writably_mapped(&self) -> bool {
+        self.inode.writably_mapped.get()
+    }
+
+    /// The file's absolute path, written at the end of `buf`; `None` when
+    /// it does not fit. The model has no directory tree: every file is in
+    /// the root, so its path is `/` and its dentry's name.
+    pub(crate) fn absolute_path_in<'a>(&self, buf: &'a mut [u8]) -> Option<&'a [u8]> {
+        let name = &self.dentry.name;
+        let start = buf.len().checked_sub(name.len() + 1)?;
+        let out = buf.get_mut(start..)?;
+        out[0] = b'/';
+        out[1..].copy_from_slice(name);
+        Some(out)
+    }
+
+    /// The file's path from the caller's root: in the model, the same as
+    /// [`File::absolute_path_in`] (no chroot).
+    pub(crate) fn path_in<'a>(&self, buf: &'a mut [u8]) -> Option<&'a [u8]> {
+        self.absolute_path_in(buf)
     }
 
     /// The view that `file_alloc_security` and `file_free_security` get:
@@ -389,6 +560,13 @@ impl NewCred {
     pub(crate) fn commit(self) {
         Cred::set_current(Arc::new(self.cred));
     }
+}
+
+/// Whether the current task has `CAP_SYS_ADMIN` (`capable()`): in the
+/// model, whether the current credentials' effective set has it (the
+/// model has one user namespace and audits nothing).
+pub(crate) fn current_has_sys_admin() -> bool {
+    Cred::with_current(|c| c.caps()[0].has(crate::abi::CAP_SYS_ADMIN))
 }
 
 /// Whether the current task is its process's only thread: always, in the
@@ -785,12 +963,24 @@ impl IpcPerm {
 pub(crate) struct Vma {
     /// The mapped file, if any.
     pub(crate) file: Option<Arc<File>>,
+    /// `VM_EXEC` in its flags.
+    pub(crate) exec: bool,
 }
 
 impl Vma {
+    /// A mapping of `file`, not executable.
+    pub(crate) fn new(file: Option<Arc<File>>) -> Vma {
+        Vma { file, exec: false }
+    }
+
     /// The file mapped by this area, if any.
     pub(crate) fn file(&self) -> Option<&File> {
         self.file.as_deref()
+    }
+
+    /// Whether the area is mapped executable now (`VM_EXEC`).
+    pub(crate) fn executable(&self) -> bool {
+        self.exec
     }
 }
 

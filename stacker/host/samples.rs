@@ -123,7 +123,7 @@ sample_objects! {
     Sock = Sock::new(1);
     SockSecurity = SockSecurity::new();
     IpcPerm = IpcPerm::new();
-    Vma = Vma { file: Some(Arc::new(file())) };
+    Vma = Vma::new(Some(Arc::new(file())));
     Iattr = Iattr::default();
     Path = Path { dentry: dentry() };
     Superblock = Superblock::new(0x0102_1994);

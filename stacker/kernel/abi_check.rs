@@ -33,6 +33,12 @@ const _: () = {
     assert!(abi::ATTR_ATIME_SET == b::ATTR_ATIME_SET);
     assert!(abi::ATTR_MTIME_SET == b::ATTR_MTIME_SET);
     assert!(abi::ATTR_TIMES_SET == b::ATTR_TIMES_SET);
+    assert!(abi::ATTR_SIZE == b::ATTR_SIZE);
+    assert!(abi::READING_FIRMWARE == b::kernel_read_file_id_READING_FIRMWARE);
+    assert!(abi::READING_MODULE == b::kernel_read_file_id_READING_MODULE);
+    assert!(abi::READING_MODULE_COMPRESSED == b::kernel_read_file_id_READING_MODULE_COMPRESSED);
+    assert!(abi::LOADING_FIRMWARE == b::kernel_load_data_id_LOADING_FIRMWARE);
+    assert!(abi::LOADING_MODULE == b::kernel_load_data_id_LOADING_MODULE);
 };
 
 // The magic numbers, in the order `abi.rs` lists them.
