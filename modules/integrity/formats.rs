@@ -201,6 +201,25 @@ impl ImaNg<'_> {
         sink.update(self.path);
         sink.update(&[0]);
     }
+
+    /// The template hash: SHA-1 of the template data, the value an entry
+    /// of IMA's list is known by. `None` if no SHA-1 transform could be
+    /// had (out of memory).
+    pub(crate) fn template_hash(&self) -> Option<Sha1Digest> {
+        let mut sha1 = super::crypto::Sha1::new()?;
+        self.feed(&mut sha1);
+        Some(sha1.finish())
+    }
+}
+
+/// A byte of a path as IMA's `n-ng` field writes it: a space is `_`, so
+/// that a line of the ascii list has no space inside a field.
+pub(crate) fn ima_ng_path_byte(b: u8) -> u8 {
+    if b == b' ' {
+        b'_'
+    } else {
+        b
+    }
 }
 
 /// Whether `a` and `b` are equal, in time that does not depend on where

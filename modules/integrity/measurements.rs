@@ -15,7 +15,7 @@
 //! `stacker/host/integrity_measurements.rs`.
 
 use super::crypto::Sha1;
-use super::formats::{write_hex, write_path, Digest, ImaNg, Sha1Digest, Sink};
+use super::formats::{ima_ng_path_byte, write_hex, write_path, Digest, ImaNg, Sha1Digest, Sink};
 use crate::error::{Result, ENOMEM};
 use core::cell::UnsafeCell;
 use core::fmt;
@@ -93,17 +93,14 @@ pub(crate) fn append(digest: &Digest, path: &[u8]) -> Result {
     let mut owned = KVec::with_capacity(path.len(), GFP_KERNEL)?;
     owned.extend_from_slice(path, GFP_KERNEL)?;
     for b in owned.iter_mut() {
-        if *b == b' ' {
-            *b = b'_';
-        }
+        *b = ima_ng_path_byte(*b);
     }
-    let mut sha1 = Sha1::new().ok_or(ENOMEM)?;
-    ImaNg {
+    let template = ImaNg {
         digest,
         path: &owned,
     }
-    .feed(&mut sha1);
-    let template = sha1.finish();
+    .template_hash()
+    .ok_or(ENOMEM)?;
     let mut agg = Sha1::new().ok_or(ENOMEM)?;
     let entry = KBox::new(
         Entry {

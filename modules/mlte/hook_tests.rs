@@ -10,7 +10,7 @@
 
 use super::*;
 use crate::harness::{cx, Harness};
-use crate::objects::{AccessMask, Binprm, Cred, Dentry, Inode};
+use crate::objects::{AccessMask, Binprm, Cred, Dentry, File, Inode};
 use crate::submodule::Submodule;
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -81,6 +81,15 @@ fn open_is_decided_by_the_policy_on_the_files_label() {
     assert_eq!(open(&h, &etc), Err(EACCES));
     assert_eq!(open(&h, &none), Err(EACCES));
     assert_eq!(open(&h, &unknown), Err(EACCES));
+    // `file_open` decides on its own (the opens above also ask
+    // `inode_permission` first): it revalidates on the file's label.
+    let file_open = |dentry: &Arc<Dentry>| {
+        let inode = dentry.inode.clone().expect("positive");
+        let file = File::new(dentry.clone(), inode);
+        crate::dispatch::file_open::<crate::dispatch::Loop>(&cx(), &file)
+    };
+    assert_eq!(file_open(&bin), Ok(()));
+    assert_eq!(file_open(&etc), Err(EACCES));
 }
 
 #[test]

@@ -9,7 +9,7 @@
 //! it only grows, across tests.
 
 use super::crypto::Sha1;
-use super::formats::{write_hex, write_path, Digest, ImaNg, Sha1Digest, Sink};
+use super::formats::{ima_ng_path_byte, write_hex, write_path, Digest, ImaNg, Sha1Digest, Sink};
 use crate::error::{Result, ENOMEM};
 use core::fmt;
 use std::sync::{Mutex, PoisonError};
@@ -42,17 +42,13 @@ fn with_list<R>(f: impl FnOnce(&mut List) -> R) -> R {
 /// Appends a measurement of `digest` at `path`, unless an entry with the
 /// same template hash is already in the list (as the kernel's).
 pub(crate) fn append(digest: &Digest, path: &[u8]) -> Result {
-    let path: Vec<u8> = path
-        .iter()
-        .map(|&b| if b == b' ' { b'_' } else { b })
-        .collect();
-    let mut sha1 = Sha1::new().ok_or(ENOMEM)?;
-    ImaNg {
+    let path: Vec<u8> = path.iter().copied().map(ima_ng_path_byte).collect();
+    let template = ImaNg {
         digest,
         path: &path,
     }
-    .feed(&mut sha1);
-    let template = sha1.finish();
+    .template_hash()
+    .ok_or(ENOMEM)?;
     let mut agg = Sha1::new().ok_or(ENOMEM)?;
     // Sleeps in the kernel (allocation, the list mutex).
     crate::platform::might_sleep();
