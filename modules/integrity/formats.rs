@@ -104,6 +104,15 @@ pub(crate) fn parse_evm(value: &[u8]) -> Result<&Digest, XattrError> {
     }
 }
 
+/// Whether a `security.evm` value stays true when overlayfs copies its
+/// file up to a new inode: only a portable signature, which covers no
+/// inode number, generation or file system UUID. An HMAC (and an ordinary
+/// signature) is bound to the lower inode and is left behind, as EVM's
+/// `evm_inode_copy_up_xattr()` does. `value` is not empty.
+pub(crate) fn evm_survives_copy_up(value: &[u8]) -> bool {
+    value.first() == Some(&EVM_XATTR_PORTABLE_DIGSIG)
+}
+
 /// The `security.evm` value for `hmac` (made on the host; the kernel only
 /// checks them).
 #[cfg(not(CONFIG_RUST))]

@@ -16,7 +16,7 @@
 
 use super::*;
 use crate::harness::{cx, Harness};
-use crate::objects::{AccessMask, Binprm, Cred, Dentry, HostFs, Vma};
+use crate::objects::{AccessMask, Binprm, Cred, Dentry, HostFs, Vma, XattrCopyUp};
 use crate::submodule::Submodule;
 use sha2::Digest as _;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -437,4 +437,59 @@ fn only_sys_admin_sets_security_ima_and_evm() {
         Integrity.inode_setxattr(&cx(), &d, b"user.x", b"", 0),
         Ok(())
     );
+}
+
+/// An overlayfs copy-up, as EVM's `evm_inode_copy_up_xattr()`: an HMAC in
+/// `security.evm` is bound to the lower inode and stays behind, a portable
+/// signature is copied, an empty or unreadable value fails the copy-up,
+/// and every other xattr is not integrity's to decide (`security.ima` is
+/// copied, as IMA has no such hook).
+#[test]
+fn copy_up_leaves_an_hmac_behind_and_keeps_a_portable_signature() {
+    let (_s, h) = boot();
+    let copy_up = |d: &Dentry, name: &[u8]| {
+        crate::dispatch::inode_copy_up_xattr::<crate::dispatch::Loop>(&cx(), d, name)
+    };
+    let hmac = file(
+        &h,
+        "hmac",
+        1000,
+        b"x",
+        &[("security.ima", &ima_hash(b"x"))],
+        true,
+    );
+    assert_eq!(copy_up(&hmac, b"security.evm"), XattrCopyUp::Discard);
+    assert_eq!(copy_up(&hmac, b"security.ima"), XattrCopyUp::NotMine);
+    assert_eq!(copy_up(&hmac, b"user.x"), XattrCopyUp::NotMine);
+    let portable = file(
+        &h,
+        "portable",
+        1000,
+        b"x",
+        &[("security.evm", &[0x05, 2, 4, 1, 2, 3, 4, 0, 1, 9])],
+        false,
+    );
+    assert_eq!(copy_up(&portable, b"security.evm"), XattrCopyUp::Copy);
+    let signed = file(
+        &h,
+        "signed",
+        1000,
+        b"x",
+        &[("security.evm", &[0x03, 2, 4, 1, 2, 3, 4, 0, 1, 9])],
+        false,
+    );
+    assert_eq!(copy_up(&signed, b"security.evm"), XattrCopyUp::Discard);
+    let empty = file(&h, "empty", 1000, b"x", &[("security.evm", &[])], false);
+    assert_eq!(copy_up(&empty, b"security.evm"), XattrCopyUp::Abort(EPERM));
+    let none = file(&h, "none", 1000, b"x", &[], false);
+    assert_eq!(copy_up(&none, b"security.evm"), XattrCopyUp::Abort(EPERM));
+    let long = file(
+        &h,
+        "long",
+        1000,
+        b"x",
+        &[("security.evm", &[0x05; 2000])],
+        false,
+    );
+    assert_eq!(copy_up(&long, b"security.evm"), XattrCopyUp::Abort(EPERM));
 }

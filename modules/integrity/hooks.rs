@@ -47,7 +47,7 @@ use crate::error::{
     Result, EACCES, EBADMSG, EBUSY, EINTR, EINVAL, EKEYREJECTED, ENODATA, ENOKEY, ENOMEM,
     EOPNOTSUPP, EPERM, ERANGE,
 };
-use crate::objects::{current_has_sys_admin, Binprm, Cred, Dentry, File, Inode, Vma};
+use crate::objects::{current_has_sys_admin, Binprm, Cred, Dentry, File, Inode, Vma, XattrCopyUp};
 use crate::platform::{self, Dir, RcuBox, RcuCell, TextBuf};
 use core::ffi::CStr;
 use core::fmt::Write;
@@ -490,6 +490,27 @@ impl Sink for EvmHmac {
     }
 }
 
+/// What overlayfs does with `src`'s `security.evm` when it copies the file
+/// up, as EVM's `evm_inode_copy_up_xattr()`: a portable signature is
+/// copied, anything else is left behind (an HMAC would not verify on the
+/// new inode), and a value that cannot be read, or is empty, fails the
+/// copy-up (`EPERM`). Stricter than EVM: a value longer than
+/// `MAX_COVERED_XATTR` (no HMAC is) is not read, and fails it too. Sleeps.
+fn evm_copy_up(cx: &MaySleep, src: &Dentry) -> XattrCopyUp {
+    let Some(inode) = src.inode() else {
+        return XattrCopyUp::Abort(EPERM);
+    };
+    let mut value = match zeroed::<MAX_COVERED_XATTR>(cx) {
+        Ok(value) => value,
+        Err(err) => return XattrCopyUp::Abort(err),
+    };
+    match src.getxattr_of(cx, inode, c"security.evm", &mut value[..]) {
+        Ok(n) if n > 0 && formats::evm_survives_copy_up(&value[..n]) => XattrCopyUp::Copy,
+        Ok(n) if n > 0 => XattrCopyUp::Discard,
+        _ => XattrCopyUp::Abort(EPERM),
+    }
+}
+
 /// Checks `file`'s `security.evm` with the loaded key: what was learnt.
 /// `ENOMEM` when memory ran out (for the buffer, reading an xattr): that
 /// says nothing of the file. Sleeps.
@@ -832,6 +853,14 @@ crate::submodule::submodule! {
 
         fn inode_removexattr(&self, _cx: &MaySleep, _dentry: &Dentry, name: &[u8]) -> Result {
             protect(name)
+        }
+
+        fn inode_copy_up_xattr(&self, cx: &MaySleep, src: &Dentry, name: &[u8]) -> XattrCopyUp {
+            if name == b"security.evm" {
+                evm_copy_up(cx, src)
+            } else {
+                XattrCopyUp::NotMine
+            }
         }
 
         fn inode_post_setxattr(&self, _cx: &MaySleep, dentry: &Dentry, name: &[u8], _value: &[u8], _flags: i32) {

@@ -32,7 +32,9 @@
 //!   `current` is NUMBER;
 //! - `inode_xattr_skipcap`: it checks [`SKIPCAP_XATTR`] itself (it allows
 //!   everything), so setting or removing that xattr needs no
-//!   `CAP_SYS_ADMIN`; every other name keeps the check.
+//!   `CAP_SYS_ADMIN`; every other name keeps the check;
+//! - `inode_copy_up_xattr`: overlayfs leaves [`COPY_UP_DISCARD_XATTR`]
+//!   behind when it copies a file up; every other name is not its own.
 //!
 //! Kernel-independent: the host harness runs the same file.
 
@@ -57,6 +59,9 @@ pub(crate) const PR_PROBE: i32 = 0x5052_4f42;
 
 /// The xattr whose capability check `probe` skips (`inode_xattr_skipcap`).
 pub(crate) const SKIPCAP_XATTR: &[u8] = b"security.probe_skipcap";
+
+/// The xattr `probe` discards on an overlayfs copy-up (`inode_copy_up_xattr`).
+pub(crate) const COPY_UP_DISCARD_XATTR: &[u8] = b"user.probe_discard";
 
 /// `probe`'s process attribute `current`.
 static CURRENT: AtomicU32 = AtomicU32::new(0);
@@ -137,6 +142,12 @@ macro_rules! probe_methods {
     };
     // Answered by `probe` below.
     (@one first_nondefault inode_xattr_skipcap $($rest:tt)*) => {};
+    (@one first_nondefault inode_copy_up_xattr $($rest:tt)*) => {};
+    (@one first_nondefault $name:ident ($($rarg:ident: $rty:ty),*) -> $rret:ty = $default:expr) => {
+        fn $name(&self, $(_: $rty),*) -> $rret {
+            $default
+        }
+    };
     (@one $special:ident $name:ident $($rest:tt)*) => {};
 }
 
@@ -260,6 +271,14 @@ where
             CapCheck::Skip
         } else {
             CapCheck::Keep
+        }
+    }
+
+    fn inode_copy_up_xattr(&self, _cx: &MaySleep, _src: &Dentry, name: &[u8]) -> XattrCopyUp {
+        if I == 0 && name == COPY_UP_DISCARD_XATTR {
+            XattrCopyUp::Discard
+        } else {
+            XattrCopyUp::NotMine
         }
     }
 

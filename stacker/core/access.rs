@@ -81,3 +81,22 @@ pub(crate) enum CapCheck {
     /// The capability check is skipped: the LSM core is told 1.
     Skip,
 }
+
+/// An answer of `inode_copy_up_xattr`: what overlayfs does with one xattr
+/// of a file it copies up from a lower layer (`ovl_copy_xattr()`). The
+/// first submodule that answers other than [`XattrCopyUp::NotMine`]
+/// decides, as `security_inode_copy_up_xattr()` does; so claim only your
+/// own xattrs.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum XattrCopyUp {
+    /// Not the submodule's xattr (the LSM default, `-EOPNOTSUPP`): the
+    /// next one is asked, and if none claims it, overlayfs copies it.
+    NotMine,
+    /// Copy it up (0).
+    Copy,
+    /// Leave it behind (`-ECANCELED`), as EVM does with an HMAC that is
+    /// bound to the lower inode, or SELinux with a label it sets itself.
+    Discard,
+    /// Fail the copy-up with this error.
+    Abort(crate::error::Error),
+}

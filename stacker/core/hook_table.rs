@@ -32,9 +32,12 @@
 //! - `every`: a `void` hook; every submodule is called;
 //! - `all_agree`: `vm_enough_memory`; `true` only if every submodule says
 //!   so, and the walk stops at the first that does not;
-//! - `first_nondefault`: an `int` hook whose LSM default is 0 and whose
-//!   other answers are not errors (`inode_xattr_skipcap`, which answers 1):
-//!   the first answer other than the default decides and ends the walk;
+//! - `first_nondefault`: an `int` hook whose answers other than its LSM
+//!   default are claims, not errors to combine (`inode_xattr_skipcap`,
+//!   whose default is 0 and whose claim is 1; `inode_copy_up_xattr`, whose
+//!   default is `-EOPNOTSUPP`): the first answer other than the default
+//!   decides and ends the walk. Its Rust answer is a type of its own
+//!   ([`CapCheck`], [`XattrCopyUp`]);
 //! - `first_claim`: a hook whose default is an error that means "not
 //!   mine" (`inode_getsecurity`): the first answer that is not the default
 //!   decides;
@@ -193,6 +196,14 @@ macro_rules! hook_table {
             first_nondefault inode_xattr_skipcap(name: *const c_char) -> c_int
                 => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), name: &[u8] = c_bytes(name))
                 -> CapCheck = CapCheck::Keep;
+            /// overlayfs copies a file up from a lower layer: what of its
+            /// xattr `name`, read from `src`, the lower dentry
+            /// ([`XattrCopyUp`])? Claim only your own xattrs: the first
+            /// claim decides for every LSM. (`ovl_copy_xattr()`, which may
+            /// sleep.)
+            first_nondefault inode_copy_up_xattr(src: *mut c::dentry, name: *const c_char) -> c_int
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), src: &Dentry = Dentry::from_raw(src), name: &[u8] = c_bytes(name))
+                -> XattrCopyUp = XattrCopyUp::NotMine;
             /// May xattr `name` be removed?
             first_error inode_removexattr(idmap: *mut c::mnt_idmap, dentry: *mut c::dentry,
                     name: *const c_char) -> c_int

@@ -984,7 +984,7 @@ impl Vma {
     }
 }
 
-pub(crate) use crate::access::{AccessMask, CapCheck, KernelCap};
+pub(crate) use crate::access::{AccessMask, CapCheck, KernelCap, XattrCopyUp};
 pub(crate) use crate::lsm_prop::Secid;
 
 /// The text of a label, for the LSM core's `struct lsm_context`

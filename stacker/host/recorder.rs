@@ -115,6 +115,21 @@ where
     }
 }
 
+/// The answer a recorder gives a `first_nondefault` hook when it is told
+/// to refuse: a claim, other than the hook's default.
+pub(crate) trait RecorderClaim {
+    /// The claim.
+    const CLAIM: Self;
+}
+
+impl RecorderClaim for CapCheck {
+    const CLAIM: Self = CapCheck::Skip;
+}
+
+impl RecorderClaim for XattrCopyUp {
+    const CLAIM: Self = XattrCopyUp::Discard;
+}
+
 /// Declares a recorder method for each hook of the table that it only
 /// records: those with their own behaviour are written out below.
 macro_rules! record_methods {
@@ -123,48 +138,48 @@ macro_rules! record_methods {
         $rule:ident $name:ident ($($cargs:tt)*) $(-> $cret:ty)?
             => ($($rarg:ident: $rty:ty $(= $conv:expr)?),* $(,)?) $(-> $rret:ty = $default:expr)?;
     )*) => {
-        $(record_methods!(@one $rule $name ($($rarg: $rty),*));)*
+        $(record_methods!(@one $rule $name ($($rarg: $rty),*) $(-> $rret = $default)?);)*
     };
-    (@one $rule:ident file_alloc_security $args:tt) => {};
-    (@one $rule:ident file_free_security $args:tt) => {};
-    (@one $rule:ident inode_free_security_rcu $args:tt) => {};
-    (@one $rule:ident cred_prepare $args:tt) => {};
-    (@one first_error $name:ident ($($rarg:ident: $rty:ty),*)) => {
+    (@one $rule:ident file_alloc_security $args:tt $($ret:tt)*) => {};
+    (@one $rule:ident file_free_security $args:tt $($ret:tt)*) => {};
+    (@one $rule:ident inode_free_security_rcu $args:tt $($ret:tt)*) => {};
+    (@one $rule:ident cred_prepare $args:tt $($ret:tt)*) => {};
+    (@one first_error $name:ident ($($rarg:ident: $rty:ty),*) $($ret:tt)*) => {
         #[allow(unused_variables)]
         fn $name(&self, $($rarg: $rty),*) -> Result {
             Self::call(Hook::$name)
         }
     };
-    (@one every $name:ident ($($rarg:ident: $rty:ty),*)) => {
+    (@one every $name:ident ($($rarg:ident: $rty:ty),*) $($ret:tt)*) => {
         #[allow(unused_variables)]
         fn $name(&self, $($rarg: $rty),*) {
             let _ = Self::call(Hook::$name);
         }
     };
-    (@one all_agree $name:ident ($($rarg:ident: $rty:ty),*)) => {
+    (@one all_agree $name:ident ($($rarg:ident: $rty:ty),*) $($ret:tt)*) => {
         #[allow(unused_variables)]
         fn $name(&self, $($rarg: $rty),*) -> bool {
             Self::call(Hook::$name).is_ok()
         }
     };
     // Told to refuse, it claims (the one answer other than the default).
-    (@one first_nondefault $name:ident ($($rarg:ident: $rty:ty),*)) => {
+    (@one first_nondefault $name:ident ($($rarg:ident: $rty:ty),*) -> $rret:ty = $default:expr) => {
         #[allow(unused_variables)]
-        fn $name(&self, $($rarg: $rty),*) -> CapCheck {
+        fn $name(&self, $($rarg: $rty),*) -> $rret {
             match Self::call(Hook::$name) {
-                Ok(()) => CapCheck::Keep,
-                Err(_) => CapCheck::Skip,
+                Ok(()) => $default,
+                Err(_) => <$rret as RecorderClaim>::CLAIM,
             }
         }
     };
-    (@one prctl $name:ident ($($rarg:ident: $rty:ty),*)) => {
+    (@one prctl $name:ident ($($rarg:ident: $rty:ty),*) $($ret:tt)*) => {
         /// Handles the call (`Ok(0)`), unless told to answer otherwise.
         #[allow(unused_variables)]
         fn $name(&self, $($rarg: $rty),*) -> Result<i32> {
             Self::call(Hook::$name).map(|()| 0)
         }
     };
-    (@one $special:ident $name:ident $args:tt) => {};
+    (@one $special:ident $name:ident $args:tt $($ret:tt)*) => {};
 }
 
 impl<const I: usize> Submodule for Recorder<I>

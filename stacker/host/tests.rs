@@ -622,7 +622,12 @@ enum Answer {
     Int(crate::error::Result),
     Void,
     Bool(bool),
-    CapCheck(crate::access::CapCheck),
+    /// A `first_nondefault` hook: whether it answered its default, and
+    /// otherwise whether the answer is the recorders' claim.
+    Claim {
+        default: bool,
+        recorders: bool,
+    },
 }
 
 /// Calls the dispatch function of every hook with a generic rule with
@@ -635,24 +640,28 @@ macro_rules! hook_calls {
     )*) => {
         pub(super) fn call_generic<T: crate::dispatch::Tier>(hook: Hook) -> Option<Answer> {
             match hook {
-                $(Hook::$name => hook_calls!(@call $rule $name T ($($rty),*)),)*
+                $(Hook::$name => hook_calls!(@call $rule $name T ($($rty),*) $(-> $rret = $default)?),)*
             }
         }
     };
-    (@call first_error $name:ident $t:ident ($($rty:ty),*)) => {
+    (@call first_error $name:ident $t:ident ($($rty:ty),*) $($ret:tt)*) => {
         Some(Answer::Int(crate::dispatch::$name::<$t>($(<$rty as crate::samples::Sample>::sample()),*)))
     };
-    (@call every $name:ident $t:ident ($($rty:ty),*)) => {{
+    (@call every $name:ident $t:ident ($($rty:ty),*) $($ret:tt)*) => {{
         crate::dispatch::$name::<$t>($(<$rty as crate::samples::Sample>::sample()),*);
         Some(Answer::Void)
     }};
-    (@call all_agree $name:ident $t:ident ($($rty:ty),*)) => {
+    (@call all_agree $name:ident $t:ident ($($rty:ty),*) $($ret:tt)*) => {
         Some(Answer::Bool(crate::dispatch::$name::<$t>($(<$rty as crate::samples::Sample>::sample()),*)))
     };
-    (@call first_nondefault $name:ident $t:ident ($($rty:ty),*)) => {
-        Some(Answer::CapCheck(crate::dispatch::$name::<$t>($(<$rty as crate::samples::Sample>::sample()),*)))
-    };
-    (@call $special:ident $name:ident $t:ident $args:tt) => {
+    (@call first_nondefault $name:ident $t:ident ($($rty:ty),*) -> $rret:ty = $default:expr) => {{
+        let answer: $rret = crate::dispatch::$name::<$t>($(<$rty as crate::samples::Sample>::sample()),*);
+        Some(Answer::Claim {
+            default: answer == $default,
+            recorders: answer == <$rret as crate::recorder::RecorderClaim>::CLAIM,
+        })
+    }};
+    (@call $special:ident $name:ident $t:ident $args:tt $($ret:tt)*) => {
         None
     };
 }
@@ -698,7 +707,7 @@ fn every_generic_hook_follows_its_rule() {
                 Answer::Int(Ok(()))
                     | Answer::Void
                     | Answer::Bool(true)
-                    | Answer::CapCheck(crate::access::CapCheck::Keep)
+                    | Answer::Claim { default: true, .. }
             ),
             "{hook:?} without a refusal gave {answer:?}"
         );
@@ -720,8 +729,11 @@ fn every_generic_hook_follows_its_rule() {
                 assert_eq!(seen, ["rec_a", "rec_b"], "{hook:?} went on after a refusal");
             }
             // The middle one claims: its answer, and the walk ends there.
-            Some(Answer::CapCheck(answer)) => {
-                assert_eq!(answer, crate::access::CapCheck::Skip, "{hook:?}");
+            Some(Answer::Claim { default, recorders }) => {
+                assert!(
+                    !default && recorders,
+                    "{hook:?} gave another answer than the claim"
+                );
                 assert_eq!(seen, ["rec_a", "rec_b"], "{hook:?} went on after a claim");
             }
             None => unreachable!(),

@@ -89,6 +89,21 @@ impl IntoC for CapCheck {
     }
 }
 
+/// `inode_copy_up_xattr`: 0 copies, `-ECANCELED` discards, `-EOPNOTSUPP`
+/// is "not mine", another error fails the copy-up.
+impl IntoC for XattrCopyUp {
+    type C = c_int;
+    #[inline(always)]
+    fn into_c(self) -> c_int {
+        match self {
+            XattrCopyUp::NotMine => EOPNOTSUPP.to_errno(),
+            XattrCopyUp::Copy => 0,
+            XattrCopyUp::Discard => ECANCELED.to_errno(),
+            XattrCopyUp::Abort(err) => err.to_errno(),
+        }
+    }
+}
+
 /// Declares the entry point of every hook whose rule is generic, and
 /// [`options`].
 macro_rules! entry_points {

@@ -256,6 +256,45 @@ static inline int mlte_set_label(const char *path, const char *ctx)
 }
 
 /*
+ * An overlayfs on DIR/merged (CONFIG_OVERLAY_FS), over DIR/lower and
+ * DIR/upper, all on a tmpfs of its own mounted on DIR; `fill` makes the
+ * lower files first (given DIR/lower). A change through DIR/merged to a
+ * lower file copies it up to DIR/upper, asking the LSMs about each of its
+ * xattrs (security_inode_copy_up_xattr()). 0, or -1 (errno).
+ */
+static inline int mount_overlay(const char *dir, int (*fill)(const char *lower))
+{
+	static const char *const subdirs[] = { "lower", "upper", "work", "merged" };
+	char path[256], opts[1024];
+
+	mkdir(dir, 0755);
+	if (mount("none", dir, "tmpfs", 0, NULL))
+		return -1;
+	for (size_t i = 0; i < sizeof(subdirs) / sizeof(subdirs[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, subdirs[i]);
+		if (mkdir(path, 0755))
+			return -1;
+	}
+	snprintf(path, sizeof(path), "%s/lower", dir);
+	if (fill(path))
+		return -1;
+	snprintf(opts, sizeof(opts), "lowerdir=%s/lower,upperdir=%s/upper,workdir=%s/work",
+		 dir, dir, dir);
+	snprintf(path, sizeof(path), "%s/merged", dir);
+	return mount("overlay", path, "overlay", 0, opts);
+}
+
+/* Unmounts what mount_overlay() mounted on DIR. */
+static inline void umount_overlay(const char *dir)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/merged", dir);
+	umount(path);
+	umount(dir);
+}
+
+/*
  * The integrity fixture disk (scripts/integrity-fixtures.py, attached by
  * boottest.py --disk) and where the programs mount it.
  */

@@ -38,7 +38,9 @@
  * - MODULE_CHECK: finit_module of a file that is not a module fails, and
  *   the file is in the measurement list;
  * - obj_type= (with mlte in the chain): a rule selects a file by its mlte
- *   type, and not a file of another.
+ *   type, and not a file of another;
+ * - an overlayfs copy-up leaves an HMAC in security.evm behind and copies
+ *   a portable signature and security.ima (as EVM).
  * If integrity is not in the chain, or the fixture disk is not there,
  * every test fails (the fixture's setup asserts both).
  *
@@ -1459,6 +1461,54 @@ TEST_F(integrity, inode_slots_shared_and_disjoint)
 	EXPECT_TRUE(i_off >= 0 && m_off >= 0 && i_size >= 16 && m_size > 0 &&
 		    (i_off + i_size <= m_off || m_off + m_size <= i_off))
 		TH_LOG("integrity inode %ld+%ld, mlte inode %ld+%ld", i_off, i_size, m_off, m_size);
+}
+
+/* ---- overlayfs copy-up, as EVM's evm_inode_copy_up_xattr(). ---- */
+
+/* security.evm holding a portable signature (type 5; not verified here). */
+static const unsigned char evm_portable[] = { 0x05, 2, 4, 1, 2, 3, 4, 0, 1, 9 };
+
+/*
+ * The lower files: "hmac" with security.ima (a digest) and an HMAC in
+ * security.evm, "portable" with a portable signature in security.evm.
+ */
+static int fill_evm_lower(const char *lower)
+{
+	unsigned char ima[34] = { 0x04, 0x04 }, hmac[33] = { 0x02 };
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/hmac", lower);
+	if (make_file(path) || setxattr(path, "security.ima", ima, sizeof(ima), 0) ||
+	    setxattr(path, "security.evm", hmac, sizeof(hmac), 0))
+		return -1;
+	snprintf(path, sizeof(path), "%s/portable", lower);
+	if (make_file(path))
+		return -1;
+	return setxattr(path, "security.evm", evm_portable, sizeof(evm_portable), 0);
+}
+
+/*
+ * A copy-up (a chmod through the overlay) leaves an HMAC in security.evm
+ * behind, since it is bound to the lower inode, and copies security.ima;
+ * a portable signature, bound to no inode, is copied.
+ */
+TEST_F(integrity, copy_up_leaves_an_evm_hmac_behind)
+{
+	unsigned char buf[64];
+
+	ASSERT_ERRNO(0, mount_overlay("/tmp/ov_evm", fill_evm_lower));
+	EXPECT_ERRNO(0, chmod("/tmp/ov_evm/merged/hmac", 0600));
+	EXPECT_ERRNO(0, chmod("/tmp/ov_evm/merged/portable", 0600));
+	EXPECT_ERRNO(ENODATA, getxattr("/tmp/ov_evm/upper/hmac", "security.evm", buf, sizeof(buf)));
+	EXPECT_EQ(34, getxattr("/tmp/ov_evm/upper/hmac", "security.ima", buf, sizeof(buf)))
+		TH_LOG("%s", strerror(errno));
+	EXPECT_EQ((ssize_t)sizeof(evm_portable),
+		  getxattr("/tmp/ov_evm/upper/portable", "security.evm", buf, sizeof(buf)))
+		TH_LOG("%s", strerror(errno));
+	EXPECT_EQ(0, memcmp(buf, evm_portable, sizeof(evm_portable)));
+	/* The lower file keeps its HMAC. */
+	EXPECT_EQ(33, getxattr("/tmp/ov_evm/lower/hmac", "security.evm", buf, sizeof(buf)));
+	umount_overlay("/tmp/ov_evm");
 }
 
 /* ---- Every template hash and the aggregate, recomputed with busybox. ---- */

@@ -22,6 +22,8 @@
  *     ERANGE with the length when the buffer is too small;
  *   - inode_xattr_skipcap: uid 1000 sets and removes security.probe_skipcap
  *     on its file without CAP_SYS_ADMIN, and not another security.* name;
+ *   - inode_copy_up_xattr: an overlayfs copy-up leaves user.probe_discard
+ *     behind and copies the file's other xattrs;
  *   - getprocattr/setprocattr: /proc/self/attr/current, routed by "probe:";
  *     a bad value fails and the old value stays;
  *   - getselfattr/setselfattr: lsm_get_self_attr(2) answers "probe:N" under
@@ -284,9 +286,30 @@ static void file_ops(void)
 	stat("/proc/self/status", &st);
 }
 
+/*
+ * The lower file of the overlay tests: "f", with user.probe_discard (which
+ * probe discards on a copy-up) and user.kept. 0, or -1 (errno).
+ */
+static int fill_lower(const char *lower)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/f", lower);
+	if (make_file(path))
+		return -1;
+	if (setxattr(path, "user.probe_discard", "1", 1, 0))
+		return -1;
+	return setxattr(path, "user.kept", "1", 1, 0);
+}
+
 /* Superblocks and mounts. */
 static void mount_ops(void)
 {
+	/* An overlayfs copy-up (chmod through it): inode_copy_up_xattr. */
+	if (mount_overlay("/tmp/ov_ops", fill_lower) == 0)
+		chmod("/tmp/ov_ops/merged/f", 0600);
+	umount_overlay("/tmp/ov_ops");
+
 	mkdir("/tmp/m1", 0755);
 	mkdir("/tmp/m2", 0755);
 	if (mount("none", "/tmp/m1", "tmpfs", 0, NULL) == 0) {
@@ -750,6 +773,28 @@ TEST_F(special_rules, skipcap_skips_the_capability_check_for_probe_s_xattr)
 	ASSERT_TRUE(WIFEXITED(status));
 	/* 11, 12: the check was kept; 13, 14: it was skipped for all. */
 	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+/*
+ * inode_copy_up_xattr: probe discards user.probe_discard when overlayfs
+ * copies a file up (a chmod through the overlay); the file's other xattr
+ * is copied, and the copy is in the upper layer with its new mode.
+ */
+TEST_F(special_rules, copy_up_leaves_probe_s_xattr_behind)
+{
+	char buf[8];
+	struct stat st;
+
+	ASSERT_ERRNO(0, mount_overlay("/tmp/ov_rule", fill_lower));
+	EXPECT_ERRNO(0, chmod("/tmp/ov_rule/merged/f", 0600));
+	ASSERT_ERRNO(0, stat("/tmp/ov_rule/upper/f", &st)) TH_LOG("no copy-up");
+	EXPECT_EQ(0600U, st.st_mode & 07777);
+	EXPECT_ERRNO(ENODATA, getxattr("/tmp/ov_rule/upper/f", "user.probe_discard", buf, sizeof(buf)));
+	EXPECT_EQ(1, getxattr("/tmp/ov_rule/upper/f", "user.kept", buf, sizeof(buf)))
+		TH_LOG("%s", strerror(errno));
+	/* The lower file is as it was. */
+	EXPECT_EQ(1, getxattr("/tmp/ov_rule/lower/f", "user.probe_discard", buf, sizeof(buf)));
+	umount_overlay("/tmp/ov_rule");
 }
 
 /* The attribute as /proc/self/attr/current reads it. */

@@ -267,5 +267,5 @@ pub(crate) use self::layout::layout_matches;
 pub(crate) use self::{
     cred::*, dentry::*, file::*, fs::*, inode::*, ipc::*, key::*, mm::*, net::*, task::*, values::*,
 };
-pub(crate) use crate::access::{AccessMask, CapCheck, KernelCap};
+pub(crate) use crate::access::{AccessMask, CapCheck, KernelCap, XattrCopyUp};
 pub(crate) use crate::lsm_prop::Secid;
