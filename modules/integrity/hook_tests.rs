@@ -493,3 +493,42 @@ fn copy_up_leaves_an_hmac_behind_and_keeps_a_portable_signature() {
     );
     assert_eq!(copy_up(&long, b"security.evm"), XattrCopyUp::Abort(EPERM));
 }
+
+/// A kernel read in pieces (`kernel_read_file` with `contents` false: a
+/// partial firmware read, which `kernel_post_read_file` never follows) is
+/// appraised on the whole file, from the file, as IMA's `ima_read_file()`;
+/// a whole read waits for the buffer. Firmware no rule selects, and reads
+/// with no `func`, are not checked.
+#[test]
+fn a_read_in_pieces_is_appraised_on_the_whole_file() {
+    let (_s, h) = boot();
+    assert_eq!(load("appraise func=FIRMWARE_CHECK fowner=1000\n"), Ok(()));
+    let good = file(
+        &h,
+        "good.bin",
+        1000,
+        b"fw",
+        &[("security.ima", &ima_hash(b"fw"))],
+        true,
+    );
+    let bad = file(
+        &h,
+        "bad.bin",
+        1000,
+        b"fw",
+        &[("security.ima", &ima_hash(b"other"))],
+        true,
+    );
+    let other = file(&h, "other.bin", 1002, b"fw", &[], true);
+    let read = |d: &Arc<Dentry>, id: u32, contents: bool| {
+        let inode = d.inode.clone().unwrap();
+        let f = crate::objects::File::new(d.clone(), inode);
+        crate::dispatch::kernel_read_file::<crate::dispatch::Loop>(&cx(), &f, id, contents)
+    };
+    assert_eq!(read(&good, READING_FIRMWARE, false), Ok(()));
+    assert_eq!(read(&bad, READING_FIRMWARE, false), Err(EACCES));
+    // A whole read is appraised on its buffer, after this hook.
+    assert_eq!(read(&bad, READING_FIRMWARE, true), Ok(()));
+    assert_eq!(read(&other, READING_FIRMWARE, false), Ok(()));
+    assert_eq!(read(&bad, crate::abi::READING_MODULE, false), Ok(()));
+}

@@ -834,6 +834,20 @@ crate::submodule::submodule! {
             }
         }
 
+        fn kernel_read_file(&self, cx: &MaySleep, file: &File, id: u32, contents: bool) -> Result {
+            // As IMA's `ima_read_file()`: a read of the whole file is
+            // checked on the kernel's buffer (`kernel_post_read_file`,
+            // which follows it). A read in pieces (a partial firmware
+            // read) has no such hook after it, so the whole file is
+            // measured and appraised now, from the file, before the
+            // kernel reads any of it.
+            if contents {
+                return Ok(());
+            }
+            let Some(func) = read_func(id) else { return Ok(()) };
+            check(cx, file, func, MAY_READ, Contents::File)
+        }
+
         fn kernel_post_read_file(&self, cx: &MaySleep, file: &File, buf: &[u8], id: u32) -> Result {
             let Some(func) = read_func(id) else { return Ok(()) };
             check(cx, file, func, MAY_READ, Contents::Buffer(buf))

@@ -39,6 +39,9 @@
  *   the file is in the measurement list;
  * - obj_type= (with mlte in the chain): a rule selects a file by its mlte
  *   type, and not a file of another;
+ * - a firmware read in pieces (request_partial_firmware_into_buf, through
+ *   lib/test_firmware.c) is appraised on the whole file, as IMA's
+ *   ima_read_file(): a tampered or unhashed file is refused and counted;
  * - an overlayfs copy-up leaves an HMAC in security.evm behind and copies
  *   a portable signature and security.ima (as EVM).
  * If integrity is not in the chain, or the fixture disk is not there,
@@ -1461,6 +1464,66 @@ TEST_F(integrity, inode_slots_shared_and_disjoint)
 	EXPECT_TRUE(i_off >= 0 && m_off >= 0 && i_size >= 16 && m_size > 0 &&
 		    (i_off + i_size <= m_off || m_off + m_size <= i_off))
 		TH_LOG("integrity inode %ld+%ld, mlte inode %ld+%ld", i_off, i_size, m_off, m_size);
+}
+
+/*
+ * ---- A firmware read in pieces (request_partial_firmware_into_buf(),
+ * through lib/test_firmware.c) is appraised on the whole file. ----
+ */
+
+#define TEST_FW "/sys/devices/virtual/misc/test_firmware/"
+#define FW_PATH "/sys/module/firmware_class/parameters/path"
+
+/*
+ * Reads 4 bytes at offset 1 of FIXTURE_MNT/hashed/NAME as firmware, in a
+ * read in pieces: what test_firmware's test_result reads (0, or the
+ * loader's error; after a refusal the loader goes on to its other
+ * directories, so that is ENOENT, not EACCES), or 1000 if test_firmware
+ * could not be driven.
+ */
+static int partial_firmware_read(const char *name)
+{
+	static const char *const config[][2] = {
+		{ "reset", "1" }, { "config_num_requests", "1" }, { "config_into_buf", "1" },
+		{ "config_partial", "1" }, { "config_buf_size", "4" },
+		{ "config_file_offset", "1" }, { "config_name", NULL },
+		{ "trigger_batched_requests", "1" },
+	};
+	char path[128], result[32] = "";
+
+	if (write_value(FW_PATH, FIXTURE_MNT "/hashed") < 0)
+		return 1000;
+	for (size_t i = 0; i < ARRAY_SIZE(config); i++) {
+		snprintf(path, sizeof(path), TEST_FW "%s", config[i][0]);
+		if (write_value(path, config[i][1] ? config[i][1] : name) < 0)
+			return 1000;
+	}
+	if (read_value(TEST_FW "test_result", result, sizeof(result)))
+		return 1000;
+	write_value(TEST_FW "release_all_firmware", "1");
+	return atoi(result);
+}
+
+#define FIRMWARE_APPRAISE_RULE "appraise func=FIRMWARE_CHECK fowner=1000\n"
+
+TEST_F(integrity, partial_firmware_read_appraised_on_the_whole_file)
+{
+	long denials;
+
+	ASSERT_ERRNO(0, load_with(FIRMWARE_APPRAISE_RULE));
+	denials = status_count("appraisal_denials");
+	EXPECT_EQ(0, partial_firmware_read("ok"));
+	EXPECT_EQ(denials, status_count("appraisal_denials"));
+	EXPECT_NE(0, partial_firmware_read("tampered"));
+	EXPECT_NE(0, partial_firmware_read("nohash"));
+	EXPECT_EQ(denials + 2, status_count("appraisal_denials"))
+		TH_LOG("appraisal_denials went from %ld", denials);
+	EXPECT_NE(NULL, strstr(klog_read(), "denied FIRMWARE_CHECK of " FIXTURE_MNT "/hashed/tampered"))
+		TH_LOG("no log line for the refusal");
+	/* Without the rule, the same read is not appraised. */
+	ASSERT_ERRNO(0, write_value(SFS "policy", policy_text));
+	EXPECT_EQ(0, partial_firmware_read("tampered"));
+	EXPECT_EQ(denials + 2, status_count("appraisal_denials"));
 }
 
 /* ---- overlayfs copy-up, as EVM's evm_inode_copy_up_xattr(). ---- */
