@@ -34,12 +34,16 @@
 //!   everything), so setting or removing that xattr needs no
 //!   `CAP_SYS_ADMIN`; every other name keeps the check;
 //! - `inode_copy_up_xattr`: overlayfs leaves [`COPY_UP_DISCARD_XATTR`]
-//!   behind when it copies a file up; every other name is not its own.
+//!   behind when it copies a file up; every other name is not its own;
+//! - mount options: `probe_opt=N` (a decimal number of at most 9 digits;
+//!   anything else is `EINVAL`, and the mount fails) is its own; when a
+//!   superblock is set up with it, `sb_set_mnt_opts` keeps N, which
+//!   `prctl(`[`PR_PROBE_MOUNT_OPT`]`)` returns (`ENOENT` before any).
 //!
 //! Kernel-independent: the host harness runs the same file.
 
 use crate::context::MaySleep;
-use crate::error::{Result, EINVAL, ENOPROTOOPT, ENOSYS, EOPNOTSUPP};
+use crate::error::{Result, EINVAL, ENOENT, ENOPROTOOPT, ENOSYS, EOPNOTSUPP};
 use crate::hook::{Hook, HookSet};
 #[allow(unused_imports)]
 use crate::objects::*;
@@ -56,6 +60,17 @@ const NAMES: [&CStr; 3] = [c"probe", c"probe_b", c"probe_c"];
 
 /// The `prctl(2)` option `probe` answers: "PROB".
 pub(crate) const PR_PROBE: i32 = 0x5052_4f42;
+
+/// The `prctl(2)` option that returns the last `probe_opt=N` a mount was
+/// set up with: "PROM".
+pub(crate) const PR_PROBE_MOUNT_OPT: i32 = 0x5052_4f4d;
+
+/// `probe`'s mount option.
+const MOUNT_OPT: &[u8] = b"probe_opt";
+
+/// The last `probe_opt=N` a superblock was set up with, plus one; 0 for
+/// none yet.
+static MOUNTED_WITH: AtomicU32 = AtomicU32::new(0);
 
 /// The xattr whose capability check `probe` skips (`inode_xattr_skipcap`).
 pub(crate) const SKIPCAP_XATTR: &[u8] = b"security.probe_skipcap";
@@ -283,10 +298,35 @@ where
     }
 
     fn task_prctl(&self, option: i32, args: [u64; 4]) -> Result<i32> {
-        if I != 0 || option != PR_PROBE {
-            return Err(ENOSYS);
+        match option {
+            PR_PROBE if I == 0 => Ok(i32::try_from(args[0]).unwrap_or(i32::MAX).saturating_add(1)),
+            PR_PROBE_MOUNT_OPT if I == 0 => match MOUNTED_WITH.load(Ordering::Relaxed) {
+                0 => Err(ENOENT),
+                n => Ok(i32::try_from(n.wrapping_sub(1)).unwrap_or(i32::MAX)),
+            },
+            _ => Err(ENOSYS),
         }
-        Ok(i32::try_from(args[0]).unwrap_or(i32::MAX).saturating_add(1))
+    }
+
+    fn sb_eat_lsm_opts(&self, _cx: &MaySleep, name: &[u8], value: Option<&[u8]>) -> Result<bool> {
+        if I != 0 || name != MOUNT_OPT {
+            return Ok(false);
+        }
+        value.and_then(parse_number).map(|_| true).ok_or(EINVAL)
+    }
+
+    fn sb_set_mnt_opts(
+        &self,
+        _cx: &MaySleep,
+        _sb: &Superblock,
+        options: OwnMountOptions<'_>,
+    ) -> Result {
+        for option in options.iter() {
+            // Checked when it was claimed.
+            let n = option.value.and_then(parse_number).ok_or(EINVAL)?;
+            MOUNTED_WITH.store(n.wrapping_add(1), Ordering::Relaxed);
+        }
+        Ok(())
     }
 
     fn getprocattr(&self, cx: &MaySleep, _: &Task, name: &[u8], out: &mut AttrValue) -> Result {

@@ -34,6 +34,7 @@ use crate::context::MaySleep;
 use crate::error::{Error, Result, EINVAL, ENOPROTOOPT, ENOSYS, EOPNOTSUPP};
 use crate::hook::{Hook, HookSet};
 use crate::layout::{Request, Slot, BLOB_ALIGN, KINDS};
+use crate::mount_options::{MountOption, MountOptions, OwnMountOptions};
 #[allow(unused_imports)]
 use crate::objects::*;
 use crate::submodule::{Registered, Submodule};
@@ -77,6 +78,7 @@ macro_rules! tier_methods {
     (@one $kind:ident secctx_by_slot $($rest:tt)*) => {};
     (@one $kind:ident secctx_release $($rest:tt)*) => {};
     (@one $kind:ident audit_rule_release $($rest:tt)*) => {};
+    (@one $kind:ident mount_options_held $($rest:tt)*) => {};
     (@one decl $rule:ident $name:ident ($($rarg:ident: $rty:ty),*) $(-> $rret:ty = $default:expr)?) => {
         #[doc = concat!("Calls `", stringify!($name), "` of submodule `m` (if in the chain).")]
         fn $name(m: u8, $($rarg: $rty),*) $(-> $rret)?;
@@ -420,6 +422,106 @@ pub(crate) fn audit_rule_match<T: Tier>(
         Hook::audit_rule_match,
         T::audit_rule_match(m, secid, field, op, value),
     )
+}
+
+/// Dispatches `sb_eat_lsm_opts` (and `fs_context_parse_param`) for one
+/// mount option: the registry index of the first submodule of chain `T`
+/// that claims it, or `None` if none does. A submodule's error (an
+/// invalid option of its own) ends the walk.
+pub(crate) fn mount_option_owner<T: Tier>(
+    cx: &MaySleep,
+    option: MountOption<'_>,
+) -> Result<Option<u8>> {
+    let mut out = Ok(None);
+    T::each(Hook::sb_eat_lsm_opts, |m| {
+        match record(
+            m,
+            Hook::sb_eat_lsm_opts,
+            T::sb_eat_lsm_opts(m, cx, option.name, option.value),
+        ) {
+            Ok(false) => ControlFlow::Continue(()),
+            Ok(true) => {
+                out = Ok(Some(m));
+                ControlFlow::Break(())
+            }
+            Err(err) => {
+                out = Err(err);
+                ControlFlow::Break(())
+            }
+        }
+    });
+    out
+}
+
+/// The registry index of the first submodule of chain `T` that takes
+/// mount options: it names this instance of stacker's entry points in the
+/// options it makes (`MountOptions::set_keeper`). `None` if no submodule
+/// takes any.
+pub(crate) fn mount_options_keeper<T: Tier>() -> Option<u8> {
+    let mut first = None;
+    T::each(Hook::sb_eat_lsm_opts, |m| {
+        first = Some(m);
+        ControlFlow::Break(())
+    });
+    first
+}
+
+/// Counts `hook`, one of the hooks with which stacker keeps its mount
+/// options (`fs_context_parse_param`, `fs_context_dup`,
+/// `sb_free_mnt_opts`), for each submodule of chain `T` that takes mount
+/// options.
+pub(crate) fn mount_options_held<T: Tier>(hook: Hook) {
+    T::each(hook, |m| {
+        crate::stats::count(m as usize, hook, false);
+        ControlFlow::Continue(())
+    });
+}
+
+/// Calls `call` for each submodule of chain `T` that implements `hook`,
+/// with its mount options; the first error decides.
+#[inline(always)]
+fn with_own_mount_options<T: Tier>(
+    hook: Hook,
+    all: Option<&MountOptions>,
+    mut call: impl FnMut(u8, OwnMountOptions<'_>) -> Result,
+) -> Result {
+    let mut out = Ok(());
+    T::each(hook, |m| {
+        match record(m, hook, call(m, OwnMountOptions::new(all, m))) {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(err) => {
+                out = Err(err);
+                ControlFlow::Break(())
+            }
+        }
+    });
+    out
+}
+
+/// Dispatches `sb_set_mnt_opts`: each submodule gets the options it
+/// claimed for the mount (`all`: stacker's, or `None` for a mount without
+/// any); the first error fails the mount.
+pub(crate) fn sb_set_mnt_opts<T: Tier>(
+    cx: &MaySleep,
+    sb: &Superblock,
+    all: Option<&MountOptions>,
+) -> Result {
+    with_own_mount_options::<T>(Hook::sb_set_mnt_opts, all, |m, own| {
+        T::sb_set_mnt_opts(m, cx, sb, own)
+    })
+}
+
+/// Dispatches `sb_mnt_opts_compat`: may a mount with these options share
+/// superblock `sb`? Each submodule judges its own; the first error says
+/// no.
+pub(crate) fn sb_mnt_opts_compat<T: Tier>(
+    cx: &MaySleep,
+    sb: &Superblock,
+    all: Option<&MountOptions>,
+) -> Result {
+    with_own_mount_options::<T>(Hook::sb_mnt_opts_compat, all, |m, own| {
+        T::sb_mnt_opts_compat(m, cx, sb, own)
+    })
 }
 
 /// Counts `audit_rule_free` for the primary label-bearing submodule,

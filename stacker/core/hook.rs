@@ -107,7 +107,10 @@ impl HookSet {
     /// of those gets the matching one of these; 32-bit tasks' ioctls
     /// (`file_ioctl_compat`) reach the submodule's `file_ioctl`; and a
     /// label-bearing submodule (`secid_to_secctx`) gets
-    /// `lsmprop_to_secctx` and `release_secctx`.
+    /// `lsmprop_to_secctx` and `release_secctx`; and one that takes mount
+    /// options (`sb_eat_lsm_opts`) gets the hooks with which stacker keeps
+    /// them (`fs_context_parse_param`, `fs_context_dup`,
+    /// `sb_free_mnt_opts`).
     pub(crate) const fn with_derived(self) -> HookSet {
         let mut set = self;
         if set.contains(Hook::file_ioctl) {
@@ -128,6 +131,13 @@ impl HookSet {
         // policy load.
         if set.contains(Hook::audit_rule_init) {
             set = set.with(Hook::audit_rule_free).with(Hook::audit_rule_known);
+        }
+        // Mount options it takes, stacker keeps (`core/mount_options.rs`).
+        if set.contains(Hook::sb_eat_lsm_opts) {
+            set = set
+                .with(Hook::fs_context_parse_param)
+                .with(Hook::fs_context_dup)
+                .with(Hook::sb_free_mnt_opts);
         }
         set
     }

@@ -55,6 +55,12 @@
 //! - `secctx_by_slot`, `secctx_release`: `lsmprop_to_secctx`, registered
 //!   once per label-bearing submodule under an LSM id of its own, and
 //!   `release_secctx`; no methods of their own;
+//! - `mount_option`, `mount_options`, `mount_options_held`: the mount
+//!   options of `core/mount_options.rs`: an option goes to the first
+//!   submodule that claims it (`sb_eat_lsm_opts`, also for
+//!   `fs_context_parse_param`), and each submodule gets its own back
+//!   (`sb_set_mnt_opts`, `sb_mnt_opts_compat`: the first error decides);
+//!   the `mount_options_held` hooks keep stacker's copy (no methods);
 //! - `xattrs`, `procattr_get`, `procattr_set`, `selfattr_get`,
 //!   `selfattr_set`: rules of their own, written out in `dispatch.rs`
 //!   (dispatch) and `kernel/entry.rs` (entry point), and documented there.
@@ -392,6 +398,45 @@ macro_rules! hook_table {
             /// May the new superblock `sb` be mounted?
             first_error sb_kern_mount(sb: *const c::super_block) -> c_int
                 => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), sb: &Superblock = Superblock::from_raw(sb)) -> Result = Ok(());
+            // Mount options (`core/mount_options.rs`): taken only while no
+            // other active LSM keeps options of its own in the core's one
+            // `mnt_opts` pointer (SELinux, Smack).
+            /// Is mount option `name` (with `value`, what follows its `=`,
+            /// if any) the submodule's? `Ok(true)`: it is, and valid:
+            /// stacker takes it out of what the file system sees and hands
+            /// it back to `sb_set_mnt_opts`. `Err`: it is, and invalid: the
+            /// mount fails. The first submodule that claims an option has
+            /// it. (From `mount(2)`'s data string and from `fsconfig(2)`:
+            /// process context.)
+            mount_option sb_eat_lsm_opts(orig: *mut c_char, mnt_opts: *mut *mut c_void) -> c_int
+                => (cx: &crate::context::MaySleep, name: &[u8], value: Option<&[u8]>) -> Result<bool> = Ok(false);
+            /// `fsconfig(2)`'s parameters: answered from `sb_eat_lsm_opts`
+            /// (no method of its own).
+            mount_options_held fs_context_parse_param(fc: *mut c::fs_context, param: *mut c::fs_parameter) -> c_int
+                => () -> Result = Ok(());
+            /// A mount's context is copied: so are the options stacker
+            /// holds for it (no method of its own).
+            mount_options_held fs_context_dup(fc: *mut c::fs_context, src_fc: *mut c::fs_context) -> c_int
+                => () -> Result = Ok(());
+            /// Frees the options stacker holds for a mount (no method of
+            /// its own).
+            mount_options_held sb_free_mnt_opts(mnt_opts: *mut c_void)
+                => () -> Result = Ok(());
+            /// The new superblock `sb` of a mount is being set up with the
+            /// options the submodule claimed (none, for a mount without
+            /// any): the first error fails the mount.
+            mount_options sb_set_mnt_opts(sb: *mut c::super_block, mnt_opts: *mut c_void, kern_flags: c_ulong,
+                    set_kern_flags: *mut c_ulong) -> c_int
+                => (cx: &crate::context::MaySleep, sb: &Superblock, options: OwnMountOptions<'_>) -> Result = Ok(());
+            /// May a mount with the submodule's `options` share the existing
+            /// superblock `sb` (NFS)? An error says no.
+            mount_options sb_mnt_opts_compat(sb: *mut c::super_block, mnt_opts: *mut c_void) -> c_int
+                => (cx: &crate::context::MaySleep, sb: &Superblock, options: OwnMountOptions<'_>) -> Result = Ok(());
+            /// May an automount (a submount) under the mount of `reference`
+            /// be made?
+            first_error fs_context_submount(fc: *mut c::fs_context, reference: *mut c::super_block) -> c_int
+                => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), reference: &Superblock = Superblock::from_raw(reference))
+                -> Result = Ok(());
             /// May the file system of `dentry` be asked for its statistics?
             first_error sb_statfs(dentry: *mut c::dentry) -> c_int
                 => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), dentry: &Dentry = Dentry::from_raw(dentry)) -> Result = Ok(());

@@ -33,6 +33,8 @@ mod hook;
 mod hook_table;
 #[path = "../core/lsm_prop.rs"]
 mod lsm_prop;
+#[path = "../core/mount_options.rs"]
+mod mount_options;
 #[path = "../core/stats.rs"]
 mod stats;
 #[path = "../core/submodule.rs"]

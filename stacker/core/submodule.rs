@@ -108,6 +108,8 @@ macro_rules! hook_methods {
     (@one secctx_by_slot $($rest:tt)*) => {};
     (@one secctx_release $($rest:tt)*) => {};
     (@one audit_rule_release $($rest:tt)*) => {};
+    // stacker keeps the mount options (`core/mount_options.rs`).
+    (@one mount_options_held $($rest:tt)*) => {};
     // `file_ioctl_compat` defaults to the submodule's `file_ioctl`, with
     // the 32-bit commands translated (`hook_table.rs`).
     (@one $rule:ident file_ioctl_compat (cx: $cx:ty, file: $file:ty, cmd: $cmd:ty, arg: $arg:ty)

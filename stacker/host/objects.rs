@@ -986,6 +986,7 @@ impl Vma {
 
 pub(crate) use crate::access::{AccessMask, CapCheck, KernelCap, XattrCopyUp};
 pub(crate) use crate::lsm_prop::Secid;
+pub(crate) use crate::mount_options::OwnMountOptions;
 
 /// The text of a label, for the LSM core's `struct lsm_context`
 /// (`secid_to_secctx`). Audit asks for it in any context: the kernel's

@@ -172,6 +172,19 @@ macro_rules! record_methods {
             }
         }
     };
+    // Mount options: it claims none; told to refuse, it fails the mount.
+    (@one mount_option $name:ident ($($rarg:ident: $rty:ty),*) $($ret:tt)*) => {
+        #[allow(unused_variables)]
+        fn $name(&self, $($rarg: $rty),*) -> Result<bool> {
+            Self::call(Hook::$name).map(|()| false)
+        }
+    };
+    (@one mount_options $name:ident ($($rarg:ident: $rty:ty),*) $($ret:tt)*) => {
+        #[allow(unused_variables)]
+        fn $name(&self, $($rarg: $rty),*) -> Result {
+            Self::call(Hook::$name)
+        }
+    };
     (@one prctl $name:ident ($($rarg:ident: $rty:ty),*) $($ret:tt)*) => {
         /// Handles the call (`Ok(0)`), unless told to answer otherwise.
         #[allow(unused_variables)]

@@ -743,6 +743,90 @@ fn every_generic_hook_follows_its_rule() {
     assert!(checked >= 90, "only {checked} hooks have a generic rule");
 }
 
+/// Mount options: an option goes to the first submodule that claims it
+/// and is taken out of what the file system sees; an invalid option of a
+/// submodule's fails the mount; when the superblock is set up, each
+/// submodule gets its own options back (probe keeps `probe_opt=N` for
+/// `prctl(PR_PROBE_MOUNT_OPT)`), and the others none.
+#[test]
+fn mount_options_go_to_the_first_claimant_and_come_back_to_it() {
+    use crate::dispatch::{mount_option_owner, sb_set_mnt_opts, task_prctl, Loop};
+    use crate::mount_options::{eat, MountOption, MountOptions, QUOTED_VALUE_MAX};
+    let _h = boot("probe_b,probe,rec_a");
+    let cx = crate::harness::cx();
+    let mut all = crate::platform::zeroed_box::<MountOptions>(&cx).unwrap();
+    let mut scratch = [0u8; QUOTED_VALUE_MAX];
+    let mut data = b"size=1m,probe_opt=\"41\",mode=0755".to_vec();
+    let n = eat(&mut data, &mut scratch, |o| {
+        Ok(match mount_option_owner::<Loop>(&cx, o)? {
+            Some(m) => {
+                all.push(m, o)?;
+                true
+            }
+            None => false,
+        })
+    });
+    assert_eq!(n, Ok(17));
+    assert_eq!(&data[..17], b"size=1m,mode=0755");
+    let probe = crate::registry::NAMES
+        .iter()
+        .position(|n| *n == b"probe")
+        .unwrap() as u8;
+    let held: Vec<_> = all.iter().collect();
+    assert_eq!(
+        held,
+        [(
+            probe,
+            MountOption {
+                name: b"probe_opt",
+                value: Some(b"41")
+            }
+        )]
+    );
+    recorder::reset();
+    let sb = <&crate::objects::Superblock as crate::samples::Sample>::sample();
+    assert_eq!(sb_set_mnt_opts::<Loop>(&cx, sb, Some(&all)), Ok(()));
+    assert_eq!(
+        task_prctl::<Loop>(crate::probe::PR_PROBE_MOUNT_OPT, [0; 4]),
+        Ok(41)
+    );
+    // The recorder, which claimed nothing, was set up with nothing.
+    assert_eq!(names(&recorder::take_log()), ["rec_a"]);
+    // Without stacker's options (`None`) everyone is called too.
+    assert_eq!(sb_set_mnt_opts::<Loop>(&cx, sb, None), Ok(()));
+    // An invalid value of probe's option fails the mount.
+    let mut bad = b"probe_opt=4x".to_vec();
+    assert_eq!(
+        eat(&mut bad, &mut scratch, |o| Ok(mount_option_owner::<Loop>(
+            &cx, o
+        )?
+        .is_some())),
+        Err(EINVAL)
+    );
+    let flag = MountOption {
+        name: b"probe_opt",
+        value: None,
+    };
+    assert_eq!(mount_option_owner::<Loop>(&cx, flag), Err(EINVAL));
+    let other = MountOption {
+        name: b"size",
+        value: Some(b"1m"),
+    };
+    assert_eq!(mount_option_owner::<Loop>(&cx, other), Ok(None));
+    // A later submodule's error: the option is no one's, the mount fails.
+    recorder::answer(0, Hook::sb_eat_lsm_opts, EPERM);
+    assert_eq!(mount_option_owner::<Loop>(&cx, other), Err(EPERM));
+    // A claim ends the walk: the submodules after it are not asked.
+    let mine = MountOption {
+        name: b"probe_opt",
+        value: Some(b"1"),
+    };
+    assert_eq!(mount_option_owner::<Loop>(&cx, mine), Ok(Some(probe)));
+    // The first error of a submodule setting up the superblock decides.
+    recorder::answer(0, Hook::sb_set_mnt_opts, EACCES);
+    assert_eq!(sb_set_mnt_opts::<Loop>(&cx, sb, Some(&all)), Err(EACCES));
+}
+
 /// `task_prctl`, as `security_task_prctl()`: `ENOSYS` is "not mine",
 /// `Ok(0)` is kept and the walk goes on, anything else ends it.
 #[test]

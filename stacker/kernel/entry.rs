@@ -32,6 +32,13 @@ use kernel::{
     prelude::*,
 };
 
+#[path = "mount_entry.rs"]
+mod mount_entry;
+use mount_entry::{
+    fs_context_dup, fs_context_parse_param, sb_eat_lsm_opts, sb_free_mnt_opts, sb_mnt_opts_compat,
+    sb_set_mnt_opts,
+};
+
 /// A dispatch function's answer as the LSM core's return value.
 trait IntoC {
     /// The C return type.

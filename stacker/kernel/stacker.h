@@ -127,6 +127,20 @@ extern const size_t stacker_rust_offsets[];
 extern const size_t stacker_rust_offsets_len;
 
 /*
+ * Mount options (mount_options.c): whether the LSM core's one mnt_opts
+ * pointer is stacker's (no SELinux or Smack); the address of
+ * fs_context::security; an fs_parameter's key, and its value (NULL for a
+ * flag; -ENOPARAM for a value that is not a string or a flag).
+ */
+bool stacker_mount_options_ours(void);
+struct fs_context;
+struct fs_parameter;
+void **stacker_fs_context_security(struct fs_context *fc);
+const char *stacker_fs_param_key(const struct fs_parameter *param);
+int stacker_fs_param_value(const struct fs_parameter *param,
+			   const char **value, size_t *len);
+
+/*
  * Whether stacker answers the one-LSM secid interfaces (a bare secid, the
  * audit rules): no other LSM with labels is active; and an audit rule of
  * value @value, allocated with @gfp, or NULL (secids.c).

@@ -25,6 +25,11 @@
  *     on its file without CAP_SYS_ADMIN, and not another security.* name;
  *   - inode_copy_up_xattr: an overlayfs copy-up leaves user.probe_discard
  *     behind and copies the file's other xattrs;
+ *   - mount options (sb_eat_lsm_opts, fs_context_parse_param,
+ *     sb_set_mnt_opts): tmpfs mounts with probe_opt=N in mount(2)'s data
+ *     (quoted or not) or from fsconfig(2), which tmpfs alone would refuse,
+ *     and prctl(PR_PROBE_MOUNT_OPT) then gives N; probe_opt=x fails the
+ *     mount (EINVAL);
  *   - getprocattr/setprocattr: /proc/self/attr/current, routed by "probe:";
  *     a bad value fails and the old value stays;
  *   - getselfattr/setselfattr: lsm_get_self_attr(2) answers "probe:N" under
@@ -79,6 +84,15 @@
 #define STATS "/sys/kernel/security/stacker/stats"
 #define HOOKS "/sys/kernel/security/stacker/hooks"
 #define PR_PROBE 0x50524f42
+#define PR_PROBE_MOUNT_OPT 0x50524f4d
+#ifndef SYS_fsopen
+#define SYS_fsopen 430
+#endif
+#ifndef SYS_fsconfig
+#define SYS_fsconfig 431
+#endif
+#define PROBE_FSCONFIG_SET_STRING 1
+#define PROBE_FSCONFIG_CMD_CREATE 6
 #ifndef SYS_move_mount
 #define SYS_move_mount 429
 #endif
@@ -97,8 +111,14 @@
  * LSM's policy load calls it, SELinux's or mlte's, which these boots do
  * not run: labels_test shows it).
  */
+/*
+ * fs_context_dup: only btrfs and NFS copy a mount's context;
+ * fs_context_submount: automounts (NFS, FUSE, AFS, SMB, tracefs);
+ * sb_mnt_opts_compat: NFS; none is in the test kernel.
+ */
 static const char *const unreachable[] = {
-	"cred_getlsmprop", "audit_rule_known", NULL,
+	"cred_getlsmprop", "audit_rule_known", "fs_context_dup",
+	"fs_context_submount", "sb_mnt_opts_compat", NULL,
 };
 
 static char stats[1 << 16];
@@ -320,9 +340,49 @@ static void kernel_read_ops(void)
 	syscall(SYS_init_module, image, sizeof(image), "");
 }
 
+/*
+ * A tmpfs mounted on `dir` with mount(2)'s data `data`: 0, or the errno.
+ * Unmounted again.
+ */
+static int mount_tmpfs_with(const char *dir, const char *data)
+{
+	int err = 0;
+
+	mkdir(dir, 0755);
+	if (mount("none", dir, "tmpfs", 0, data))
+		err = errno;
+	else
+		umount(dir);
+	return err;
+}
+
+/*
+ * A tmpfs superblock made through fsopen(2) and fsconfig(2) with the
+ * string parameter `key`=`value`: 0, or the errno of the first call that
+ * failed.
+ */
+static int fsconfig_tmpfs_with(const char *key, const char *value)
+{
+	int fd = syscall(SYS_fsopen, "tmpfs", 0);
+	int err = 0;
+
+	if (fd < 0)
+		return errno;
+	if (syscall(SYS_fsconfig, fd, PROBE_FSCONFIG_SET_STRING, key, value, 0) ||
+	    syscall(SYS_fsconfig, fd, PROBE_FSCONFIG_CMD_CREATE, NULL, NULL, 0))
+		err = errno;
+	close(fd);
+	return err;
+}
+
 /* Superblocks and mounts. */
 static void mount_ops(void)
 {
+	/* Mount options: sb_eat_lsm_opts, fs_context_parse_param,
+	 * sb_set_mnt_opts, sb_free_mnt_opts.
+	 */
+	mount_tmpfs_with("/tmp/m_opt", "size=1m,probe_opt=3");
+	fsconfig_tmpfs_with("probe_opt", "4");
 	/* An overlayfs copy-up (chmod through it): inode_copy_up_xattr. */
 	if (mount_overlay("/tmp/ov_ops", fill_lower) == 0)
 		chmod("/tmp/ov_ops/merged/f", 0600);
@@ -813,6 +873,33 @@ TEST_F(special_rules, copy_up_leaves_probe_s_xattr_behind)
 	/* The lower file is as it was. */
 	EXPECT_EQ(1, getxattr("/tmp/ov_rule/lower/f", "user.probe_discard", buf, sizeof(buf)));
 	umount_overlay("/tmp/ov_rule");
+}
+
+/*
+ * Mount options: probe takes probe_opt=N out of mount(2)'s data (tmpfs
+ * would refuse it as unknown), and gets it back when the superblock is set
+ * up; so with fsconfig(2). A value in double quotes loses them; an invalid
+ * value fails the mount.
+ */
+TEST_F(special_rules, mount_option_taken_by_probe)
+{
+	EXPECT_EQ(0, mount_tmpfs_with("/tmp/m_rule", "size=1m,probe_opt=42,mode=0700"));
+	EXPECT_EQ(42, prctl(PR_PROBE_MOUNT_OPT, 0, 0, 0, 0)) TH_LOG("%s", strerror(errno));
+	EXPECT_EQ(0, mount_tmpfs_with("/tmp/m_rule", "probe_opt=\"43\""));
+	EXPECT_EQ(43, prctl(PR_PROBE_MOUNT_OPT, 0, 0, 0, 0));
+	EXPECT_EQ(0, fsconfig_tmpfs_with("probe_opt", "44"));
+	EXPECT_EQ(44, prctl(PR_PROBE_MOUNT_OPT, 0, 0, 0, 0));
+}
+
+TEST_F(special_rules, mount_option_invalid_fails_the_mount)
+{
+	EXPECT_EQ(0, mount_tmpfs_with("/tmp/m_rule", "probe_opt=45"));
+	EXPECT_EQ(EINVAL, mount_tmpfs_with("/tmp/m_rule", "size=1m,probe_opt=4x"));
+	EXPECT_EQ(EINVAL, fsconfig_tmpfs_with("probe_opt", ""));
+	/* No superblock was set up with them. */
+	EXPECT_EQ(45, prctl(PR_PROBE_MOUNT_OPT, 0, 0, 0, 0));
+	/* Options no submodule takes still reach tmpfs, which judges them. */
+	EXPECT_EQ(EINVAL, mount_tmpfs_with("/tmp/m_rule", "no_such_option=1"));
 }
 
 /* The attribute as /proc/self/attr/current reads it. */

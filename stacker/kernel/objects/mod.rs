@@ -269,3 +269,4 @@ pub(crate) use self::{
 };
 pub(crate) use crate::access::{AccessMask, CapCheck, KernelCap, XattrCopyUp};
 pub(crate) use crate::lsm_prop::Secid;
+pub(crate) use crate::mount_options::OwnMountOptions;
