@@ -169,11 +169,6 @@ impl<'a> OwnMountOptions<'a> {
             .filter(move |(m, _)| *m == owner)
             .map(|(_, option)| option)
     }
-
-    /// Whether the submodule was given no options for this mount.
-    pub(crate) fn is_empty(&self) -> bool {
-        self.iter().next().is_none()
-    }
 }
 
 /// The length of the option at the start of `s`: up to the first comma
@@ -375,8 +370,8 @@ mod tests {
         );
         let two: Vec<_> = OwnMountOptions::new(Some(&all), 2).iter().collect();
         assert_eq!(two, [opt(b"a", Some(b"1")), opt(b"b", Some(b""))]);
-        assert!(OwnMountOptions::new(Some(&all), 1).is_empty());
-        assert!(OwnMountOptions::new(None, 2).is_empty());
+        assert!(OwnMountOptions::new(Some(&all), 1).iter().next().is_none());
+        assert!(OwnMountOptions::new(None, 2).iter().next().is_none());
         let mut copy = MountOptions {
             used: 0,
             keeper: 0,
