@@ -190,10 +190,12 @@ pub(super) unsafe extern "C" fn fs_context_parse_param<T: Tier>(
     let key = unsafe { mount_options_c::stacker_fs_param_key(param) };
     let mut value: *const c_char = core::ptr::null();
     let mut len = 0usize;
+    if key.is_null() {
+        return NOT_MINE;
+    }
     // SAFETY: as above; `value` and `len` are valid for writes.
-    if key.is_null()
-        || unsafe { mount_options_c::stacker_fs_param_value(param, &mut value, &mut len) } != 0
-    {
+    let rc = unsafe { mount_options_c::stacker_fs_param_value(param, &mut value, &mut len) };
+    if rc != 0 {
         return NOT_MINE;
     }
     // SAFETY: the parameter's NUL-terminated key, for the call.
