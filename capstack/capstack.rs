@@ -50,7 +50,9 @@ use crate::attribute::Attribute;
 use crate::blob::{BlobState, HasBlob};
 use crate::context::MaySleep;
 use crate::error::{Error, Result, EACCES, EINVAL, ENODATA, EOPNOTSUPP, EPERM};
-use crate::objects::{Binprm, Cred, File, KernelCap, MmapAddr, PreparedCred};
+use crate::objects::{
+    Binprm, Cred, DentryView, File, FileView, InodeView, KernelCap, MmapAddr, PreparedCred,
+};
 use crate::platform::{self, Dir, RcuCell, TextBuf};
 use core::ffi::CStr;
 use core::sync::atomic::{AtomicU32, AtomicU64, Ordering};
@@ -518,7 +520,7 @@ mod tests {
     use crate::attribute::{Attribute, WriterCaps};
     use crate::error::{EACCES, EFBIG, EINVAL, EIO, ENODATA, ENOMEM, EOPNOTSUPP, EPERM};
     use crate::harness::Harness;
-    use crate::objects::{Cred, KernelCap, MmapAddr};
+    use crate::objects::{Cred, DentryView, InodeView, KernelCap, MmapAddr};
     use crate::platform::{read_file, take_log, write_file, write_file_at};
     use std::sync::Mutex;
 

@@ -14,7 +14,7 @@
 
 use crate::attribute::Attribute;
 use crate::context::MaySleep;
-use crate::objects::{AccessMask, File, Inode};
+use crate::objects::{AccessMask, DentryView, File, FileView, Inode, InodeView};
 use crate::platform::{Dir, TextBuf};
 use core::sync::atomic::{AtomicBool, Ordering};
 use kernel::{prelude::*, sync::global_lock};

@@ -47,7 +47,10 @@ use crate::error::{
     Result, EACCES, EBADMSG, EBUSY, EINTR, EINVAL, EKEYREJECTED, ENODATA, ENOKEY, ENOMEM,
     EOPNOTSUPP, EPERM, ERANGE,
 };
-use crate::objects::{current_has_sys_admin, Binprm, Cred, Dentry, File, Inode, Vma, XattrCopyUp};
+use crate::objects::{
+    current_has_sys_admin, Binprm, Cred, Dentry, DentryView, File, FileView, Inode, InodeView, Vma,
+    XattrCopyUp,
+};
 use crate::platform::{self, Dir, RcuBox, RcuCell, TextBuf};
 use core::ffi::CStr;
 use core::fmt::Write;

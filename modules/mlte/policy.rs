@@ -40,7 +40,7 @@ use super::type_names;
 use crate::access::comm_str;
 use crate::context::MaySleep;
 use crate::error::{Error, Result, EACCES, EBUSY, EINVAL};
-use crate::objects::{Dentry, Inode};
+use crate::objects::{Dentry, DentryView, Inode, InodeView};
 use crate::platform::{self, Bytes, OwnedBox, RcuBox, Table};
 use core::fmt;
 use core::ops::Deref;

@@ -19,7 +19,7 @@
 use crate::blob::{BlobState, HasBlob};
 use crate::context::MaySleep;
 use crate::error::{Error, Result, EACCES, EPERM, EROFS};
-use crate::objects::{Dentry, File, Inode};
+use crate::objects::{Dentry, DentryView, File, FileView, Inode};
 use crate::submodule::Registered;
 use core::ffi::CStr;
 use core::sync::atomic::{AtomicBool, Ordering};

@@ -39,3 +39,8 @@ mod mount_options;
 mod stats;
 #[path = "../core/submodule.rs"]
 mod submodule;
+// The kernel leaves out the submodules its configuration does not enable,
+// and with them the calls of some view methods.
+#[cfg_attr(CONFIG_RUST, allow(dead_code))]
+#[path = "../core/views.rs"]
+mod views;

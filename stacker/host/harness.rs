@@ -20,7 +20,9 @@ use crate::chain::{BootState, ChainSpec};
 use crate::error::Result;
 use crate::hook::Hook;
 use crate::layout::LayoutError;
-use crate::objects::{Binprm, CommittedBinprm, Cred, Dentry, File, Inode, InodeBlob, PreparedCred};
+use crate::objects::{
+    Binprm, CommittedBinprm, Cred, Dentry, DentryView, File, Inode, InodeBlob, PreparedCred,
+};
 use crate::registry::{self, HOOK_SETS, NAMES, REQUESTS};
 use std::cell::Cell;
 use std::sync::Arc;

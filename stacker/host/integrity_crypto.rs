@@ -17,7 +17,7 @@
 
 use super::formats::{Digest, Sha1Digest, Sink};
 use crate::error::{Result, ENOKEY, EOPNOTSUPP};
-use crate::objects::File;
+use crate::objects::{File, FileView};
 use core::sync::atomic::{AtomicUsize, Ordering};
 use sha1::Digest as _;
 

@@ -2,12 +2,13 @@
 
 //! In-memory model of the kernel objects that hooks receive.
 //!
-//! Same names and methods as the kernel wrappers in `objects.rs`, so the
-//! same submodule source compiles against both. Every object that has a
-//! security blob in the kernel gets a real, zeroed, 8-byte-aligned buffer
-//! here too, sized by the boot layout, and submodule state lives in it at
-//! the offsets the layout computed: the host tests exercise the layout, not
-//! a substitute for it.
+//! The same types as the kernel's wrappers (`stacker/kernel/objects/`),
+//! implementing the same view traits (`core/views.rs`), so the same
+//! submodule source compiles against both, and a view method one model
+//! lacks fails its build. Every object that has a security blob in the
+//! kernel gets a real, zeroed, 8-byte-aligned buffer here too, sized by the
+//! boot layout, and submodule state lives in it at the offsets the layout
+//! computed: the host tests exercise the layout, not a substitute for it.
 
 use crate::blob::HasBlob;
 use crate::context::MaySleep;
@@ -199,81 +200,6 @@ impl Inode {
         self.getxattr_error.set(err);
     }
 
-    /// Whether this inode is a directory.
-    pub(crate) fn is_dir(&self) -> bool {
-        self.dir
-    }
-
-    /// The inode number.
-    pub(crate) fn ino(&self) -> u64 {
-        self.ino
-    }
-
-    /// The inode's mode: file type and permission bits.
-    pub(crate) fn mode(&self) -> u16 {
-        self.mode.get()
-    }
-
-    /// Whether this inode is a regular file.
-    pub(crate) fn is_reg(&self) -> bool {
-        !self.dir && self.mode() & S_IFMT == S_IFREG
-    }
-
-    /// The owner, in the initial user namespace.
-    pub(crate) fn uid(&self) -> u32 {
-        self.uid.get()
-    }
-
-    /// The group, in the initial user namespace.
-    pub(crate) fn gid(&self) -> u32 {
-        self.gid.get()
-    }
-
-    /// `i_generation`, as `FS_IOC_GETVERSION` reports it.
-    pub(crate) fn generation(&self) -> u32 {
-        self.generation.get()
-    }
-
-    /// The UUID of the inode's file system (zero when it has none).
-    pub(crate) fn fs_uuid(&self) -> [u8; 16] {
-        self.fs.get().uuid
-    }
-
-    /// How many open files may write to the inode (`i_writecount`).
-    pub(crate) fn writers(&self) -> i32 {
-        self.writers.get()
-    }
-
-    /// Whether the inode's file system is a pseudo file system
-    /// (`abi::PSEUDO_FS_MAGICS`), as the kernel's.
-    pub(crate) fn on_pseudo_fs(&self) -> bool {
-        crate::abi::PSEUDO_FS_MAGICS.contains(&self.fs.get().magic)
-    }
-
-    /// Whether the inode's file system keeps file contents: a block-device
-    /// file system, tmpfs or ramfs (`abi::MEMORY_FS_MAGICS`), as the
-    /// kernel's.
-    pub(crate) fn on_content_fs(&self) -> bool {
-        let fs = self.fs.get();
-        fs.requires_dev || crate::abi::MEMORY_FS_MAGICS.contains(&fs.magic)
-    }
-
-    /// Whether the inode's file system has finished mounting: always, in
-    /// the model, which has no `fill_super`.
-    pub(crate) fn fs_ready(&self) -> bool {
-        true
-    }
-
-    /// Calls `f` with a dentry of this inode. The model keeps no alias
-    /// list: the dentry is a nameless one bound to no inode, which is what
-    /// [`Dentry::getxattr_of`] needs (it names the inode itself).
-    pub(crate) fn with_alias<R>(&self, _cx: &MaySleep, f: impl FnOnce(&Dentry) -> R) -> Option<R> {
-        Some(f(&Dentry {
-            name: Vec::new(),
-            inode: None,
-        }))
-    }
-
     /// Reads extended attribute `name` into `buf`; returns its length. An
     /// error set with [`Inode::fail_getxattr`] comes first.
     fn getxattr(&self, name: &CStr, buf: &mut [u8]) -> Result<usize> {
@@ -288,6 +214,68 @@ impl Inode {
     }
 }
 
+impl InodeView for Inode {
+    fn is_dir(&self) -> bool {
+        self.dir
+    }
+
+    fn ino(&self) -> u64 {
+        self.ino
+    }
+
+    fn mode(&self) -> u16 {
+        self.mode.get()
+    }
+
+    fn is_reg(&self) -> bool {
+        !self.dir && self.mode() & S_IFMT == S_IFREG
+    }
+
+    fn uid(&self) -> u32 {
+        self.uid.get()
+    }
+
+    fn gid(&self) -> u32 {
+        self.gid.get()
+    }
+
+    fn generation(&self) -> u32 {
+        self.generation.get()
+    }
+
+    fn fs_uuid(&self) -> [u8; 16] {
+        self.fs.get().uuid
+    }
+
+    fn writers(&self) -> i32 {
+        self.writers.get()
+    }
+
+    fn on_pseudo_fs(&self) -> bool {
+        crate::abi::PSEUDO_FS_MAGICS.contains(&self.fs.get().magic)
+    }
+
+    fn on_content_fs(&self) -> bool {
+        let fs = self.fs.get();
+        fs.requires_dev || crate::abi::MEMORY_FS_MAGICS.contains(&fs.magic)
+    }
+
+    /// The model keeps no alias list: the dentry is a nameless one bound
+    /// to no inode, which is what [`DentryView::getxattr_of`] needs (it
+    /// names the inode itself).
+    fn with_alias<R>(&self, _cx: &MaySleep, f: impl FnOnce(&Dentry) -> R) -> Option<R> {
+        Some(f(&Dentry {
+            name: Vec::new(),
+            inode: None,
+        }))
+    }
+
+    /// Always, in the model, which has no `fill_super`.
+    fn fs_ready(&self) -> bool {
+        true
+    }
+}
+
 /// A name in a directory, bound to an inode or negative.
 pub(crate) struct Dentry {
     /// The name.
@@ -296,20 +284,8 @@ pub(crate) struct Dentry {
     pub(crate) inode: Option<Arc<Inode>>,
 }
 
-impl Dentry {
-    /// The inode, or `None` for a negative dentry.
-    pub(crate) fn inode(&self) -> Option<&Inode> {
-        self.inode.as_deref()
-    }
-
-    /// Calls `f` with the dentry's name.
-    pub(crate) fn with_name<R>(&self, f: impl FnOnce(&[u8]) -> R) -> R {
-        f(&self.name)
-    }
-
-    /// Reads extended attribute `name` of `inode`, reached through this
-    /// dentry, into `buf`; returns its length, as [`File::getxattr`].
-    pub(crate) fn getxattr_of(
+impl DentryView for Dentry {
+    fn getxattr_of(
         &self,
         _cx: &MaySleep,
         inode: &Inode,
@@ -317,6 +293,14 @@ impl Dentry {
         buf: &mut [u8],
     ) -> Result<usize> {
         inode.getxattr(name, buf)
+    }
+
+    fn inode(&self) -> Option<&Inode> {
+        self.inode.as_deref()
+    }
+
+    fn with_name<R>(&self, f: impl FnOnce(&[u8]) -> R) -> R {
+        f(&self.name)
     }
 }
 
@@ -358,26 +342,43 @@ impl File {
         }
     }
 
-    /// Whether the file was opened for reading.
-    pub(crate) fn readable(&self) -> bool {
+    /// The view that `file_alloc_security` and `file_free_security` get:
+    /// the same blob, nothing else.
+    pub(crate) fn security(&self) -> &FileSecurity {
+        &self.security
+    }
+}
+
+impl FileView for File {
+    fn dentry(&self) -> &Dentry {
+        &self.dentry
+    }
+
+    /// An error set with [`Inode::fail_getxattr`] comes first.
+    fn getxattr(&self, _cx: &MaySleep, name: &CStr, buf: &mut [u8]) -> Result<usize> {
+        self.inode.getxattr(name, buf)
+    }
+
+    fn inode(&self) -> &Inode {
+        &self.inode
+    }
+
+    fn readable(&self) -> bool {
         self.readable
     }
 
-    /// Whether the file was opened for writing.
-    pub(crate) fn writable(&self) -> bool {
+    fn writable(&self) -> bool {
         self.writable
     }
 
-    /// Whether the file's pages are mapped writable and shared somewhere
-    /// ([`Inode::writably_mapped`]).
-    pub(crate) fn writably_mapped(&self) -> bool {
+    /// The inode's [`Inode::writably_mapped`].
+    fn writably_mapped(&self) -> bool {
         self.inode.writably_mapped.get()
     }
 
-    /// The file's absolute path, written at the end of `buf`; `None` when
-    /// it does not fit. The model has no directory tree: every file is in
-    /// the root, so its path is `/` and its dentry's name.
-    pub(crate) fn absolute_path_in<'a>(&self, buf: &'a mut [u8]) -> Option<&'a [u8]> {
+    /// The model has no directory tree: every file is in the root, so its
+    /// path is `/` and its dentry's name.
+    fn absolute_path_in<'a>(&self, buf: &'a mut [u8]) -> Option<&'a [u8]> {
         let name = &self.dentry.name;
         let start = buf.len().checked_sub(name.len() + 1)?;
         let out = buf.get_mut(start..)?;
@@ -386,39 +387,16 @@ impl File {
         Some(out)
     }
 
-    /// The file's path from the caller's root: in the model, the same as
-    /// [`File::absolute_path_in`] (no chroot).
-    pub(crate) fn path_in<'a>(&self, buf: &'a mut [u8]) -> Option<&'a [u8]> {
+    /// In the model, the same as [`FileView::absolute_path_in`] (no
+    /// chroot).
+    fn path_in<'a>(&self, buf: &'a mut [u8]) -> Option<&'a [u8]> {
         self.absolute_path_in(buf)
-    }
-
-    /// The view that `file_alloc_security` and `file_free_security` get:
-    /// the same blob, nothing else.
-    pub(crate) fn security(&self) -> &FileSecurity {
-        &self.security
-    }
-
-    /// The dentry it was opened through.
-    pub(crate) fn dentry(&self) -> &Dentry {
-        &self.dentry
-    }
-
-    /// The file's inode.
-    pub(crate) fn inode(&self) -> &Inode {
-        &self.inode
-    }
-
-    /// Reads extended attribute `name` into `buf`; returns its length.
-    ///
-    /// An error set with [`Inode::fail_getxattr`] comes first.
-    pub(crate) fn getxattr(&self, _cx: &MaySleep, name: &CStr, buf: &mut [u8]) -> Result<usize> {
-        self.inode.getxattr(name, buf)
     }
 }
 
 /// A file in `file_alloc_security` or `file_free_security`: only its blob.
 ///
-/// As in the kernel (`objects.rs`), this view has no `dentry()`, `inode()`
+/// As in the kernel (`objects/file.rs`), this view has no `dentry()`, `inode()`
 /// or `getxattr()`: `file_alloc_security` runs before the file's path is
 /// set and `file_free_security` also runs after a failed open, so a
 /// submodule that tried to reach them does not compile.
@@ -987,6 +965,7 @@ impl Vma {
 pub(crate) use crate::access::{AccessMask, CapCheck, KernelCap, XattrCopyUp};
 pub(crate) use crate::lsm_prop::Secid;
 pub(crate) use crate::mount_options::OwnMountOptions;
+pub(crate) use crate::views::*;
 
 /// The text of a label, for the LSM core's `struct lsm_context`
 /// (`secid_to_secctx`). Audit asks for it in any context: the kernel's

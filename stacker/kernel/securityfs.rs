@@ -64,7 +64,7 @@ impl fmt::Write for TextBuf {
 
 pub(crate) use crate::attribute::Attribute;
 use crate::attribute::{check_write, WriterCaps};
-use crate::objects::File;
+use crate::objects::{DentryView, File, FileView};
 
 /// A securityfs directory.
 ///

@@ -4,6 +4,8 @@
 // The control case: a hook that may sleep (file_open) is given the proof by
 // the hook table, and passes it to the sleeping call, with no unsafe.
 
+use crate::objects::FileView;
+
 pub(crate) struct Reader;
 
 crate::submodule::state_key!(ReaderKey for Reader);

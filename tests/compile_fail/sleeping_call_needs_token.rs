@@ -6,6 +6,8 @@
 // not build (an RCU-walk inode_permission, a softirq socket hook and the
 // free hooks have none to give).
 
+use crate::objects::FileView;
+
 #[allow(dead_code)]
 fn read_label(file: &crate::objects::File) -> bool {
     let mut buf = [0u8; 8];

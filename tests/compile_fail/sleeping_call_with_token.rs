@@ -4,6 +4,8 @@
 // The control case: where the context may sleep, the proof is made and
 // the sleeping call takes it.
 
+use crate::objects::FileView;
+
 #[allow(dead_code)]
 fn read_label(file: &crate::objects::File) -> bool {
     // SAFETY: a compile-fail control case; never run. (A hook that may

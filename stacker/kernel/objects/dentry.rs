@@ -10,14 +10,9 @@ wrapper!(
     Dentry => bindings::dentry
 );
 
-impl Dentry {
-    /// Reads extended attribute `name` of `inode`, reached through this
-    /// dentry, into `buf`; returns its length, as [`File::getxattr`]. The
-    /// inode is explicit because the dentry may not have it yet: in
-    /// `d_instantiate` the dentry is still negative (`d_inode` is set only
-    /// after the hook), and a read through `d_inode` would find no xattr
-    /// at all. May sleep.
-    pub(crate) fn getxattr_of(
+impl DentryView for Dentry {
+    #[inline]
+    fn getxattr_of(
         &self,
         _cx: &MaySleep,
         inode: &Inode,
@@ -43,8 +38,7 @@ impl Dentry {
         Ok(n as usize)
     }
 
-    /// The inode, or `None` for a negative dentry.
-    pub(crate) fn inode(&self) -> Option<&Inode> {
+    fn inode(&self) -> Option<&Inode> {
         // SAFETY: the dentry is valid; a positive dentry pins its inode. One
         // volatile read, as C's `READ_ONCE`: in an RCU-walk lookup
         // (`inode_follow_link` with `rcu`) the dentry may change meanwhile.
@@ -53,11 +47,7 @@ impl Dentry {
         (!inode.is_null()).then(|| unsafe { Inode::from_raw(inode) })
     }
 
-    /// Calls `f` with a stable copy of the dentry's name.
-    ///
-    /// A dentry may be renamed at any time; the snapshot taken here stays
-    /// valid until `f` returns. Taking it does not sleep.
-    pub(crate) fn with_name<R>(&self, f: impl FnOnce(&[u8]) -> R) -> R {
+    fn with_name<R>(&self, f: impl FnOnce(&[u8]) -> R) -> R {
         let mut snapshot = MaybeUninit::<bindings::name_snapshot>::uninit();
         let snapshot = snapshot.as_mut_ptr();
         // SAFETY: the dentry is valid by the type invariant, and `snapshot`

@@ -28,47 +28,44 @@ wrapper!(
 has_blob!(FileSecurity, File, FileState, |p| (*p).f_security);
 
 impl File {
-    /// The dentry the file was opened through.
-    pub(crate) fn dentry(&self) -> &Dentry {
-        // SAFETY: an open file holds a reference on its `f_path.dentry`,
-        // which therefore outlives `&self`.
-        unsafe { Dentry::from_raw((*self.as_raw()).__bindgen_anon_1.f_path.dentry) }
-    }
-
-    /// Reads extended attribute `name` of the file into `buf`; returns its
-    /// length. Fails with `ENODATA` when it is not set, `ERANGE` when it is
-    /// longer than `buf`. May sleep.
-    pub(crate) fn getxattr(&self, cx: &MaySleep, name: &CStr, buf: &mut [u8]) -> Result<usize> {
-        self.dentry().getxattr_of(cx, self.inode(), name, buf)
-    }
-
-    /// The file's inode.
-    pub(crate) fn inode(&self) -> &Inode {
-        // SAFETY: `f_inode` is set for every file and pinned by it.
-        unsafe { Inode::from_raw((*self.as_raw()).f_inode) }
-    }
-
     /// The file's `f_mode`.
+    #[inline]
     fn mode(&self) -> u32 {
         // SAFETY: the file is valid; the `FMODE_READ`/`FMODE_WRITE` bits
         // are set at open and fixed.
         unsafe { (*self.as_raw()).f_mode }
     }
+}
 
-    /// Whether the file was opened for reading.
-    pub(crate) fn readable(&self) -> bool {
+impl FileView for File {
+    fn dentry(&self) -> &Dentry {
+        // SAFETY: an open file holds a reference on its `f_path.dentry`,
+        // which therefore outlives `&self`.
+        unsafe { Dentry::from_raw((*self.as_raw()).__bindgen_anon_1.f_path.dentry) }
+    }
+
+    #[inline]
+    fn getxattr(&self, cx: &MaySleep, name: &CStr, buf: &mut [u8]) -> Result<usize> {
+        self.dentry().getxattr_of(cx, self.inode(), name, buf)
+    }
+
+    fn inode(&self) -> &Inode {
+        // SAFETY: `f_inode` is set for every file and pinned by it.
+        unsafe { Inode::from_raw((*self.as_raw()).f_inode) }
+    }
+
+    #[inline]
+    fn readable(&self) -> bool {
         self.mode() & FMODE_READ != 0
     }
 
-    /// Whether the file was opened for writing.
-    pub(crate) fn writable(&self) -> bool {
+    #[inline]
+    fn writable(&self) -> bool {
         self.mode() & FMODE_WRITE != 0
     }
 
-    /// Whether the file's pages are mapped writable and shared somewhere
-    /// (`mapping_writably_mapped`): its contents may change with no hook
-    /// seeing it.
-    pub(crate) fn writably_mapped(&self) -> bool {
+    #[inline]
+    fn writably_mapped(&self) -> bool {
         // SAFETY: an open file's `f_mapping` is set at open and valid while
         // it is open.
         let mapping = unsafe { (*self.as_raw()).f_mapping };
@@ -80,11 +77,8 @@ impl File {
         count > 0
     }
 
-    /// The file's absolute path (`d_absolute_path`, which a chroot does
-    /// not shorten), written at the end of `buf`; `None` when it does not
-    /// fit or the file is not reachable from the root (a detached mount).
-    /// Takes locks: not for RCU-walk mode.
-    pub(crate) fn absolute_path_in<'a>(&self, buf: &'a mut [u8]) -> Option<&'a [u8]> {
+    #[inline]
+    fn absolute_path_in<'a>(&self, buf: &'a mut [u8]) -> Option<&'a [u8]> {
         let len = i32::try_from(buf.len()).ok()?;
         // SAFETY: the file is open, so its `f_path` is valid; `buf` is
         // writable for `len` bytes.
@@ -98,10 +92,8 @@ impl File {
         path_at(p, buf)
     }
 
-    /// The file's path as `d_path` gives it (from the caller's root),
-    /// written at the end of `buf`; `None` when it does not fit or the
-    /// file has none. May not be called in RCU-walk mode: takes locks.
-    pub(crate) fn path_in<'a>(&self, buf: &'a mut [u8]) -> Option<&'a [u8]> {
+    #[inline]
+    fn path_in<'a>(&self, buf: &'a mut [u8]) -> Option<&'a [u8]> {
         let len = i32::try_from(buf.len()).ok()?;
         // SAFETY: the file is open, so its `f_path` is valid; `buf` is
         // writable for `len` bytes.

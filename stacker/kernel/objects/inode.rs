@@ -12,90 +12,98 @@ wrapper!(
 has_blob!(Inode, Inode, InodeState, |p| (*p).i_security);
 
 impl Inode {
-    /// Whether this inode is a directory.
-    pub(crate) fn is_dir(&self) -> bool {
-        // SAFETY: the inode is valid; its file type never changes.
-        let mode = u32::from(unsafe { (*self.as_raw()).i_mode });
-        mode & bindings::S_IFMT == bindings::S_IFDIR
-    }
-
-    /// The inode number.
-    pub(crate) fn ino(&self) -> u64 {
-        // SAFETY: the inode is valid; `i_ino` is fixed once it is hashed.
-        unsafe { (*self.as_raw()).i_ino }
-    }
-
-    /// The inode's mode: file type and permission bits.
-    pub(crate) fn mode(&self) -> u16 {
-        // SAFETY: the inode is valid; a racing `chmod` gives the old or
-        // the new mode (an aligned 16-bit load).
-        unsafe { core::ptr::addr_of!((*self.as_raw()).i_mode).read_volatile() }
-    }
-
-    /// Whether this inode is a regular file.
-    pub(crate) fn is_reg(&self) -> bool {
-        u32::from(self.mode()) & bindings::S_IFMT == bindings::S_IFREG
-    }
-
-    /// The owner, in the initial user namespace.
-    pub(crate) fn uid(&self) -> u32 {
-        // SAFETY: the inode is valid; a racing `chown` gives the old or
-        // the new owner (an aligned 32-bit load).
-        unsafe { core::ptr::addr_of!((*self.as_raw()).i_uid.val).read_volatile() }
-    }
-
-    /// The group, in the initial user namespace.
-    pub(crate) fn gid(&self) -> u32 {
-        // SAFETY: as for `uid`.
-        unsafe { core::ptr::addr_of!((*self.as_raw()).i_gid.val).read_volatile() }
-    }
-
-    /// `i_generation`, as `FS_IOC_GETVERSION` reports it.
-    pub(crate) fn generation(&self) -> u32 {
-        // SAFETY: the inode is valid; the generation is set when it is
-        // made and fixed.
-        unsafe { (*self.as_raw()).i_generation }
-    }
-
     /// The inode's superblock.
+    #[inline]
     fn sb(&self) -> *mut bindings::super_block {
         // SAFETY: the inode is valid; `i_sb` is set when it is allocated
         // and fixed for its life, and the superblock outlives it.
         unsafe { (*self.as_raw()).i_sb }
     }
 
-    /// The UUID of the inode's file system (`s_uuid`; zero when it has
-    /// none).
-    pub(crate) fn fs_uuid(&self) -> [u8; 16] {
+    /// Calls `f` with the name of one of the inode's dentries, or returns
+    /// `None` when the inode has none.
+    ///
+    /// Takes and drops a dentry reference, which may sleep: not for
+    /// RCU-walk mode (`MAY_NOT_BLOCK`). Kernel-only (`denyname`).
+    pub(crate) fn with_alias_name<R>(
+        &self,
+        cx: &MaySleep,
+        f: impl FnOnce(&[u8]) -> R,
+    ) -> Option<R> {
+        self.with_alias(cx, |dentry| dentry.with_name(f))
+    }
+}
+
+impl InodeView for Inode {
+    #[inline]
+    fn is_dir(&self) -> bool {
+        // SAFETY: the inode is valid; its file type never changes.
+        let mode = u32::from(unsafe { (*self.as_raw()).i_mode });
+        mode & bindings::S_IFMT == bindings::S_IFDIR
+    }
+
+    #[inline]
+    fn ino(&self) -> u64 {
+        // SAFETY: the inode is valid; `i_ino` is fixed once it is hashed.
+        unsafe { (*self.as_raw()).i_ino }
+    }
+
+    #[inline]
+    fn mode(&self) -> u16 {
+        // SAFETY: the inode is valid; a racing `chmod` gives the old or
+        // the new mode (an aligned 16-bit load).
+        unsafe { core::ptr::addr_of!((*self.as_raw()).i_mode).read_volatile() }
+    }
+
+    #[inline]
+    fn is_reg(&self) -> bool {
+        u32::from(self.mode()) & bindings::S_IFMT == bindings::S_IFREG
+    }
+
+    #[inline]
+    fn uid(&self) -> u32 {
+        // SAFETY: the inode is valid; a racing `chown` gives the old or
+        // the new owner (an aligned 32-bit load).
+        unsafe { core::ptr::addr_of!((*self.as_raw()).i_uid.val).read_volatile() }
+    }
+
+    #[inline]
+    fn gid(&self) -> u32 {
+        // SAFETY: as for `uid`.
+        unsafe { core::ptr::addr_of!((*self.as_raw()).i_gid.val).read_volatile() }
+    }
+
+    #[inline]
+    fn generation(&self) -> u32 {
+        // SAFETY: the inode is valid; the generation is set when it is
+        // made and fixed.
+        unsafe { (*self.as_raw()).i_generation }
+    }
+
+    #[inline]
+    fn fs_uuid(&self) -> [u8; 16] {
         // SAFETY: `sb()` is valid; `s_uuid` is set while mounting, before
         // the file system's inodes are reachable, and then fixed.
         unsafe { (*self.sb()).s_uuid.b }
     }
 
-    /// How many open files may write to the inode (`i_writecount`; an
-    /// executing file makes it negative).
-    pub(crate) fn writers(&self) -> i32 {
+    #[inline]
+    fn writers(&self) -> i32 {
         // SAFETY: the inode is valid; `i_writecount` is an `atomic_t`, read
         // once as C's `atomic_read` does.
         unsafe { core::ptr::addr_of!((*self.as_raw()).i_writecount.counter).read_volatile() }
     }
 
-    /// Whether the inode's file system is a pseudo file system whose
-    /// files are views of kernel state (procfs, sysfs, securityfs, cgroup,
-    /// ...): reading one to hash it may block or give new contents every
-    /// time.
-    pub(crate) fn on_pseudo_fs(&self) -> bool {
+    #[inline]
+    fn on_pseudo_fs(&self) -> bool {
         // SAFETY: `sb()` is valid; `s_magic` is set before the
         // superblock's inodes are reachable and then fixed.
         let magic = unsafe { (*self.sb()).s_magic } as u64;
         crate::abi::PSEUDO_FS_MAGICS.contains(&magic)
     }
 
-    /// Whether the inode's file system keeps file contents: a block-device
-    /// file system (`FS_REQUIRES_DEV`), tmpfs or ramfs; not a pseudo file
-    /// system (procfs, sysfs, securityfs, ...), whose reads may block or
-    /// change on every read.
-    pub(crate) fn on_content_fs(&self) -> bool {
+    #[inline]
+    fn on_content_fs(&self) -> bool {
         let sb = self.sb();
         // SAFETY: `sb` is valid (see `sb()`); `s_type` is set before it is
         // mounted and then fixed.
@@ -110,25 +118,8 @@ impl Inode {
         requires_dev || crate::abi::MEMORY_FS_MAGICS.contains(&magic)
     }
 
-    /// Calls `f` with the name of one of the inode's dentries, or returns
-    /// `None` when the inode has none.
-    ///
-    /// Takes and drops a dentry reference, which may sleep: not for
-    /// RCU-walk mode (`MAY_NOT_BLOCK`).
-    pub(crate) fn with_alias_name<R>(
-        &self,
-        cx: &MaySleep,
-        f: impl FnOnce(&[u8]) -> R,
-    ) -> Option<R> {
-        self.with_alias(cx, |dentry| dentry.with_name(f))
-    }
-
-    /// Calls `f` with one of the inode's dentries, or returns `None` when
-    /// the inode has none.
-    ///
-    /// Takes and drops a dentry reference, which may sleep: not for
-    /// RCU-walk mode (`MAY_NOT_BLOCK`).
-    pub(crate) fn with_alias<R>(&self, _cx: &MaySleep, f: impl FnOnce(&Dentry) -> R) -> Option<R> {
+    #[inline]
+    fn with_alias<R>(&self, _cx: &MaySleep, f: impl FnOnce(&Dentry) -> R) -> Option<R> {
         // SAFETY: the inode is valid by the type invariant.
         let alias = unsafe { bindings::d_find_alias(self.as_raw()) };
         if alias.is_null() {
@@ -142,10 +133,8 @@ impl Inode {
         Some(result)
     }
 
-    /// Whether the inode's file system has finished mounting (`SB_BORN`).
-    /// While a file system sets itself up (`fill_super`), its inodes may
-    /// not answer `getxattr` yet (overlayfs's root has no layers then).
-    pub(crate) fn fs_ready(&self) -> bool {
+    #[inline]
+    fn fs_ready(&self) -> bool {
         // SAFETY: the inode is valid; `i_sb` is set when it is allocated
         // and fixed for its life.
         let sb = unsafe { (*self.as_raw()).i_sb };

@@ -5,8 +5,9 @@
 //! rust/kernel has no inode, dentry, binprm or IPC abstraction, and its
 //! `File` and `Credential` do not expose the security blob, so stacker keeps
 //! thin `#[repr(transparent)]` wrappers here. A hook gets `&File`, `&Inode`
-//! and so on; the borrow lasts for the hook call. The host crate has an
-//! in-memory model with the same names and methods (`host/objects.rs`).
+//! and so on; the borrow lasts for the hook call. What submodules may call
+//! on them is one trait per view (`core/views.rs`), which these types and
+//! the host crate's in-memory model (`host/objects.rs`) both implement.
 //!
 //! # Hook views
 //!
@@ -25,6 +26,17 @@
 //!   [`PreparedCred::drop_caps`];
 //! - [`InodeBlob`] (`inode_free_security_rcu`): the blob of an inode that is
 //!   gone; submodules receive only their own state in it.
+//!
+//! # Inlining
+//!
+//! A method of a trait impl is compiled as an exported function, which an
+//! inherent method is not, and that changes what LLVM inlines. So the view
+//! methods that every caller inlined while they were inherent carry
+//! `#[inline]` (it keeps them local, as before), and so do the private
+//! helpers they call (`Inode::sb`, `File::mode`); those that callers kept
+//! out of line (`File::dentry`, `File::inode`, `Dentry::inode`,
+//! `Dentry::with_name`, the values of `values.rs`) carry none. With that,
+//! the hook entry points compile to the same code as before the traits.
 //!
 //! One file per concern: `file.rs`, `dentry.rs`, `inode.rs`, `cred.rs`,
 //! `task.rs` (and the exec hooks' views), `mm.rs`, `net.rs`, `fs.rs`
@@ -270,3 +282,4 @@ pub(crate) use self::{
 pub(crate) use crate::access::{AccessMask, CapCheck, KernelCap, XattrCopyUp};
 pub(crate) use crate::lsm_prop::Secid;
 pub(crate) use crate::mount_options::OwnMountOptions;
+pub(crate) use crate::views::*;
