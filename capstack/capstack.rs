@@ -51,7 +51,8 @@ use crate::blob::{BlobState, HasBlob};
 use crate::context::MaySleep;
 use crate::error::{Error, Result, EACCES, EINVAL, ENODATA, EOPNOTSUPP, EPERM};
 use crate::objects::{
-    Binprm, Cred, DentryView, File, FileView, InodeView, KernelCap, MmapAddr, PreparedCred,
+    Binprm, BinprmView, Cred, CredView, DentryView, File, FileView, InodeView, KernelCap, MmapAddr,
+    PreparedCred, PreparedCredView,
 };
 use crate::platform::{self, Dir, RcuCell, TextBuf};
 use core::ffi::CStr;

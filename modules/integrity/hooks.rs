@@ -48,8 +48,8 @@ use crate::error::{
     EOPNOTSUPP, EPERM, ERANGE,
 };
 use crate::objects::{
-    current_has_sys_admin, Binprm, Cred, Dentry, DentryView, File, FileView, Inode, InodeView, Vma,
-    XattrCopyUp,
+    current_has_sys_admin, Binprm, BinprmView, Cred, CredView, Dentry, DentryView, File, FileView,
+    Inode, InodeView, Vma, XattrCopyUp,
 };
 use crate::platform::{self, Dir, RcuBox, RcuCell, TextBuf};
 use core::ffi::CStr;

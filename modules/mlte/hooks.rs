@@ -56,8 +56,9 @@ use crate::error::{
     Result, EACCES, ECHILD, EINVAL, ENODATA, ENOPROTOOPT, EOPNOTSUPP, EPERM, ERANGE,
 };
 use crate::objects::{
-    current_is_single_threaded, AttrValue, Binprm, Cred, Dentry, DentryView, File, FileView, Iattr,
-    Inode, InodeView, IpcPerm, MsgMsg, NewCred, Path, SecCtx, Secid, Socket, Task, Vma, XattrValue,
+    current_is_single_threaded, AttrValue, Binprm, BinprmView, Cred, CredView, Dentry, DentryView,
+    File, FileView, Iattr, Inode, InodeView, IpcPerm, MsgMsg, NewCred, NewCredView, Path, SecCtx,
+    Secid, Socket, Task, TaskView, Vma, XattrValue,
 };
 use crate::platform::{self, Dir, TextBuf};
 use core::ffi::CStr;

@@ -32,7 +32,7 @@
 use crate::blob::HasBlob;
 use crate::context::MaySleep;
 use crate::error::Result;
-use crate::objects::{Dentry, Inode};
+use crate::objects::{Cred, Dentry, File, Inode, KernelCap};
 use core::ffi::CStr;
 
 /// A `struct inode`.
@@ -154,4 +154,102 @@ pub(crate) trait FileView: HasBlob + Sync {
     /// written at the end of `buf`; `None` when it does not fit or the
     /// file has none. Takes locks: not for RCU-walk mode.
     fn path_in<'a>(&self, buf: &'a mut [u8]) -> Option<&'a [u8]>;
+}
+
+/// A `struct cred`.
+pub(crate) trait CredView: HasBlob + Sync {
+    /// The real user id, in the initial user namespace.
+    fn uid(&self) -> u32;
+
+    /// The effective user id.
+    fn euid(&self) -> u32;
+
+    /// The real group id.
+    fn gid(&self) -> u32;
+
+    /// The effective group id.
+    fn egid(&self) -> u32;
+
+    /// The effective, permitted and inheritable capability sets.
+    fn caps(&self) -> [KernelCap; 3];
+
+    /// Calls `f` with the current task's subjective credentials, for
+    /// hooks that are not passed a cred.
+    fn with_current<R>(f: impl FnOnce(&Self) -> R) -> R;
+}
+
+/// A `struct task_struct`.
+pub(crate) trait TaskView: HasBlob + Sync {
+    /// The task's pid.
+    fn pid(&self) -> i32;
+
+    /// Calls `f` with the task's objective credentials (`__task_cred`),
+    /// inside an RCU read-side critical section: `f` must not sleep, and
+    /// is `Send`, so it cannot capture a sleep proof (as `RcuCell::read`).
+    fn with_cred<R>(&self, f: impl FnOnce(&Cred) -> R + Send) -> R;
+}
+
+/// A `struct linux_binprm` whose new credentials are being prepared: in
+/// `bprm_creds_for_exec` and `bprm_check_security`.
+///
+/// Not for `bprm_committed_creds`, where the credentials are gone from the
+/// binprm (see [`CommittedBinprmView`]).
+pub(crate) trait BinprmView: Sync {
+    /// The credentials the program will run with (being prepared).
+    fn cred(&self) -> &Cred;
+
+    /// The file being executed.
+    fn file(&self) -> &File;
+
+    /// Why the exec is unsafe to change privileges (`LSM_UNSAFE_*`: the
+    /// task is traced, has `no_new_privs`, shares its files), set before
+    /// `bprm_creds_for_exec`.
+    fn unsafe_flags(&self) -> u32;
+
+    /// Whether the file is on a `nosuid` mount.
+    fn nosuid(&self) -> bool;
+
+    /// Asks for a secure exec (`AT_SECURE`: the dynamic loader then
+    /// ignores `LD_PRELOAD` and the like), as a domain change needs.
+    fn set_secureexec(&self);
+}
+
+/// A `struct linux_binprm` after its credentials were committed
+/// (`bprm_committed_creds`): only the file. `bprm->cred` is NULL by then,
+/// so there is no `cred()`; the new credentials are the current task's.
+// No submodule calls it yet: the view keeps it in both models.
+#[allow(dead_code)]
+pub(crate) trait CommittedBinprmView: Sync {
+    /// The file being executed.
+    fn file(&self) -> &File;
+}
+
+/// New credentials that are prepared but not yet committed, so private to
+/// the task (`bprm_creds_from_file`, `task_fix_setuid`, `task_fix_setgid`,
+/// `task_fix_setgroups`): readable, and their capability sets can only
+/// shrink.
+pub(crate) trait PreparedCredView<'a> {
+    /// The new credentials, to read (ids, sets, blob state).
+    fn cred(&self) -> &'a Cred;
+
+    /// Removes the capabilities in `mask` from the new credentials'
+    /// permitted, effective, inheritable and ambient sets.
+    fn drop_caps(&self, mask: u64);
+}
+
+/// New credentials for the current task, made by `prepare_creds()` from
+/// its own, to change and install (`commit_creds`); dropped uninstalled,
+/// they are released (`abort_creds`).
+pub(crate) trait NewCredView: Sync {
+    /// A private copy of the current task's credentials (the LSM
+    /// `cred_prepare` hooks run on it). Allocates: may sleep.
+    fn prepare(cx: &MaySleep) -> Result<Self>
+    where
+        Self: Sized;
+
+    /// The new credentials, private to this value until committed.
+    fn cred(&self) -> &Cred;
+
+    /// Installs the new credentials as the current task's.
+    fn commit(self);
 }

@@ -452,31 +452,6 @@ impl Cred {
         }
     }
 
-    /// The real user id.
-    pub(crate) fn uid(&self) -> u32 {
-        self.uid
-    }
-
-    /// The effective user id.
-    pub(crate) fn euid(&self) -> u32 {
-        self.euid
-    }
-
-    /// The real group id.
-    pub(crate) fn gid(&self) -> u32 {
-        self.gid
-    }
-
-    /// The effective group id.
-    pub(crate) fn egid(&self) -> u32 {
-        self.gid
-    }
-
-    /// The effective, permitted and inheritable capability sets.
-    pub(crate) fn caps(&self) -> [KernelCap; 3] {
-        self.caps.get()
-    }
-
     /// A copy of these credentials as `prepare_creds()` makes it: the
     /// same ids and capability sets, a new blob, and the chain's
     /// `cred_prepare` hooks run on it.
@@ -493,9 +468,37 @@ impl Cred {
         Ok(new)
     }
 
-    /// Calls `f` with the current task's subjective credentials: those
-    /// [`Cred::set_current`] made current on this thread, else root's.
-    pub(crate) fn with_current<R>(f: impl FnOnce(&Cred) -> R) -> R {
+    /// Makes `cred` the current task's credentials on this thread.
+    pub(crate) fn set_current(cred: Arc<Cred>) {
+        CURRENT_CRED.with(|c| *c.borrow_mut() = Some(cred));
+    }
+}
+
+impl CredView for Cred {
+    fn uid(&self) -> u32 {
+        self.uid
+    }
+
+    fn euid(&self) -> u32 {
+        self.euid
+    }
+
+    fn gid(&self) -> u32 {
+        self.gid
+    }
+
+    /// The model has one group id, real and effective.
+    fn egid(&self) -> u32 {
+        self.gid
+    }
+
+    fn caps(&self) -> [KernelCap; 3] {
+        self.caps.get()
+    }
+
+    /// Those [`Cred::set_current`] made current on this thread, else
+    /// root's.
+    fn with_current<R>(f: impl FnOnce(&Cred) -> R) -> R {
         let cred = CURRENT_CRED.with(|c| {
             c.borrow_mut()
                 .get_or_insert_with(|| Arc::new(Cred::new(0)))
@@ -503,15 +506,10 @@ impl Cred {
         });
         f(&cred)
     }
-
-    /// Makes `cred` the current task's credentials on this thread.
-    pub(crate) fn set_current(cred: Arc<Cred>) {
-        CURRENT_CRED.with(|c| *c.borrow_mut() = Some(cred));
-    }
 }
 
 thread_local! {
-    /// The current task's credentials ([`Cred::with_current`]).
+    /// The current task's credentials ([`CredView::with_current`]).
     static CURRENT_CRED: std::cell::RefCell<Option<Arc<Cred>>> =
         const { std::cell::RefCell::new(None) };
 }
@@ -522,20 +520,18 @@ pub(crate) struct NewCred {
     cred: Cred,
 }
 
-impl NewCred {
-    /// A private copy of the current task's credentials, with the chain's
-    /// `cred_prepare` hooks run on it.
-    pub(crate) fn prepare(_cx: &MaySleep) -> Result<NewCred> {
+impl NewCredView for NewCred {
+    /// With the chain's `cred_prepare` hooks run on it
+    /// ([`Cred::prepare_copy`]).
+    fn prepare(_cx: &MaySleep) -> Result<NewCred> {
         Cred::with_current(Cred::prepare_copy).map(|cred| NewCred { cred })
     }
 
-    /// The new credentials.
-    pub(crate) fn cred(&self) -> &Cred {
+    fn cred(&self) -> &Cred {
         &self.cred
     }
 
-    /// Installs the new credentials as the current task's.
-    pub(crate) fn commit(self) {
+    fn commit(self) {
         Cred::set_current(Arc::new(self.cred));
     }
 }
@@ -572,14 +568,15 @@ impl Task {
             blob: Blob::new(ObjectKind::Task),
         }
     }
+}
 
-    /// The task's pid.
-    pub(crate) fn pid(&self) -> i32 {
+impl TaskView for Task {
+    fn pid(&self) -> i32 {
         self.pid
     }
 
-    /// Calls `f` with the task's objective credentials.
-    pub(crate) fn with_cred<R>(&self, f: impl FnOnce(&Cred) -> R + Send) -> R {
+    /// The model has no RCU here: `f` runs under no lock.
+    fn with_cred<R>(&self, f: impl FnOnce(&Cred) -> R + Send) -> R {
         let cred = self
             .cred
             .borrow()
@@ -615,30 +612,27 @@ impl Binprm {
             secureexec: SyncCell::new(false),
         }
     }
+}
 
-    /// Why the exec is unsafe to change privileges (`LSM_UNSAFE_*`).
-    pub(crate) fn unsafe_flags(&self) -> u32 {
-        self.unsafe_flags
-    }
-
-    /// Whether the file is on a `nosuid` mount.
-    pub(crate) fn nosuid(&self) -> bool {
-        self.nosuid
-    }
-
-    /// Asks for a secure exec.
-    pub(crate) fn set_secureexec(&self) {
-        self.secureexec.set(true);
-    }
-
-    /// The credentials the program will run with (being prepared).
-    pub(crate) fn cred(&self) -> &Cred {
+impl BinprmView for Binprm {
+    fn cred(&self) -> &Cred {
         &self.cred
     }
 
-    /// The file being executed.
-    pub(crate) fn file(&self) -> &File {
+    fn file(&self) -> &File {
         &self.file
+    }
+
+    fn unsafe_flags(&self) -> u32 {
+        self.unsafe_flags
+    }
+
+    fn nosuid(&self) -> bool {
+        self.nosuid
+    }
+
+    fn set_secureexec(&self) {
+        self.secureexec.set(true);
     }
 }
 
@@ -649,9 +643,8 @@ pub(crate) struct CommittedBinprm {
     pub(crate) file: Arc<File>,
 }
 
-impl CommittedBinprm {
-    /// The file being executed.
-    pub(crate) fn file(&self) -> &File {
+impl CommittedBinprmView for CommittedBinprm {
+    fn file(&self) -> &File {
         &self.file
     }
 }
@@ -663,15 +656,12 @@ pub(crate) struct PreparedCred<'a> {
     pub(crate) cred: &'a Cred,
 }
 
-impl<'a> PreparedCred<'a> {
-    /// The new credentials, to read.
-    pub(crate) fn cred(&self) -> &'a Cred {
+impl<'a> PreparedCredView<'a> for PreparedCred<'a> {
+    fn cred(&self) -> &'a Cred {
         self.cred
     }
 
-    /// Removes `mask` from the permitted, effective, inheritable and
-    /// ambient sets.
-    pub(crate) fn drop_caps(&self, mask: u64) {
+    fn drop_caps(&self, mask: u64) {
         let keep = |c: KernelCap| KernelCap(c.0 & !mask);
         self.cred.caps.set(self.cred.caps.get().map(keep));
         self.cred.ambient.set(keep(self.cred.ambient.get()));

@@ -13,6 +13,7 @@ pub(crate) use kernel::{pr_info, pr_warn};
 use crate::blob::BlobState;
 use crate::context::MaySleep;
 use crate::error::Result;
+use crate::objects::TaskView;
 use core::sync::atomic::{AtomicPtr, Ordering};
 use kernel::{alloc::KBox, bindings, prelude::*};
 

@@ -11,33 +11,33 @@ wrapper!(
 );
 has_blob!(Cred, Cred, CredState, |p| (*p).security);
 
-impl Cred {
-    /// The real user id, in the initial user namespace.
-    pub(crate) fn uid(&self) -> u32 {
+impl CredView for Cred {
+    #[inline]
+    fn uid(&self) -> u32 {
         // SAFETY: the cred is valid; its ids do not change once shared.
         unsafe { (*self.as_raw()).uid.val }
     }
 
-    /// The effective user id.
-    pub(crate) fn euid(&self) -> u32 {
+    #[inline]
+    fn euid(&self) -> u32 {
         // SAFETY: as for `uid`.
         unsafe { (*self.as_raw()).euid.val }
     }
 
-    /// The real group id.
-    pub(crate) fn gid(&self) -> u32 {
+    #[inline]
+    fn gid(&self) -> u32 {
         // SAFETY: as for `uid`.
         unsafe { (*self.as_raw()).gid.val }
     }
 
-    /// The effective group id.
-    pub(crate) fn egid(&self) -> u32 {
+    #[inline]
+    fn egid(&self) -> u32 {
         // SAFETY: as for `uid`.
         unsafe { (*self.as_raw()).egid.val }
     }
 
-    /// The effective, permitted and inheritable capability sets.
-    pub(crate) fn caps(&self) -> [KernelCap; 3] {
+    #[inline]
+    fn caps(&self) -> [KernelCap; 3] {
         // SAFETY: the cred is valid; its sets do not change once shared.
         let c = unsafe { &*self.as_raw() };
         [
@@ -45,6 +45,13 @@ impl Cred {
             KernelCap(c.cap_permitted.val),
             KernelCap(c.cap_inheritable.val),
         ]
+    }
+
+    #[inline(always)]
+    fn with_current<R>(f: impl FnOnce(&Cred) -> R) -> R {
+        // SAFETY: hooks run in process context, and the borrow ends when
+        // `f` returns, within the hook (see `Cred::current`).
+        f(unsafe { Self::current() })
     }
 }
 
@@ -63,7 +70,7 @@ pub(crate) struct PreparedCred<'a> {
     _borrow: PhantomData<&'a Cred>,
 }
 
-impl<'a> PreparedCred<'a> {
+impl PreparedCred<'_> {
     /// The new credentials of `bprm`.
     ///
     /// # Safety
@@ -94,22 +101,22 @@ impl<'a> PreparedCred<'a> {
             _borrow: PhantomData,
         }
     }
+}
 
-    /// The new credentials, to read (ids, sets, blob state).
-    pub(crate) fn cred(&self) -> &'a Cred {
+impl<'a> PreparedCredView<'a> for PreparedCred<'a> {
+    #[inline]
+    fn cred(&self) -> &'a Cred {
         // SAFETY: valid for `'a` by the type invariant.
         unsafe { Cred::from_raw(self.cred) }
     }
 
-    /// Removes the capabilities in `mask` from the new credentials'
-    /// permitted, effective, inheritable and ambient sets.
-    ///
     /// Sound because the credentials are not shared yet (type invariant):
     /// nothing else reads them while they change, and once committed they
     /// never change again. Only ever removes, so the kernel's rules between
     /// the sets (ambient within permitted and inheritable, effective within
     /// permitted) still hold.
-    pub(crate) fn drop_caps(&self, mask: u64) {
+    #[inline]
+    fn drop_caps(&self, mask: u64) {
         let keep = !mask;
         let c = self.cred;
         // SAFETY: by the type invariant the cred is valid and private to
@@ -146,15 +153,6 @@ impl Cred {
         // SAFETY: valid for `'a`, as the caller promises (see above).
         unsafe { Cred::from_raw(cred) }
     }
-
-    /// Calls `f` with the current task's subjective credentials, for
-    /// hooks that are not passed a cred.
-    #[inline(always)]
-    pub(crate) fn with_current<R>(f: impl FnOnce(&Cred) -> R) -> R {
-        // SAFETY: hooks run in process context, and the borrow ends when
-        // `f` returns, within the hook (see `Cred::current`).
-        f(unsafe { Self::current() })
-    }
 }
 
 /// New credentials for the current task, made by `prepare_creds()` from
@@ -173,10 +171,9 @@ pub(crate) struct NewCred {
 // credentials; committing or dropping them takes the value itself.
 unsafe impl Sync for NewCred {}
 
-impl NewCred {
-    /// A private copy of the current task's credentials (the LSM
-    /// `cred_prepare` hooks run on it). Allocates: may sleep.
-    pub(crate) fn prepare(_cx: &MaySleep) -> Result<NewCred> {
+impl NewCredView for NewCred {
+    #[inline]
+    fn prepare(_cx: &MaySleep) -> Result<NewCred> {
         // SAFETY: called in process context, as `prepare_creds` needs.
         let ptr = unsafe { bindings::prepare_creds() };
         // INVARIANT: a fresh cred from `prepare_creds`, owned here.
@@ -185,14 +182,14 @@ impl NewCred {
             .ok_or(ENOMEM)
     }
 
-    /// The new credentials, private to this value until committed.
-    pub(crate) fn cred(&self) -> &Cred {
+    #[inline]
+    fn cred(&self) -> &Cred {
         // SAFETY: valid by the type invariant, for as long as `self`.
         unsafe { Cred::from_raw(self.ptr.as_ptr()) }
     }
 
-    /// Installs the new credentials as the current task's.
-    pub(crate) fn commit(self) {
+    #[inline]
+    fn commit(self) {
         let ptr = self.ptr.as_ptr();
         core::mem::forget(self);
         // SAFETY: `ptr` came from `prepare_creds` in this task and was

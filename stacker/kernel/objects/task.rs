@@ -17,17 +17,15 @@ wrapper!(
 );
 has_blob!(Task, Task, TaskState, |p| (*p).security);
 
-impl Task {
-    /// The task's pid.
-    pub(crate) fn pid(&self) -> i32 {
+impl TaskView for Task {
+    #[inline]
+    fn pid(&self) -> i32 {
         // SAFETY: the task is valid; `pid` is fixed for its life.
         unsafe { (*self.as_raw()).pid }
     }
 
-    /// Calls `f` with the task's objective credentials (`__task_cred`),
-    /// inside an RCU read-side critical section: `f` must not sleep, and
-    /// is `Send`, so it cannot capture a sleep proof (as `RcuCell::read`).
-    pub(crate) fn with_cred<R>(&self, f: impl FnOnce(&Cred) -> R + Send) -> R {
+    #[inline]
+    fn with_cred<R>(&self, f: impl FnOnce(&Cred) -> R + Send) -> R {
         let _guard = kernel::sync::rcu::read_lock();
         // SAFETY: the task is valid; `real_cred` is an RCU pointer, read
         // once under the read lock taken above.
@@ -36,7 +34,9 @@ impl Task {
         // until the read lock is dropped, after `f` returns.
         f(unsafe { Cred::from_raw(cred) })
     }
+}
 
+impl Task {
     /// The task's command name, NUL-padded, always NUL-terminated.
     ///
     /// The name may be changed while it is read (`set_task_comm`); each
@@ -68,33 +68,31 @@ wrapper!(
     Binprm => bindings::linux_binprm
 );
 
-impl Binprm {
-    /// The credentials the program will run with (being prepared).
-    pub(crate) fn cred(&self) -> &Cred {
+impl BinprmView for Binprm {
+    #[inline]
+    fn cred(&self) -> &Cred {
         // SAFETY: `cred` is set before `bprm_creds_for_exec` and stays
         // owned by the binprm until it is committed, after the hooks that
         // get a `Binprm`.
         unsafe { Cred::from_raw((*self.as_raw()).cred) }
     }
 
-    /// The file being executed.
-    pub(crate) fn file(&self) -> &File {
+    #[inline]
+    fn file(&self) -> &File {
         // SAFETY: `file` is set before any bprm hook runs and pinned by the
         // binprm.
         unsafe { File::from_raw((*self.as_raw()).file) }
     }
 
-    /// Why the exec is unsafe to change privileges (`LSM_UNSAFE_*`: the
-    /// task is traced, has `no_new_privs`, shares its files), set before
-    /// `bprm_creds_for_exec`.
-    pub(crate) fn unsafe_flags(&self) -> u32 {
+    #[inline]
+    fn unsafe_flags(&self) -> u32 {
         // SAFETY: the binprm is valid; `unsafe` is set by
         // `check_unsafe_exec()` before the hook and not changed after.
         unsafe { (*self.as_raw()).unsafe_ as u32 }
     }
 
-    /// Whether the file is on a `nosuid` mount.
-    pub(crate) fn nosuid(&self) -> bool {
+    #[inline]
+    fn nosuid(&self) -> bool {
         // SAFETY: an open file's `f_path.mnt` is pinned by the file.
         let mnt = unsafe { (*self.file().as_raw()).__bindgen_anon_1.f_path.mnt };
         // SAFETY: as above; `mnt_flags` of a pinned mount, read once.
@@ -102,9 +100,8 @@ impl Binprm {
         flags as u32 & bindings::mount_flags_MNT_NOSUID != 0
     }
 
-    /// Asks for a secure exec (`AT_SECURE`: the dynamic loader then
-    /// ignores `LD_PRELOAD` and the like), as a domain change needs.
-    pub(crate) fn set_secureexec(&self) {
+    #[inline]
+    fn set_secureexec(&self) {
         // SAFETY: the binprm is private to the exec that runs this hook;
         // the bit is one of the `_bitfield_1` bits that bindgen's setter
         // places (the struct's size is cross-checked, `layout_check.c`).
@@ -122,9 +119,9 @@ wrapper!(
     CommittedBinprm => bindings::linux_binprm
 );
 
-impl CommittedBinprm {
-    /// The file being executed.
-    pub(crate) fn file(&self) -> &File {
+impl CommittedBinprmView for CommittedBinprm {
+    #[inline]
+    fn file(&self) -> &File {
         // SAFETY: `file` stays set and pinned by the binprm until it is
         // freed, after this hook.
         unsafe { File::from_raw((*self.as_raw()).file) }
