@@ -52,7 +52,7 @@ use crate::context::MaySleep;
 use crate::error::{Error, Result, EACCES, EINVAL, ENODATA, EOPNOTSUPP, EPERM};
 use crate::objects::{
     Binprm, BinprmView, Cred, CredView, DentryView, File, FileView, InodeView, KernelCap, MmapAddr,
-    PreparedCred, PreparedCredView,
+    MmapAddrView, PreparedCred, PreparedCredView,
 };
 use crate::platform::{self, Dir, RcuCell, TextBuf};
 use core::ffi::CStr;

@@ -49,7 +49,7 @@ use crate::error::{
 };
 use crate::objects::{
     current_has_sys_admin, Binprm, BinprmView, Cred, CredView, Dentry, DentryView, File, FileView,
-    Inode, InodeView, Vma, XattrCopyUp,
+    Inode, InodeView, Vma, VmaView, XattrCopyUp,
 };
 use crate::platform::{self, Dir, RcuBox, RcuCell, TextBuf};
 use core::ffi::CStr;

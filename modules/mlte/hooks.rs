@@ -57,8 +57,8 @@ use crate::error::{
 };
 use crate::objects::{
     current_is_single_threaded, AttrValue, Binprm, BinprmView, Cred, CredView, Dentry, DentryView,
-    File, FileView, Iattr, Inode, InodeView, IpcPerm, MsgMsg, NewCred, NewCredView, Path, SecCtx,
-    Secid, Socket, Task, TaskView, Vma, XattrValue,
+    File, FileView, Iattr, IattrView, Inode, InodeView, IpcPerm, MsgMsg, NewCred, NewCredView,
+    Path, PathView, SecCtx, Secid, Socket, SocketView, Task, TaskView, Vma, VmaView, XattrValue,
 };
 use crate::platform::{self, Dir, TextBuf};
 use core::ffi::CStr;

@@ -32,7 +32,7 @@
 use crate::blob::HasBlob;
 use crate::context::MaySleep;
 use crate::error::Result;
-use crate::objects::{Cred, Dentry, File, Inode, KernelCap};
+use crate::objects::{Cred, Dentry, File, Inode, KernelCap, Sock, Superblock};
 use core::ffi::CStr;
 
 /// A `struct inode`.
@@ -252,4 +252,92 @@ pub(crate) trait NewCredView: Sync {
 
     /// Installs the new credentials as the current task's.
     fn commit(self);
+}
+
+/// A `struct super_block`: a mounted (or mounting) file system.
+// No submodule calls it yet: the view keeps it in both models.
+#[allow(dead_code)]
+pub(crate) trait SuperblockView: HasBlob + Sync {
+    /// The file system's magic number (`*_MAGIC`, as in `statfs(2)`); 0 in
+    /// `sb_alloc_security`, which runs before the file system sets it.
+    fn magic(&self) -> u64;
+}
+
+/// A `struct path`: a mount and a dentry in it.
+pub(crate) trait PathView: Sync {
+    /// The dentry.
+    fn dentry(&self) -> &Dentry;
+}
+
+/// A `struct vfsmount`: one mount of a file system.
+// No submodule calls it yet: the view keeps it in both models.
+#[allow(dead_code)]
+pub(crate) trait VfsmountView: Sync {
+    /// The mounted file system.
+    fn superblock(&self) -> &Superblock;
+}
+
+/// A `struct iattr`: the attribute changes of a `setattr`.
+pub(crate) trait IattrView: Sync {
+    /// Which attributes change (`ATTR_*` bits).
+    fn valid(&self) -> u32;
+
+    /// The new mode, meaningful with `ATTR_MODE`.
+    // No submodule calls it yet: the view keeps it in both models.
+    #[allow(dead_code)]
+    fn mode(&self) -> u16;
+}
+
+/// A `struct msg_msg`: one System V message. Not for its alloc and free
+/// hooks, which get a `MsgMsgSecurity`.
+// No submodule calls it yet: the view keeps it in both models.
+#[allow(dead_code)]
+pub(crate) trait MsgMsgView: HasBlob + Sync {
+    /// The message type (`mtype`).
+    fn mtype(&self) -> i64;
+}
+
+/// A `struct key`.
+// No submodule calls it yet: the view keeps it in both models.
+#[allow(dead_code)]
+pub(crate) trait KeyView: HasBlob + Sync {
+    /// The key's serial number (0 in `key_alloc`: it is assigned after).
+    fn serial(&self) -> i32;
+}
+
+/// A `struct socket`.
+pub(crate) trait SocketView: Sync {
+    /// The socket's `struct sock`: `None` before the protocol set it up
+    /// (the new socket of `socket_accept`).
+    fn sock(&self) -> Option<&Sock>;
+}
+
+/// A `struct sock`: the network layer's half of a socket. Not for its
+/// alloc and free hooks, which get a `SockSecurity`.
+// No submodule calls it yet: the view keeps it in both models.
+#[allow(dead_code)]
+pub(crate) trait SockView: HasBlob + Sync {
+    /// The address family (`AF_*`).
+    fn family(&self) -> u16;
+}
+
+/// A `struct vm_area_struct`.
+pub(crate) trait VmaView: Sync {
+    /// The file mapped by this area, if any.
+    fn file(&self) -> Option<&File>;
+
+    /// Whether the area is mapped executable now (`VM_EXEC`).
+    fn executable(&self) -> bool;
+}
+
+/// The address an `mmap_addr` hook is asked about.
+pub(crate) trait MmapAddrView: Copy {
+    /// The address.
+    // No submodule calls it yet: the view keeps it in both models.
+    #[allow(dead_code)]
+    fn addr(self) -> u64;
+
+    /// Whether the address is below `vm.mmap_min_addr`: where the
+    /// capability module asks for `CAP_SYS_RAWIO`.
+    fn below_min(self) -> bool;
 }

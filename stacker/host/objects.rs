@@ -692,14 +692,12 @@ pub(crate) struct MmapAddr {
     pub(crate) min: u64,
 }
 
-impl MmapAddr {
-    /// The address.
-    pub(crate) fn addr(self) -> u64 {
+impl MmapAddrView for MmapAddr {
+    fn addr(self) -> u64 {
         self.addr
     }
 
-    /// Whether the address is below `vm.mmap_min_addr`.
-    pub(crate) fn below_min(self) -> bool {
+    fn below_min(self) -> bool {
         self.addr < self.min
     }
 }
@@ -712,9 +710,8 @@ pub(crate) struct Socket {
     pub(crate) sock: Option<Arc<Sock>>,
 }
 
-impl Socket {
-    /// The socket's network-layer half, if set up.
-    pub(crate) fn sock(&self) -> Option<&Sock> {
+impl SocketView for Socket {
+    fn sock(&self) -> Option<&Sock> {
         self.sock.as_deref()
     }
 }
@@ -735,9 +732,10 @@ impl Sock {
             blob: Blob::new(ObjectKind::Sock),
         }
     }
+}
 
-    /// The address family.
-    pub(crate) fn family(&self) -> u16 {
+impl SockView for Sock {
+    fn family(&self) -> u16 {
         self.family
     }
 }
@@ -790,9 +788,10 @@ impl Superblock {
             blob: Blob::new(ObjectKind::Superblock),
         }
     }
+}
 
-    /// The file system's magic number.
-    pub(crate) fn magic(&self) -> u64 {
+impl SuperblockView for Superblock {
+    fn magic(&self) -> u64 {
         self.magic
     }
 }
@@ -803,9 +802,8 @@ pub(crate) struct Path {
     pub(crate) dentry: Arc<Dentry>,
 }
 
-impl Path {
-    /// The dentry.
-    pub(crate) fn dentry(&self) -> &Dentry {
+impl PathView for Path {
+    fn dentry(&self) -> &Dentry {
         &self.dentry
     }
 }
@@ -816,9 +814,8 @@ pub(crate) struct Vfsmount {
     pub(crate) sb: Arc<Superblock>,
 }
 
-impl Vfsmount {
-    /// The mounted file system.
-    pub(crate) fn superblock(&self) -> &Superblock {
+impl VfsmountView for Vfsmount {
+    fn superblock(&self) -> &Superblock {
         &self.sb
     }
 }
@@ -832,14 +829,12 @@ pub(crate) struct Iattr {
     pub(crate) mode: u16,
 }
 
-impl Iattr {
-    /// Which attributes change.
-    pub(crate) fn valid(&self) -> u32 {
+impl IattrView for Iattr {
+    fn valid(&self) -> u32 {
         self.valid
     }
 
-    /// The new mode.
-    pub(crate) fn mode(&self) -> u16 {
+    fn mode(&self) -> u16 {
         self.mode
     }
 }
@@ -860,9 +855,10 @@ impl MsgMsg {
             blob: Blob::new(ObjectKind::MsgMsg),
         }
     }
+}
 
-    /// The message type.
-    pub(crate) fn mtype(&self) -> i64 {
+impl MsgMsgView for MsgMsg {
+    fn mtype(&self) -> i64 {
         self.mtype
     }
 }
@@ -883,9 +879,10 @@ impl Key {
             blob: Blob::new(ObjectKind::Key),
         }
     }
+}
 
-    /// The key's serial number.
-    pub(crate) fn serial(&self) -> i32 {
+impl KeyView for Key {
+    fn serial(&self) -> i32 {
         self.serial
     }
 }
@@ -940,14 +937,14 @@ impl Vma {
     pub(crate) fn new(file: Option<Arc<File>>) -> Vma {
         Vma { file, exec: false }
     }
+}
 
-    /// The file mapped by this area, if any.
-    pub(crate) fn file(&self) -> Option<&File> {
+impl VmaView for Vma {
+    fn file(&self) -> Option<&File> {
         self.file.as_deref()
     }
 
-    /// Whether the area is mapped executable now (`VM_EXEC`).
-    pub(crate) fn executable(&self) -> bool {
+    fn executable(&self) -> bool {
         self.exec
     }
 }

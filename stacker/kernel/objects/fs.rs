@@ -11,10 +11,9 @@ wrapper!(
 );
 has_blob!(Superblock, Superblock, SuperblockState, |p| (*p).s_security);
 
-impl Superblock {
-    /// The file system's magic number (`*_MAGIC`, as in `statfs(2)`); 0 in
-    /// `sb_alloc_security`, which runs before the file system sets it.
-    pub(crate) fn magic(&self) -> u64 {
+impl SuperblockView for Superblock {
+    #[inline]
+    fn magic(&self) -> u64 {
         // SAFETY: the superblock is valid; `s_magic` is set before it is
         // mounted and then fixed.
         unsafe { (*self.as_raw()).s_magic as u64 }
@@ -26,9 +25,9 @@ wrapper!(
     Path => bindings::path
 );
 
-impl Path {
-    /// The dentry.
-    pub(crate) fn dentry(&self) -> &Dentry {
+impl PathView for Path {
+    #[inline]
+    fn dentry(&self) -> &Dentry {
         // SAFETY: a path passed to a hook holds its dentry.
         let dentry = unsafe { (*self.as_raw()).dentry };
         // SAFETY: as above, valid for the borrow.
@@ -41,9 +40,9 @@ wrapper!(
     Vfsmount => bindings::vfsmount
 );
 
-impl Vfsmount {
-    /// The mounted file system.
-    pub(crate) fn superblock(&self) -> &Superblock {
+impl VfsmountView for Vfsmount {
+    #[inline]
+    fn superblock(&self) -> &Superblock {
         // SAFETY: a mount holds its superblock for its life.
         let sb = unsafe { (*self.as_raw()).mnt_sb };
         // SAFETY: as above, valid for the borrow.
@@ -56,15 +55,15 @@ wrapper!(
     Iattr => bindings::iattr
 );
 
-impl Iattr {
-    /// Which attributes change (`ATTR_*` bits).
-    pub(crate) fn valid(&self) -> u32 {
+impl IattrView for Iattr {
+    #[inline]
+    fn valid(&self) -> u32 {
         // SAFETY: the iattr is valid for the hook call.
         unsafe { (*self.as_raw()).ia_valid }
     }
 
-    /// The new mode, meaningful with `ATTR_MODE`.
-    pub(crate) fn mode(&self) -> u16 {
+    #[inline]
+    fn mode(&self) -> u16 {
         // SAFETY: as above.
         unsafe { (*self.as_raw()).ia_mode }
     }

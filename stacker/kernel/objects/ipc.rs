@@ -21,9 +21,9 @@ wrapper!(
 );
 has_blob!(MsgMsgSecurity, MsgMsg, MsgMsgState, |p| (*p).security);
 
-impl MsgMsg {
-    /// The message type (`mtype`).
-    pub(crate) fn mtype(&self) -> i64 {
+impl MsgMsgView for MsgMsg {
+    #[inline]
+    fn mtype(&self) -> i64 {
         // SAFETY: the message is valid; its type is set before it is sent.
         unsafe { (*self.as_raw()).m_type as i64 }
     }

@@ -23,9 +23,11 @@ impl Key {
         // SAFETY: without its flag bit, a key reference is a valid key.
         unsafe { Key::from_raw(key) }
     }
+}
 
-    /// The key's serial number (0 in `key_alloc`: it is assigned after).
-    pub(crate) fn serial(&self) -> i32 {
+impl KeyView for Key {
+    #[inline]
+    fn serial(&self) -> i32 {
         // SAFETY: the key is valid; its serial is fixed for its life.
         unsafe { (*self.as_raw()).serial }
     }

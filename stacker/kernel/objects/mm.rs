@@ -24,15 +24,16 @@ impl MmapAddr {
             min: min as u64,
         }
     }
+}
 
-    /// The address.
-    pub(crate) fn addr(self) -> u64 {
+impl MmapAddrView for MmapAddr {
+    #[inline]
+    fn addr(self) -> u64 {
         self.addr
     }
 
-    /// Whether the address is below `vm.mmap_min_addr`: where the
-    /// capability module asks for `CAP_SYS_RAWIO`.
-    pub(crate) fn below_min(self) -> bool {
+    #[inline]
+    fn below_min(self) -> bool {
         self.addr < self.min
     }
 }
@@ -42,9 +43,9 @@ wrapper!(
     Vma => bindings::vm_area_struct
 );
 
-impl Vma {
-    /// The file mapped by this area, if any.
-    pub(crate) fn file(&self) -> Option<&File> {
+impl VmaView for Vma {
+    #[inline]
+    fn file(&self) -> Option<&File> {
         // SAFETY: the caller of the hook holds the mmap lock; `vm_file`
         // is pinned by the mapping.
         let file = unsafe { (*self.as_raw()).vm_file };
@@ -52,8 +53,8 @@ impl Vma {
         (!file.is_null()).then(|| unsafe { File::from_raw(file) })
     }
 
-    /// Whether the area is mapped executable now (`VM_EXEC`).
-    pub(crate) fn executable(&self) -> bool {
+    #[inline]
+    fn executable(&self) -> bool {
         // SAFETY: the caller of the hook holds the mmap lock, under which
         // `vm_flags` is stable.
         let flags = unsafe { (*self.as_raw()).__bindgen_anon_2.vm_flags };

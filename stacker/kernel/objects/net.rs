@@ -10,10 +10,9 @@ wrapper!(
     Socket => bindings::socket
 );
 
-impl Socket {
-    /// The socket's `struct sock`: `None` before the protocol set it up
-    /// (the new socket of `socket_accept`).
-    pub(crate) fn sock(&self) -> Option<&Sock> {
+impl SocketView for Socket {
+    #[inline]
+    fn sock(&self) -> Option<&Sock> {
         // SAFETY: the socket is valid; `sk` is set once by the protocol.
         let sk = unsafe { (*self.as_raw()).sk };
         // SAFETY: a non-null `sk` lives as long as its socket.
@@ -47,9 +46,9 @@ extern "C" {
     fn stacker_sk_security(sk: *const c_void) -> *mut c_void;
 }
 
-impl Sock {
-    /// The address family (`AF_*`).
-    pub(crate) fn family(&self) -> u16 {
+impl SockView for Sock {
+    #[inline]
+    fn family(&self) -> u16 {
         // SAFETY: the sock is valid; its family is fixed when it is set up.
         unsafe { (*self.as_raw()).__sk_common.skc_family }
     }
