@@ -56,9 +56,10 @@ use crate::error::{
     Result, EACCES, ECHILD, EINVAL, ENODATA, ENOPROTOOPT, EOPNOTSUPP, EPERM, ERANGE,
 };
 use crate::objects::{
-    current_is_single_threaded, AttrValue, Binprm, BinprmView, Cred, CredView, Dentry, DentryView,
-    File, FileView, Iattr, IattrView, Inode, InodeView, IpcPerm, MsgMsg, NewCred, NewCredView,
-    Path, PathView, SecCtx, Secid, Socket, SocketView, Task, TaskView, Vma, VmaView, XattrValue,
+    current_is_single_threaded, AttrValue, AttrValueView, Binprm, BinprmView, Cred, CredView,
+    Dentry, DentryView, File, FileView, Iattr, IattrView, Inode, InodeView, IpcPerm, MsgMsg,
+    NewCred, NewCredView, Path, PathView, SecCtx, SecCtxView, Secid, Socket, SocketView, Task,
+    TaskView, Vma, VmaView, XattrValue, XattrValueView,
 };
 use crate::platform::{self, Dir, TextBuf};
 use core::ffi::CStr;

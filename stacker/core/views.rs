@@ -32,7 +32,9 @@
 use crate::blob::HasBlob;
 use crate::context::MaySleep;
 use crate::error::Result;
-use crate::objects::{Cred, Dentry, File, Inode, KernelCap, Sock, Superblock};
+use crate::objects::{
+    AttrValue, Cred, Dentry, File, Inode, KernelCap, Sock, Superblock, Task, XattrValue,
+};
 use core::ffi::CStr;
 
 /// A `struct inode`.
@@ -341,3 +343,78 @@ pub(crate) trait MmapAddrView: Copy {
     /// capability module asks for `CAP_SYS_RAWIO`.
     fn below_min(self) -> bool;
 }
+
+/// A value a submodule builds for a reader: of `/proc/PID/attr/NAME`
+/// (`getprocattr`, and `lsm_get_self_attr(2)` through it), of a
+/// `security.*` xattr (`inode_getsecurity`), or a peer label
+/// (`socket_getpeersec_stream`).
+pub(crate) trait AttrValueView: Default {
+    /// Appends bytes to the value. Allocates (`GFP_KERNEL`): may sleep,
+    /// so it demands the proof.
+    fn push_bytes(&mut self, cx: &MaySleep, bytes: &[u8]) -> Result;
+}
+
+/// The text of a label, for the LSM core's `struct lsm_context`
+/// (`secid_to_secctx`, `lsmprop_to_secctx`). Audit asks for it from any
+/// context, atomic ones included, so it demands no proof.
+pub(crate) trait SecCtxView: Default {
+    /// Appends bytes to the text. Does not sleep (`GFP_ATOMIC`).
+    fn push_bytes(&mut self, bytes: &[u8]) -> Result;
+}
+
+/// A write to `/proc/self/attr/NAME` (`setprocattr`).
+pub(crate) trait ProcAttrWriteView {
+    /// The attribute's name (`NAME`).
+    fn name(&self) -> &[u8];
+
+    /// The value written.
+    fn value(&self) -> &[u8];
+
+    /// Hands the write, unchanged, to the LSMs registered after stacker, in
+    /// the LSM core's order; the first answer that is not `EINVAL` decides.
+    /// `EINVAL` when none answers.
+    ///
+    /// Takes the write by value: an LSM may change the buffer in place
+    /// (SELinux strips a trailing newline), so no borrow of
+    /// [`ProcAttrWriteView::value`] may live across this call.
+    fn forward(self) -> Result<usize>;
+}
+
+/// The list of `security.*` xattr names that `listxattr(2)` is filling
+/// (`inode_listsecurity`).
+pub(crate) trait XattrNamesView {
+    /// Adds the xattr name `name` (in full: `security.NAME`); `ERANGE`
+    /// when it does not fit.
+    fn push(&mut self, name: &CStr) -> Result;
+}
+
+/// A security xattr for a new inode (`inode_init_security`).
+pub(crate) trait XattrValueView {
+    /// Builds an xattr named `security.` and `name`, copying `value`.
+    /// Does not sleep: `inode_init_security` runs with file system locks
+    /// held.
+    fn new(name: &'static CStr, value: &[u8]) -> Result<Self>
+    where
+        Self: Sized;
+}
+
+/// The LSM xattr slots of one `inode_init_security` call.
+pub(crate) trait XattrSlotsView {
+    /// Fills the next slot with `xattr`; `ENOSPC` when stacker's slots are
+    /// full.
+    fn push(&mut self, xattr: XattrValue) -> Result;
+}
+
+// The free functions of the view API, with the signature each model must
+// give them.
+
+// Whether the current task has `CAP_SYS_ADMIN` in the initial user
+// namespace (`capable()`). May sleep.
+const _: fn() -> bool = crate::objects::current_has_sys_admin;
+
+// Whether the current task is its process's only thread.
+const _: fn() -> bool = crate::objects::current_is_single_threaded;
+
+// `getprocattr` asked of the LSMs registered after stacker, in order.
+const _: fn(&MaySleep, &Task, &CStr, &mut AttrValue) -> Result =
+    crate::objects::forward_getprocattr;

@@ -896,10 +896,8 @@ pub(crate) struct XattrNames<'a> {
     pub(crate) room: Option<usize>,
 }
 
-impl XattrNames<'_> {
-    /// Adds the xattr name `name` (in full: `security.NAME`); `ERANGE`
-    /// when it does not fit.
-    pub(crate) fn push(&mut self, name: &CStr) -> Result {
+impl XattrNamesView for XattrNames<'_> {
+    fn push(&mut self, name: &CStr) -> Result {
         let bytes = name.to_bytes_with_nul();
         if let Some(room) = self.room {
             self.room = Some(room.checked_sub(bytes.len()).ok_or(ERANGE)?);
@@ -960,9 +958,8 @@ pub(crate) use crate::views::*;
 #[derive(Default)]
 pub(crate) struct SecCtx(pub(crate) Vec<u8>);
 
-impl SecCtx {
-    /// Appends bytes to the text.
-    pub(crate) fn push_bytes(&mut self, bytes: &[u8]) -> Result {
+impl SecCtxView for SecCtx {
+    fn push_bytes(&mut self, bytes: &[u8]) -> Result {
         self.0.extend_from_slice(bytes);
         Ok(())
     }
@@ -973,10 +970,9 @@ impl SecCtx {
 #[derive(Default)]
 pub(crate) struct AttrValue(pub(crate) Vec<u8>);
 
-impl AttrValue {
-    /// Appends bytes to the value. Allocates: may sleep (the model
-    /// checks), so it demands the proof.
-    pub(crate) fn push_bytes(&mut self, _cx: &MaySleep, bytes: &[u8]) -> Result {
+impl AttrValueView for AttrValue {
+    /// The model checks that the caller may sleep.
+    fn push_bytes(&mut self, _cx: &MaySleep, bytes: &[u8]) -> Result {
         crate::platform::might_sleep();
         self.0.extend_from_slice(bytes);
         Ok(())
@@ -997,20 +993,19 @@ impl<'a> ProcAttrWrite<'a> {
             value,
         }
     }
+}
 
-    /// The attribute's name.
-    pub(crate) fn name(&self) -> &[u8] {
+impl ProcAttrWriteView for ProcAttrWrite<'_> {
+    fn name(&self) -> &[u8] {
         self.name
     }
 
-    /// The value written.
-    pub(crate) fn value(&self) -> &[u8] {
+    fn value(&self) -> &[u8] {
         self.value
     }
 
-    /// Hands the write to the modelled LSMs after stacker (see
-    /// [`set_later_lsms`]); the first answer that is not `EINVAL` decides.
-    pub(crate) fn forward(self) -> Result<usize> {
+    /// To the modelled LSMs after stacker (see [`set_later_lsms`]).
+    fn forward(self) -> Result<usize> {
         LATER_LSMS.with(|l| {
             for lsm in l.borrow().iter() {
                 FORWARDED.with(|f| f.borrow_mut().push((lsm.name, "setprocattr")));
@@ -1080,9 +1075,8 @@ pub(crate) struct XattrValue {
     pub(crate) value: Vec<u8>,
 }
 
-impl XattrValue {
-    /// Builds an xattr, copying `value`.
-    pub(crate) fn new(name: &'static CStr, value: &[u8]) -> Result<Self> {
+impl XattrValueView for XattrValue {
+    fn new(name: &'static CStr, value: &[u8]) -> Result<Self> {
         Ok(XattrValue {
             name,
             value: value.to_vec(),
@@ -1098,9 +1092,8 @@ pub(crate) struct XattrSlots {
     pub(crate) limit: usize,
 }
 
-impl XattrSlots {
-    /// Fills the next slot with `xattr`.
-    pub(crate) fn push(&mut self, xattr: XattrValue) -> Result {
+impl XattrSlotsView for XattrSlots {
+    fn push(&mut self, xattr: XattrValue) -> Result {
         if self.filled.len() >= self.limit {
             return Err(ENOSPC);
         }

@@ -8,6 +8,8 @@
 // sleeping API does: here an allocation, `AttrValue::push_bytes`) does not
 // build inside it.
 
+use crate::objects::AttrValueView;
+
 static VALUE: crate::platform::RcuCell<core::sync::atomic::AtomicU32> =
     crate::platform::RcuCell::new();
 

@@ -4,6 +4,8 @@
 // The control case: a read closure may borrow values, and the allocation
 // comes after the read, with the proof.
 
+use crate::objects::AttrValueView;
+
 static VALUE: crate::platform::RcuCell<core::sync::atomic::AtomicU32> =
     crate::platform::RcuCell::new();
 

@@ -32,10 +32,10 @@ impl XattrNames<'_> {
             _life: PhantomData,
         }
     }
+}
 
-    /// Adds the xattr name `name` (in full: `security.NAME`); `ERANGE`
-    /// when it does not fit.
-    pub(crate) fn push(&mut self, name: &CStr) -> Result {
+impl XattrNamesView for XattrNames<'_> {
+    fn push(&mut self, name: &CStr) -> Result {
         let (buffer, remaining) = (self.buffer, self.remaining);
         // SAFETY: valid by the type invariant; `xattr_list_one` copies the
         // name and its NUL, or only counts when `*buffer` is null.
@@ -60,10 +60,8 @@ pub(crate) unsafe fn kernel_cap(ptr: *const bindings::kernel_cap_t) -> KernelCap
 #[derive(Default)]
 pub(crate) struct AttrValue(pub(crate) KVec<u8>);
 
-impl AttrValue {
-    /// Appends bytes to the value. Allocates (`GFP_KERNEL`): may sleep,
-    /// so it demands the proof.
-    pub(crate) fn push_bytes(&mut self, _cx: &MaySleep, bytes: &[u8]) -> Result {
+impl AttrValueView for AttrValue {
+    fn push_bytes(&mut self, _cx: &MaySleep, bytes: &[u8]) -> Result {
         self.0.extend_from_slice(bytes, GFP_KERNEL)?;
         Ok(())
     }
@@ -76,9 +74,8 @@ impl AttrValue {
 #[derive(Default)]
 pub(crate) struct SecCtx(pub(crate) KVec<u8>);
 
-impl SecCtx {
-    /// Appends bytes to the text. Does not sleep (`GFP_ATOMIC`).
-    pub(crate) fn push_bytes(&mut self, bytes: &[u8]) -> Result {
+impl SecCtxView for SecCtx {
+    fn push_bytes(&mut self, bytes: &[u8]) -> Result {
         self.0
             .extend_from_slice(bytes, kernel::alloc::flags::GFP_ATOMIC)?;
         Ok(())
@@ -179,15 +176,15 @@ impl ProcAttrWrite<'_> {
             _borrow: PhantomData,
         }
     }
+}
 
-    /// The attribute's name (`NAME`).
-    pub(crate) fn name(&self) -> &[u8] {
+impl ProcAttrWriteView for ProcAttrWrite<'_> {
+    fn name(&self) -> &[u8] {
         // SAFETY: a C string, valid for the borrow, by the type invariant.
         unsafe { c_bytes(self.name) }
     }
 
-    /// The value written.
-    pub(crate) fn value(&self) -> &[u8] {
+    fn value(&self) -> &[u8] {
         if self.size == 0 {
             return &[];
         }
@@ -195,14 +192,7 @@ impl ProcAttrWrite<'_> {
         unsafe { core::slice::from_raw_parts(self.value.cast::<u8>(), self.size) }
     }
 
-    /// Hands the write, unchanged, to the LSMs registered after stacker, in
-    /// the LSM core's order; the first answer that is not `EINVAL` decides.
-    /// `EINVAL` when none answers.
-    ///
-    /// Takes the write by value: an LSM may change the buffer in place
-    /// (SELinux strips a trailing newline), so no borrow of
-    /// [`ProcAttrWrite::value`] may live across this call.
-    pub(crate) fn forward(self) -> Result<usize> {
+    fn forward(self) -> Result<usize> {
         let (name, value, size) = (self.name, self.value, self.size);
         // SAFETY: `name` and `value` are valid for this call by the type
         // invariant, and nothing borrows `value` any more (`self` is moved).
@@ -219,14 +209,12 @@ pub(crate) struct XattrValue {
     pub(crate) value: KVec<u8>,
 }
 
-impl XattrValue {
-    /// Builds an xattr, copying `value`.
-    ///
+impl XattrValueView for XattrValue {
     /// `inode_init_security` runs with filesystem locks held, where an
     /// allocation must not recurse into filesystem reclaim. The kernel crate
     /// offers no `GFP_NOFS`, so this does not sleep at all (`GFP_NOWAIT`):
     /// the value is small, and failing gives `ENOMEM`, never a deadlock.
-    pub(crate) fn new(name: &'static CStr, value: &[u8]) -> Result<Self> {
+    fn new(name: &'static CStr, value: &[u8]) -> Result<Self> {
         // Never empty: the LSM core `kfree`s the value.
         let mut v = KVec::with_capacity(value.len().max(1), GFP_NOWAIT)?;
         v.extend_from_slice(value, GFP_NOWAIT)?;
@@ -268,9 +256,10 @@ impl XattrSlots {
             used: 0,
         }
     }
+}
 
-    /// Fills the next slot with `xattr`.
-    pub(crate) fn push(&mut self, xattr: XattrValue) -> Result {
+impl XattrSlotsView for XattrSlots {
+    fn push(&mut self, xattr: XattrValue) -> Result {
         if self.xattrs.is_null() {
             // The caller does not take xattrs; nothing to do.
             return Ok(());
