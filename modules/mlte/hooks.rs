@@ -232,6 +232,7 @@ fn check_inode(inode: &Inode, class: Class, perms: u32, target: Target<'_>) -> R
 /// provisional) and so its type is not known; `Some(false)` when no policy
 /// is loaded or it has no such type. For other submodules' selectors (the
 /// integrity policy's `obj_type=`). Does not sleep.
+#[cfg_attr(not(CONFIG_SECURITY_STACKER_MLTE), allow(dead_code))]
 pub(crate) fn inode_type_is(inode: &Inode, name: &[u8]) -> Option<bool> {
     let label = inode.state(&KEY);
     if label.is_some_and(Label::is_provisional) {

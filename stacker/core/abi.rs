@@ -27,7 +27,8 @@ pub(crate) const FS_IOC32_GETVERSION: u32 = 0x8004_7601;
 /// `FS_IOC32_SETVERSION`, `_IOW('v', 2, int)`.
 pub(crate) const FS_IOC32_SETVERSION: u32 = 0x4004_7602;
 
-/// `LSM_ID_UNDEF` (`include/uapi/linux/lsm.h`): no LSM.
+/// `LSM_ID_UNDEF` (`include/uapi/linux/lsm.h`): no LSM. Kernel-only.
+#[cfg_attr(not(CONFIG_RUST), allow(dead_code))]
 pub(crate) const LSM_ID_UNDEF: u64 = 0;
 /// `LSM_ID_STACKER` (the same header, linux/patches/0003).
 pub(crate) const LSM_ID_STACKER: u64 = 114;

@@ -17,7 +17,9 @@ pub(crate) trait Attribute: 'static {
     const WRITABLE: bool = false;
 
     /// Whether only root may read it (0440 rather than 0444, for a
-    /// read-only file): for what names other users' files.
+    /// read-only file): for what names other users' files. The host model
+    /// has no file modes: only the kernel reads it.
+    #[cfg_attr(not(CONFIG_RUST), allow(dead_code))]
     const ROOT_ONLY: bool = false;
 
     /// The largest value one write may carry, in bytes. Whatever

@@ -351,7 +351,8 @@ pub(crate) enum DispatchTier {
 }
 
 impl DispatchTier {
-    /// The tier's name, as logged and shown in `dispatch`.
+    /// The tier's name, as logged and shown in `dispatch`. Kernel-only.
+    #[cfg_attr(not(CONFIG_RUST), allow(dead_code))]
     pub(crate) const fn name(self) -> &'static str {
         match self {
             DispatchTier::Empty => "none",

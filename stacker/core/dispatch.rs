@@ -1050,6 +1050,8 @@ macro_rules! define_registry {
             &[$(#[cfg($cfg)] <$ty as $crate::submodule::Submodule>::LSM_ID),*];
 
         /// Whether every registered label-bearing submodule has an LSM id.
+        /// Kernel-only, as the next two.
+        #[cfg_attr(not(CONFIG_RUST), allow(dead_code))]
         pub(crate) const fn label_ids_are_set() -> bool {
             let mut i = 0;
             while i < HOOK_SETS.len() {
@@ -1080,6 +1082,7 @@ macro_rules! define_registry {
 
         /// Does `what` with the submodule type of registry index `m`;
         /// `None` for an index that is not registered.
+        #[cfg_attr(not(CONFIG_RUST), allow(dead_code))]
         pub(crate) fn with_submodule<W: $crate::dispatch::WithSubmodule>(m: u8, what: W) -> Option<W::Output> {
             use $crate::submodule::Registered;
             $(
@@ -1094,6 +1097,7 @@ macro_rules! define_registry {
 
         /// Does `what` with the one-submodule chain of registry index `m`;
         /// `None` for an index that is not registered.
+        #[cfg_attr(not(CONFIG_RUST), allow(dead_code))]
         pub(crate) fn with_single<W: $crate::dispatch::WithTier>(m: u8, what: W) -> Option<W::Output> {
             with_submodule(m, $crate::dispatch::Single(what))
         }

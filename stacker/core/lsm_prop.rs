@@ -113,7 +113,8 @@ pub(crate) const LABEL_HOOKS: &[Hook] = &[
 
 /// Whether a submodule with hook set `hooks` labels every object audit
 /// asks about (inodes, IPC objects, tasks): only then may audit ask it for
-/// object contexts, where an empty slot is an error.
+/// object contexts, where an empty slot is an error. Kernel-only.
+#[cfg_attr(not(CONFIG_RUST), allow(dead_code))]
 pub(crate) const fn labels_objects(hooks: crate::hook::HookSet) -> bool {
     hooks.contains(Hook::inode_getlsmprop)
         && hooks.contains(Hook::ipc_getlsmprop)
@@ -121,6 +122,8 @@ pub(crate) const fn labels_objects(hooks: crate::hook::HookSet) -> bool {
 }
 
 /// How many label-bearing submodules chain `T` has, with a slot or not.
+/// Kernel-only.
+#[cfg_attr(not(CONFIG_RUST), allow(dead_code))]
 pub(crate) fn label_count<T: Tier>() -> usize {
     let mut n = 0usize;
     T::each(Hook::secid_to_secctx, |_| {

@@ -25,10 +25,16 @@ mod blob;
 mod chain;
 #[path = "../core/context.rs"]
 mod context;
+// The dispatch of the hooks no host test calls, and what only the
+// kernel's entry points and securityfs files use (tier selection, LSM ids),
+// are unused in the host build.
+#[cfg_attr(not(CONFIG_RUST), allow(dead_code))]
 #[path = "../core/dispatch.rs"]
 mod dispatch;
 #[path = "../core/hook.rs"]
 mod hook;
+// As for `dispatch`: the items it makes for the hooks no host test calls.
+#[cfg_attr(not(CONFIG_RUST), allow(dead_code))]
 #[path = "../core/hook_table.rs"]
 mod hook_table;
 #[path = "../core/lsm_prop.rs"]

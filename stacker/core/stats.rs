@@ -10,7 +10,8 @@
 
 use crate::hook::Hook;
 
-/// Whether the counters are built in.
+/// Whether the counters are built in. Kernel-only.
+#[cfg_attr(not(CONFIG_RUST), allow(dead_code))]
 pub(crate) const ENABLED: bool = cfg!(any(test, CONFIG_SECURITY_STACKER_STATS));
 
 #[cfg(any(test, CONFIG_SECURITY_STACKER_STATS))]

@@ -85,11 +85,6 @@ impl Harness {
         }
     }
 
-    /// The root directory.
-    pub(crate) fn root(&self) -> &Arc<Inode> {
-        &self.root
-    }
-
     /// Allocates an inode, calling `inode_alloc_security`.
     pub(crate) fn new_inode(&self, dir: bool) -> Result<Arc<Inode>> {
         let ino = self.next_ino.get();

@@ -704,8 +704,6 @@ impl MmapAddrView for MmapAddr {
 
 /// A socket.
 pub(crate) struct Socket {
-    /// Address family.
-    pub(crate) family: i32,
     /// Its network-layer half, once set up.
     pub(crate) sock: Option<Arc<Sock>>,
 }
