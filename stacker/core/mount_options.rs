@@ -215,7 +215,11 @@ pub(crate) fn eat(
                 let name = option.get(..eq).unwrap_or(&[]);
                 let value = option.get(eq.saturating_add(1)..).unwrap_or(&[]);
                 if value.contains(&b'"') {
-                    let unquoted = value.iter().filter(|&&c| c != b'"').count();
+                    let unquoted =
+                        value.iter().fold(
+                            0usize,
+                            |n, &c| if c == b'"' { n } else { n.saturating_add(1) },
+                        );
                     match scratch.get_mut(..unquoted) {
                         Some(out) => {
                             for (o, &c) in out.iter_mut().zip(value.iter().filter(|&&c| c != b'"'))
