@@ -171,7 +171,7 @@ boot_variant() { # NAME PARAMS IMAGE WORKLOADS SETUP REPEAT
 	# Bit-for-bit repeatable boots: no RDRAND/RDSEED, no KASLR, no user
 	# address randomisation (toolchain.md), and the clock above, so two
 	# boots of one variant count the same instructions.
-	timeout "${BENCH_TIMEOUT:-900}" qemu-system-x86_64 -accel tcg -cpu max,-rdrand,-rdseed \
+	timeout "${BENCH_TIMEOUT:-900}" qemu-system-x86_64 -accel tcg -cpu "$QEMU_CPU,-rdrand,-rdseed" \
 		-m 512M -smp 1 "${qemu_clock[@]}" -nographic -no-reboot \
 		-kernel "$(cat "$OUT/bzImage-$image.path")" -initrd "$OUT/initramfs-bench.cpio.gz" \
 		-append "console=ttyS0 panic=-1 quiet nokaslr norandmaps stacker_guest=bench stacker_bench=$work $params" \

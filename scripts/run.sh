@@ -19,7 +19,7 @@ stage setup "$STACKER_ROOT/scripts/setup.sh"
 stage kernel-build bash -c "'$STACKER_ROOT/scripts/build-kernel.sh' >'$OUT/bzImage.path'"
 stage initramfs "$STACKER_ROOT/scripts/mkinitramfs.sh" "$OUT" >/dev/null
 log "booting $(cat "$OUT/bzImage.path") (QEMU TCG; the guest powers off by itself)"
-stage boot timeout "${BOOT_TIMEOUT:-300}" qemu-system-x86_64 -accel tcg -cpu max -m 512M -smp 1 \
+stage boot timeout "${BOOT_TIMEOUT:-300}" qemu-system-x86_64 -accel tcg -cpu "$QEMU_CPU" -m 512M -smp 1 \
 	-nographic -no-reboot -kernel "$(cat "$OUT/bzImage.path")" \
 	-initrd "$OUT/initramfs.cpio.gz" \
 	-append "console=ttyS0 panic=-1 quiet stacker_guest=$mode stacker.chain=${CHAIN:-integrity,mlte,capstack} ${APPEND:-}"

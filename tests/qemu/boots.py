@@ -130,18 +130,6 @@ BOOTS = [
      ["fault_injection_test"], INTEGRITY),
 ]
 
-# The debug kernel's guest CPU has no LA57 (5-level paging). With it
-# (QEMU's -cpu max), identify_cpu() zeroes boot_cpu_data's feature bits,
-# LA57's among them, for a moment while interrupts are already on
-# (init/main.c enables them before arch_cpu_finalize_init()), and until the
-# alternatives are patched pgtable_l5_enabled() reads those bits. An
-# interrupt in that window made KASAN's addr_has_metadata() take the
-# 4-level bounds, and it reported an irq_desc lock in the 5-level direct map
-# as "BUG: KASAN: wild-memory-access in do_raw_spin_lock" under
-# identify_cpu (2 boots of 28 in one run): a race in the kernel's boot, not
-# stacker's. Without LA57 the bit never changes.
-DEBUG_CPU = "max,la57=off"
-
 SUMMARY = re.compile(r"^(\d+) passed, (\d+) failed, (\d+) skipped$")
 
 
@@ -209,7 +197,7 @@ def main():
                     help="a KUnit suite every boot must report; repeatable")
     ap.add_argument("--timeout", type=int, default=300, help="per boot (default 300 s)")
     ap.add_argument("--debug", action="store_true",
-                    help="the debug kernel: kmemleak_check last in each boot, -cpu " + DEBUG_CPU)
+                    help="the debug kernel: kmemleak_check last in each boot")
     args = ap.parse_args()
     if args.list:
         for name, append, programs, extra in BOOTS:
@@ -233,7 +221,7 @@ def main():
         for p in programs:
             words += ["--program", p]
         if args.debug:
-            words += ["--program", "kmemleak_check", "--cpu", DEBUG_CPU]
+            words += ["--program", "kmemleak_check"]
         words += expand(extra, values)
         log(f"boot '{name}': {append or '(no stacker parameters)'}"
             + (f" [{' '.join(expand(extra, values))}]" if extra else ""))

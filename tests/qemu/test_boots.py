@@ -91,10 +91,9 @@ class Driver(unittest.TestCase):
                      "Run /init as init process")}, ["--only", "two"])
         self.assertEqual(len(calls), 1)
 
-    def test_debug_adds_kmemleak_and_cpu(self):
+    def test_debug_adds_kmemleak(self):
         _, calls, _, _ = self.run_main({}, ["--only", "two", "--debug"])
         self.assertIn("kmemleak_check", calls[0][2])
-        self.assertIn(boots.DEBUG_CPU, calls[0][2])
 
 
 if __name__ == "__main__":
