@@ -99,9 +99,9 @@ def read_lines(path):
 # ones. Seen as KASAN's "wild-memory-access in do_raw_spin_lock" under
 # identify_cpu on the debug kernel (2 boots of 28), and on the test kernel
 # in CI as a write fault at a 5-level vmalloc address (ffa0...) and an int3
-# Oops in interrupt, in two SMP boots of one run, never on this code's
-# side of the window. A race in the kernel's boot, not stacker's: without
-# LA57 the bit never changes. scripts/lib.sh's QEMU_CPU is the same for
+# Oops in interrupt, in two SMP boots of one run (both fit the window; the
+# console logs were not kept, and neither reproduced locally in 7 boots).
+# Without LA57 the bit never changes. scripts/lib.sh's QEMU_CPU is the same for
 # `make run` and `make bench`.
 GUEST_CPU = "max,la57=off"
 
