@@ -1475,6 +1475,39 @@ TEST_F(integrity, inode_slots_shared_and_disjoint)
 #define FW_PATH "/sys/module/firmware_class/parameters/path"
 
 /*
+ * Whether test_firmware's request threads ("test_firmware-N") have exited,
+ * waiting up to 5 s. A thread signals its completion, which ends the
+ * trigger's write, and only then clears its request's task field: a
+ * release before it exits frees the requests under that store (a write
+ * to a vfree()d page, seen in CI on a 2-CPU boot).
+ */
+static bool firmware_threads_gone(void)
+{
+	for (int tries = 0; tries < 500; tries++) {
+		DIR *d = opendir("/proc");
+		struct dirent *e;
+		bool found = false;
+
+		if (!d)
+			return false;
+		while (!found && (e = readdir(d))) {
+			char path[300], comm[32] = "";
+
+			if (e->d_name[0] < '0' || e->d_name[0] > '9')
+				continue;
+			snprintf(path, sizeof(path), "/proc/%s/comm", e->d_name);
+			found = !read_value(path, comm, sizeof(comm)) &&
+				!strncmp(comm, "test_firmware-", 14);
+		}
+		closedir(d);
+		if (!found)
+			return true;
+		usleep(10000);
+	}
+	return false;
+}
+
+/*
  * Reads 4 bytes at offset 1 of FIXTURE_MNT/hashed/NAME as firmware, in a
  * read in pieces: what test_firmware's test_result reads (0, or the
  * loader's error; after a refusal the loader goes on to its other
@@ -1498,7 +1531,8 @@ static int partial_firmware_read(const char *name)
 		if (write_value(path, config[i][1] ? config[i][1] : name) < 0)
 			return 1000;
 	}
-	if (read_value(TEST_FW "test_result", result, sizeof(result)))
+	if (read_value(TEST_FW "test_result", result, sizeof(result)) ||
+	    !firmware_threads_gone())
 		return 1000;
 	write_value(TEST_FW "release_all_firmware", "1");
 	return atoi(result);
