@@ -179,6 +179,18 @@ def kernel_errors(lines, allow=()):
     return errors, allowed
 
 
+def first_report(lines, allow=(), length=30):
+    """The console from the first kernel error that is not allowed, at
+    most `length` lines: the Oops or BUG with its RIP and call trace, so
+    that a failure seen only in CI (where the console log is not kept) can
+    be read from what the run printed."""
+    allow = [re.compile(a) for a in allow]
+    for i, line in enumerate(lines):
+        if KERNEL_ERROR.search(line) and not any(a.search(line) for a in allow):
+            return lines[i:i + length]
+    return []
+
+
 def check(lines, guest, kunit_suites, programs, allow=(), expect=()):
     """Returns a list of (outcome, name, detail), outcome PASS, FAIL or SKIP.
 
@@ -440,6 +452,8 @@ def main(argv=None):
         results.append((FAIL, "qemu:timeout", f"no power-off within {args.timeout} s"))
     for line in kernel_errors(lines + guest, args.allow_kernel_message)[1]:
         print(f"allowed kernel message: {line}")
+    for line in first_report(lines, args.allow_kernel_message):
+        print(f"kernel report| {line}")
     disks = "".join(f", disk {d}" for d in args.disk)
     cpu = f", -cpu {args.cpu}" if args.cpu != GUEST_CPU else ""
     print(f"boot test ({args.append or 'default'}, -smp {args.smp}, -m {args.memory}{cpu}{disks}) "

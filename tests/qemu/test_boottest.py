@@ -345,6 +345,15 @@ Disabling lock debugging due to kernel taint""".splitlines()
         r = bt.check([], guest("p", "1..1\nok 1 a") + self.KASAN_REPORT[:2], [], ["p"])
         self.assertEqual(by(r, bt.FAIL), ["kernel:log-clean"] * 2)
 
+    def test_first_report_is_the_first_error_and_what_follows(self):
+        lines = ["boot", "WARNING: allowed here", "x", "BUG: unable to handle page fault",
+                 "RIP: 0010:f+0x1/0x2", "Call Trace:"] + [f"l{i}" for i in range(40)]
+        r = bt.first_report(lines, ["allowed here"])
+        self.assertEqual(r[:3], ["BUG: unable to handle page fault", "RIP: 0010:f+0x1/0x2",
+                                 "Call Trace:"])
+        self.assertEqual(len(r), 30)
+        self.assertEqual(bt.first_report(["ok", "fine"]), [])
+
     def test_args_and_qemu_command(self):
         a = bt.parse_args(["--kernel", "k", "--initrd", "i", "--log", "l"])
         self.assertEqual((a.smp, a.memory, a.allow_kernel_message, a.expect_kernel_message), (1, "512M", [], []))
