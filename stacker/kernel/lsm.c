@@ -21,6 +21,7 @@
 #include <linux/ratelimit.h>
 #include <uapi/linux/lsm.h>
 
+#include "../../../lsm.h"
 #include "stacker.h"
 
 /*
@@ -119,6 +120,16 @@ static void __init stacker_add_label_hooks(void)
 			      (objects ? AUDIT_CFG_LSM_SECCTX_OBJECT : 0));
 	}
 	stacker_rs_label_slots(slot);
+}
+
+bool stacker_lsm_active(u64 id)
+{
+	unsigned int i;
+
+	for (i = 0; i < lsm_active_cnt; i++)
+		if (lsm_idlist[i]->id == id)
+			return true;
+	return false;
 }
 
 static int __init stacker_chain_setup(char *str)

@@ -281,6 +281,32 @@ pub(super) unsafe extern "C" fn sb_free_mnt_opts<T: Tier>(mnt_opts: *mut c_void)
     drop(unsafe { KBox::from_raw(mnt_opts.cast::<MountOptions>()) });
 }
 
+/// Hands `f` the superblock and stacker's options of its mount (none unless
+/// the core's pointer is stacker's, `ours`), and returns its answer as an
+/// errno.
+///
+/// # Safety
+///
+/// `sb` is a valid superblock and `mnt_opts` null or the mount's options,
+/// not written meanwhile; the caller is in process context, holding no
+/// spinlock.
+unsafe fn with_mount_options(
+    sb: *mut c::super_block,
+    mnt_opts: *mut c_void,
+    f: impl FnOnce(&MaySleep, &Superblock, Option<&MountOptions>) -> Result,
+) -> c_int {
+    if !ours() {
+        return 0;
+    }
+    // SAFETY: a valid superblock, for the call, as the caller promises.
+    let sb = unsafe { Superblock::from_raw(sb) };
+    // SAFETY: null or stacker's options (`ours`), as the caller promises.
+    let all = unsafe { mnt_opts.cast::<MountOptions>().as_ref() };
+    // SAFETY: process context, no spinlock held, as the caller promises.
+    let cx = unsafe { MaySleep::new() };
+    kernel::error::from_result(|| f(&cx, sb, all).map(|()| 0))
+}
+
 /// `sb_set_mnt_opts` entry point for chain `T`: each submodule sets `sb`
 /// up with the options it claimed; the first error fails the mount.
 ///
@@ -294,17 +320,9 @@ pub(super) unsafe extern "C" fn sb_set_mnt_opts<T: Tier>(
     _kern_flags: c_ulong,
     _set_kern_flags: *mut c_ulong,
 ) -> c_int {
-    if !ours() {
-        return 0;
-    }
-    // SAFETY: a valid superblock, for the call.
-    let sb = unsafe { Superblock::from_raw(sb) };
-    // SAFETY: null or stacker's options (`ours`), not written meanwhile.
-    let all = unsafe { mnt_opts.cast::<MountOptions>().as_ref() };
-    // SAFETY: a superblock is set up in process context (`vfs_get_tree()`,
-    // under `s_umount`, a semaphore).
-    let cx = unsafe { MaySleep::new() };
-    kernel::error::from_result(|| crate::dispatch::sb_set_mnt_opts::<T>(&cx, sb, all).map(|()| 0))
+    // SAFETY: valid arguments from the core; a superblock is set up in
+    // process context (`vfs_get_tree()`, under `s_umount`, a semaphore).
+    unsafe { with_mount_options(sb, mnt_opts, crate::dispatch::sb_set_mnt_opts::<T>) }
 }
 
 /// `sb_mnt_opts_compat` entry point for chain `T`: 0 when each submodule
@@ -317,16 +335,7 @@ pub(super) unsafe extern "C" fn sb_mnt_opts_compat<T: Tier>(
     sb: *mut c::super_block,
     mnt_opts: *mut c_void,
 ) -> c_int {
-    if !ours() {
-        return 0;
-    }
-    // SAFETY: a valid superblock, for the call.
-    let sb = unsafe { Superblock::from_raw(sb) };
-    // SAFETY: null or stacker's options (`ours`).
-    let all = unsafe { mnt_opts.cast::<MountOptions>().as_ref() };
-    // SAFETY: NFS compares a mount's options in process context.
-    let cx = unsafe { MaySleep::new() };
-    kernel::error::from_result(|| {
-        crate::dispatch::sb_mnt_opts_compat::<T>(&cx, sb, all).map(|()| 0)
-    })
+    // SAFETY: valid arguments from the core; NFS compares a mount's
+    // options in process context.
+    unsafe { with_mount_options(sb, mnt_opts, crate::dispatch::sb_mnt_opts_compat::<T>) }
 }

@@ -8,8 +8,7 @@
  * security_sb_set_mnt_opts() hand every LSM the same pointer
  * (fs_context::security), and SELinux and Smack each take it for a
  * structure of their own: stacker uses it only when neither is active
- * (core/mount_options.rs). lsm_idlist and lsm_active_cnt (security/lsm.h)
- * are complete before any hook runs.
+ * (core/mount_options.rs).
  */
 
 #include <linux/fs_context.h>
@@ -17,21 +16,11 @@
 #include <linux/lsm_hooks.h>
 #include <uapi/linux/lsm.h>
 
-#include "../../../lsm.h"
 #include "stacker.h"
 
 bool stacker_mount_options_ours(void)
 {
-	unsigned int i;
-
-	for (i = 0; i < lsm_active_cnt; i++) {
-		switch (lsm_idlist[i]->id) {
-		case LSM_ID_SELINUX:
-		case LSM_ID_SMACK:
-			return false;
-		}
-	}
-	return true;
+	return !stacker_lsm_active(LSM_ID_SELINUX) && !stacker_lsm_active(LSM_ID_SMACK);
 }
 
 void **stacker_fs_context_security(struct fs_context *fc)

@@ -9,8 +9,6 @@
  * LSMs with labels would each read the other's as their own; SELinux's
  * rule init even clears the pointer first. stacker answers them only when
  * no other LSM with labels is active: SELinux, Smack and AppArmor.
- * lsm_idlist and lsm_active_cnt (security/lsm.h) are complete before any
- * hook runs.
  *
  * An audit rule is one u64, the value the submodule gave (entry.rs). A
  * policy load makes the rules with label fields anew, as SELinux's does:
@@ -25,22 +23,12 @@
 #include <linux/slab.h>
 #include <uapi/linux/lsm.h>
 
-#include "../../../lsm.h"
 #include "stacker.h"
 
 bool stacker_bare_secids_ours(void)
 {
-	unsigned int i;
-
-	for (i = 0; i < lsm_active_cnt; i++) {
-		switch (lsm_idlist[i]->id) {
-		case LSM_ID_SELINUX:
-		case LSM_ID_SMACK:
-		case LSM_ID_APPARMOR:
-			return false;
-		}
-	}
-	return true;
+	return !stacker_lsm_active(LSM_ID_SELINUX) && !stacker_lsm_active(LSM_ID_SMACK) &&
+	       !stacker_lsm_active(LSM_ID_APPARMOR);
 }
 
 int stacker_audit_rule_known(struct audit_krule *krule)

@@ -49,6 +49,12 @@ enum stacker_catalog_size {
 	STACKER_CATALOG_SIZE
 };
 
+/*
+ * Whether the LSM with id @id (LSM_ID_*) is active (lsm.c). The LSM core's
+ * list is complete before any hook runs.
+ */
+bool stacker_lsm_active(u64 id);
+
 /* The catalog's hooks that Rust registers for @owner, into @hooks (lsm.c). */
 int stacker_collect_hooks(struct security_hook_list *hooks, int owner);
 /* Logs how many hooks were registered, and the dispatch tier (boot.rs). */
