@@ -4,8 +4,12 @@
 # FUZZ_SECONDS (default 600) each, one at a time, starting from the
 # committed corpus (fuzz/corpus/TARGET), and fails if any target crashed.
 # Prints per target: runs, execs/s, coverage (edges, features), crashes.
+# Then, for FUZZ_SECONDS too, the equivalence test against SELinux on
+# random policies (scripts/equivalence-fuzz.sh; it builds the test kernel).
 #
 #   scripts/fuzz.sh [--update-corpus] [TARGET...]
+#
+# TARGET "equivalence" is that run; naming targets runs only those.
 #
 # --update-corpus merges what a run found into fuzz/corpus/TARGET,
 # minimised (libFuzzer's -set_cover_merge=1 on edges), to be committed. Without it the
@@ -36,19 +40,30 @@ if ! cargo fuzz --version >/dev/null 2>&1; then
 fi
 
 cd "$FUZZ_DIR"
+equivalence=1
 if [ "$#" -ne 0 ]; then
-	targets=("$@")
+	equivalence=0
+	targets=()
+	for t in "$@"; do
+		if [ "$t" = equivalence ]; then
+			equivalence=1
+		else
+			targets+=("$t")
+		fi
+	done
 else
 	mapfile -t targets < <(cargo fuzz list)
 fi
-[ "${#targets[@]}" -ne 0 ] || die "no fuzz targets in $FUZZ_DIR"
+[ "${#targets[@]}" -ne 0 ] || [ "$equivalence" = 1 ] || die "no fuzz targets in $FUZZ_DIR"
 
-log "building ${#targets[@]} fuzz targets"
-cargo fuzz build -O
+if [ "${#targets[@]}" -ne 0 ]; then
+	log "building ${#targets[@]} fuzz targets"
+	cargo fuzz build -O
+fi
 
 failed=()
 summary=()
-for t in "${targets[@]}"; do
+for t in ${targets[@]+"${targets[@]}"}; do
 	corpus=$OUT/corpus/$t
 	artifacts=$OUT/artifacts/$t
 	flog=$OUT/$t.log
@@ -93,9 +108,16 @@ for t in "${targets[@]}"; do
 	fi
 done
 
+if [ "$equivalence" = 1 ]; then
+	rc=0
+	EQUIVALENCE_SECONDS=$SECONDS_PER_TARGET "$STACKER_ROOT/scripts/equivalence-fuzz.sh" || rc=$?
+	summary+=("equivalence: see above, $([ "$rc" -eq 0 ] && echo "no difference" || echo FAILED)")
+	[ "$rc" -eq 0 ] || failed+=(equivalence)
+fi
+
 echo "fuzz summary ($SECONDS_PER_TARGET s per target):"
-printf '  %s\n' "${summary[@]}"
+printf '  %s\n' ${summary[@]+"${summary[@]}"}
 if [ "${#failed[@]}" -ne 0 ]; then
-	die "fuzz targets crashed: ${failed[*]} (inputs under $OUT/artifacts)"
+	die "fuzz targets failed: ${failed[*]} (inputs under $OUT/artifacts, $OUT/equivalence)"
 fi
 log "fuzz: ${#targets[@]} targets, no crashes"

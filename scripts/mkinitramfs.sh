@@ -145,19 +145,27 @@ install -m 0644 "$policy" "$root/etc/selinux/policy"
 install -m 0644 "$STACKER_ROOT/tests/guest/coexist/apparmor.profile" "$root/etc/apparmor/stacker_coexist"
 
 # The equivalence test's policies (tests/guest/mlte_equivalence_test.c):
-# random policy.conf files in the subset (tests/mlte/equivalence.py, fixed
-# seeds, after this kernel's class declarations), each compiled by
-# checkpolicy for SELinux and by mlte-policy for mlte.
+# random policy.conf files in the subset (tests/mlte/equivalence.py, after
+# this kernel's class declarations), each compiled by checkpolicy for
+# SELinux and by mlte-policy for mlte. The seeds are 1 to 6, or the six of
+# EQUIVALENCE_SEEDS (scripts/equivalence-fuzz.sh, make fuzz); policy N of
+# the guest is the Nth seed's, and the guest's seeds file names them.
 eq="$root/etc/mlte/equivalence"
 mkdir -p "$eq"
+read -r -a seeds <<<"${EQUIVALENCE_SEEDS:-1 2 3 4 5 6}"
 # Six: mlte_equivalence_test.c has one test for each.
-for seed in 1 2 3 4 5 6; do
+[ "${#seeds[@]}" -eq 6 ] || die "EQUIVALENCE_SEEDS must name six seeds, not '${seeds[*]}'"
+: >"$eq/seeds"
+for n in 1 2 3 4 5 6; do
+	seed=${seeds[n - 1]}
+	[[ $seed =~ ^[0-9]+$ ]] || die "equivalence seed '$seed' is not a number"
 	python3 "$STACKER_ROOT/tests/mlte/equivalence.py" "$out/selinux/declarations.conf" "$seed" "$out/equivalence" \
 		|| die "generating equivalence policy $seed failed"
-	checkpolicy -M -c 33 -o "$eq/$seed.selinux" "$out/equivalence/$seed.conf" >"$out/equivalence/$seed.log" 2>&1 \
+	checkpolicy -M -c 33 -o "$eq/$n.selinux" "$out/equivalence/$seed.conf" >"$out/equivalence/$seed.log" 2>&1 \
 		|| { cat "$out/equivalence/$seed.log" >&2; die "checkpolicy refused equivalence policy $seed"; }
-	compile_mlte "$out/equivalence/$seed.conf" "$eq/$seed.mlte"
-	install -m 0644 "$out/equivalence/$seed.contexts" "$eq/$seed.contexts"
+	compile_mlte "$out/equivalence/$seed.conf" "$eq/$n.mlte"
+	install -m 0644 "$out/equivalence/$seed.contexts" "$eq/$n.contexts"
+	echo "$n $seed" >>"$eq/seeds"
 done
 install -m 0644 "$out/equivalence/classes" "$eq/classes"
 parser=$(command -v apparmor_parser || true)
