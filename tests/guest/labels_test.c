@@ -391,7 +391,7 @@ TEST_F(labels, a_load_remakes_audit_rules)
 		  "openat", "-F", pid, "-F", "obj_type=shared_t", "-k", "stk_reload", NULL }));
 	/* The renamed policy declares shared_t; the file gets it. */
 	EXPECT_EQ(0, load_policy(RENAMED_BIN));
-	EXPECT_EQ(0, mlte_set_label(file, "shared_t:s0"));
+	EXPECT_EQ(0, mlte_set_label(file, "system_u:object_r:shared_t:s0"));
 	EXPECT_EQ(1, write(go[1], "x", 1));
 	close(go[1]);
 	ASSERT_EQ(child, waitpid(child, &status, 0));
