@@ -320,3 +320,22 @@ fn a_policy_load_remakes_the_audit_rules() {
     assert_eq!(PolicyFile::store(b"not a policy"), Err(EINVAL));
     assert_eq!(platform::audit_rule_updates(), before + 1);
 }
+
+/// A denial's log line is SELinux's AVC line with whole contexts, as
+/// `tests/mlte/avc-sample.log` holds it: `tests/mlte/test_sepolgen.py`
+/// checks that sepolgen (audit2allow) reads that file.
+#[test]
+fn a_denial_is_logged_as_an_avc_line_sepolgen_reads() {
+    let (_s, h) = boot();
+    let etc = file(&h, "passwd", Some("system_u:object_r:etc_t:s1:c0-s2:c0.c2"));
+    platform::take_log();
+    assert_eq!(open(&h, &etc), Err(EACCES));
+    let sample = include_str!("../../tests/mlte/avc-sample.log");
+    let want = sample.lines().next().expect("a line");
+    let log = platform::take_log();
+    assert!(
+        log.iter()
+            .any(|l| l.strip_prefix("stacker: ").map(str::trim_end) == Some(want)),
+        "{log:?}"
+    );
+}
