@@ -339,3 +339,40 @@ fn a_denial_is_logged_as_an_avc_line_sepolgen_reads() {
         "{log:?}"
     );
 }
+
+/// A write of `attr/current` that changes the role needs `allow OLD NEW`,
+/// as SELinux's `dyntransition`; one in the same role does not.
+#[test]
+fn setcurrent_into_another_role_needs_a_role_allow() {
+    let (_s, _h) = boot();
+    let load = |text: &str| {
+        let (_, compiled) = crate::mlte_compile(text).expect("compiles");
+        assert_eq!(PolicyFile::store(&compiled), Ok(()));
+    };
+    let example = include_str!("example.policy").replace(
+        "allow init_t user_t : process transition;",
+        "allow init_t user_t : process { transition setcurrent };\n\
+         allow init_t init_t : process setcurrent;",
+    );
+    let set = |value: &str| Mlte.setprocattr(&cx(), b"current", value.as_bytes());
+    let current = || context_text(current_sid());
+    load(&example.replace("allow system_r user_r;", ""));
+    assert_eq!(
+        set("system_u:user_r:user_t:s0"),
+        Err(EACCES),
+        "no role allow"
+    );
+    assert_eq!(current(), "system_u:system_r:init_t:s0");
+    // Another level in the same role needs no role allow.
+    let same_role = "system_u:system_r:init_t:s1:c0";
+    assert_eq!(set(same_role), Ok(same_role.len()));
+    assert_eq!(current(), "system_u:system_r:init_t:s1:c0");
+    Cred::set_current(Arc::new(Cred::new(0)));
+    load(&example);
+    let user = "system_u:user_r:user_t:s0";
+    assert_eq!(set(user), Ok(user.len()));
+    assert_eq!(current(), "system_u:user_r:user_t:s0");
+    // A context the policy finds invalid is refused as text.
+    Cred::set_current(Arc::new(Cred::new(0)));
+    assert_eq!(set("system_u:user_r:init_t:s0"), Err(EINVAL));
+}

@@ -19,7 +19,8 @@
 //!   transition`, and `allow OLD_ROLE NEW_ROLE` for a new role), or by a
 //!   write to
 //!   `/proc/self/attr/current` or `lsm_set_self_attr(LSM_ATTR_CURRENT)`
-//!   (which needs `process setcurrent`). Tasks that started before the
+//!   (which needs `process setcurrent`, and `allow OLD_ROLE NEW_ROLE` for a
+//!   new role). Tasks that started before the
 //!   first policy have the `sid kernel` context;
 //! - inodes: the `security.mlte` xattr, read when the inode is first
 //!   reached through a dentry after a policy is loaded (`d_instantiate`,
@@ -222,6 +223,38 @@ fn check(s: Sid, o: Sid, class: Class, perms: u32, target: Target<'_>) -> Result
     policy::with(|p| match p {
         Some(p) => policy::check(p, s, o, class, perms, target),
         None => Ok(()),
+    })
+}
+
+/// May a task in `s` change its context to `new` by itself (`attr/current`)
+/// when that changes its role? As SELinux's `dyntransition`, which
+/// `context_struct_compute_av()` refuses to a role change that no `allow
+/// OLD NEW` permits (mlte's `setcurrent` is checked from the old context
+/// to the new one, as `dyntransition`, but is named as SELinux's
+/// `setcurrent`, which a role change does not touch: so the role is
+/// checked here, not in the access vector). A refusal is logged
+/// (rate-limited) and, when enforcing, `EACCES`.
+fn check_role_change(s: Sid, new: Sid) -> Result {
+    policy::with(|p| {
+        let Some(p) = p else { return Ok(()) };
+        let (from, to) = (p.context(s).role(), p.context(new).role());
+        if from == to || p.role_allowed(from, to) {
+            return Ok(());
+        }
+        if platform::ratelimit_audit() {
+            let (old, new) = (p.show(s), p.show(new));
+            platform::pr_warn!(
+                "{}\n",
+                format_args!(
+                    "mlte: role change refused: no allow for the roles of {old} and {new}"
+                )
+            );
+        }
+        if policy::enforcing() {
+            Err(EACCES)
+        } else {
+            Ok(())
+        }
     })
 }
 
@@ -1260,6 +1293,7 @@ crate::submodule::submodule! {
             // No policy: no context to take.
             let new = sidtab::intern(cx, &new.ok_or(EINVAL)??)?;
             check(current_sid(), new, Class::Process, PROCESS_SETCURRENT, Target::None)?;
+            check_role_change(current_sid(), new)?;
             if let Some(label) = new_cred.cred().state(&KEY) {
                 label.set(Some(new));
             }
