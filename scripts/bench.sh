@@ -54,7 +54,7 @@ done
 # "selinux" and every "mlte*" variant side by side.
 #
 # selinux: SELinux with the MLS policy of tests/bench/selinux/, enforcing;
-# the workloads run in bench_t:s1:c0.c1. lsm=selinux, not
+# the workloads run in system_u:system_r:bench_t:s1:c0.c1. lsm=selinux, not
 # lsm=capability,selinux: 7.3 always puts capability first (LSM_ORDER_FIRST),
 # so both name the same stack, capability + SELinux, the baseline plus
 # SELinux.
@@ -62,9 +62,10 @@ done
 # mlte, mlte-capstack: the mlte submodule through stacker, alone and after
 # capstack, with tests/bench/mlte/bench.policy, the counterpart of the
 # SELinux policy (the same levels, domain and Bell-LaPadula rules); the
-# workloads run in bench_t:s1:c0,c1. (mlte is not an LSM of its own.)
+# workloads run in system_u:system_r:bench_t:s1:c0,c1, the same context as
+# the selinux variant's. (mlte is not an LSM of its own.)
 # mlte-cat1024: mlte with the same policy declaring c0 to c1023 and the
-# workloads in bench_t:s1:c0.c1023, so every label the hooks decide on
+# workloads in system_u:system_r:bench_t:s1:c0.c1023, so every label the hooks decide on
 # carries 1,024 categories.
 #
 # ima, integrity: the in-kernel IMA (in every boot of the image: 7.3

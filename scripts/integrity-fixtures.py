@@ -48,8 +48,8 @@ tests/guest/integrity/test.policy selects on):
                       paths the guest sees (/mnt/integrity/...)
 and, for mlte_test, not in the manifest and made after e2fsck's check:
   /mlte/plain         uid 0, no security.mlte (mlte's `sid file`)
-  /mlte/labelled      uid 0, security.mlte = secret_t:s0
-  /mlte/unreadable    uid 0, security.mlte = secret_t:s0 in an xattr block
+  /mlte/labelled      uid 0, security.mlte = system_u:object_r:secret_t:s0
+  /mlte/unreadable    uid 0, security.mlte = system_u:object_r:secret_t:s0 in an xattr block
                       whose checksum is then broken, so that ext4 refuses
                       every read of it (EFSBADCRC): a label that cannot
                       be read
@@ -93,8 +93,8 @@ FIXED_TIME = 1700000000
 # Where the guest mounts the image (tests/guest/integrity_test.c).
 GUEST_MOUNT = "/mnt/integrity"
 # The label /meta/* carry, and the one /meta/forged gets afterwards.
-MLTE_LABEL = b"secret_t:s0"
-MLTE_FORGED = b"public_t:s0"
+MLTE_LABEL = b"system_u:object_r:secret_t:s0"
+MLTE_FORGED = b"system_u:object_r:public_t:s0"
 # /meta/badevm's security.evm: an HMAC's type byte and 4 bytes.
 BAD_EVM = b"\x02\x01\x02\x03\x04"
 IMAGE = "integrity.img"

@@ -85,6 +85,12 @@ python3 -B -m unittest -q tests/scripts/test_check_hook_paths.py 2>&1 | tail -n 
 # byte of the xattr block's checksum it breaks.
 python3 -B -m unittest -q tests/scripts/test_integrity_fixtures.py 2>&1 | tail -n 1 \
 	|| die "integrity-fixtures.py unit tests failed"
+# sepolgen (audit2allow, audit2why) reads mlte's denial lines, whole
+# contexts included: Debian's python3 has the package.
+/usr/bin/python3 -c 'import sys; sys.path.append("/usr/lib/python3/dist-packages"); import sepolgen' 2>/dev/null \
+	|| die "sepolgen missing (package python3-sepolgen; scripts/setup.sh installs it)"
+/usr/bin/python3 -B -m unittest -q tests/mlte/test_sepolgen.py 2>&1 | tail -n 1 \
+	|| die "sepolgen does not read mlte's denial lines (tests/mlte/test_sepolgen.py)"
 # kunit.sh's reading of kunit.py's JSON report (scripts/kunit-check.py):
 # the real report in tests/kunit/report.json passes; a failed, skipped or
 # crashed test, a skipped, missing or empty suite and a failing parameter

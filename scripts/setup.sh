@@ -27,6 +27,9 @@ DEB_PACKAGES=(
 	# compiles the SELinux policy of the bench variant "selinux" and of
 	# the coexistence boots
 	checkpolicy
+	# audit2allow's library, which must read mlte's denial lines
+	# (tests/mlte/test_sepolgen.py, run by scripts/lint.sh)
+	python3-sepolgen
 	# apparmor_parser, which loads coexist_test's AppArmor profile in the
 	# guest (copied into the initramfs with its libraries)
 	apparmor

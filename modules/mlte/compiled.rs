@@ -17,9 +17,14 @@
 //!
 //! ```text
 //! header:       "MLTE" version types classes rules transitions levels
-//!               constraints dontaudits
+//!               constraints dontaudits roles users role_types user_roles
+//!               role_transitions role_allows
 //! type names:   types x 64 bytes, NUL-padded, 1..=64 bytes of [a-z0-9_]
 //! name index:   types x type id, in strictly ascending order of name
+//! role names:   roles x 64 bytes, as type names, strictly ascending (a
+//!               role's id is its place); `object_r` is one
+//! user names:   users x 64 bytes, the same way
+//! user ranges:  users x (low level, high level), high dominating low
 //! sids:         3 contexts: kernel, file, unlabeled
 //! levels:       levels x level, sensitivities strictly ascending
 //! rules:        rules x (source, target, class, perms), strictly
@@ -27,15 +32,23 @@
 //! dontaudit:    dontaudits x (source, target, class, perms), the same way:
 //!               the denials not to log
 //! transitions:  transitions x (source, target, class, new), sorted, unique
+//! role types:   role_types x (role, type), strictly ascending: the types
+//!               each role may have (`role R types T`)
+//! user roles:   user_roles x (user, role), strictly ascending
+//! role trans.:  role_transitions x (role, type, class, new role), sorted,
+//!               unique (`role_transition`)
+//! role allows:  role_allows x (role, new role), strictly ascending
+//!               (`allow R1 R2`)
 //! constraints:  constraints x (class, perms, words, words x u32), classes
 //!               in ascending order
 //!
 //! level:        sensitivity, 16 x u64 category words (`CategorySet`)
-//! context:      type, level
+//! context:      user, role, type, low level, high level
 //! ```
 //!
 //! A `level` entry allows its sensitivity with any subset of its categories
-//! (SELinux's `level s1:c0.c3;`); every context must be allowed by one.
+//! (SELinux's `level s1:c0.c3;`); every level of a context must be allowed
+//! by one.
 //!
 //! Cost: 68 bytes per type and 16 per rule; a decision cache miss is a
 //! binary search over the rules (17 steps for 100,000) plus the class's
@@ -44,34 +57,49 @@
 //! Kernel-independent: no allocation, no panic path.
 
 use super::category::{CategorySet, WORDS};
-use super::classes::{Class, CLASSES, CLASS_COUNT};
+use super::classes::{perm, Class, CLASSES, CLASS_COUNT};
 use super::constraint;
-use super::context::{Context, ContextView};
+use super::context::{dominates, Context, ContextError, ContextView, LevelView};
 use super::level::{Level, MAX_SENSITIVITY};
 use core::ops::Deref;
 
 /// The magic at the start of the compiled form.
 pub(crate) const MAGIC: &[u8; 4] = b"MLTE";
 /// The version this code reads and writes.
-pub(crate) const VERSION: u32 = 4;
+pub(crate) const VERSION: u32 = 5;
 /// The most types a policy may declare.
 pub(crate) const MAX_TYPES: u32 = 32_768;
-/// The most rules (allowed (source, target, class) triples).
+/// The most roles a policy may declare (`object_r` included).
+pub(crate) const MAX_ROLES: u32 = 4096;
+/// The most users a policy may declare.
+pub(crate) const MAX_USERS: u32 = 4096;
+/// The most rules (allowed (source, target, class) triples); also the most
+/// entries of each of the other tables.
 pub(crate) const MAX_RULES: u32 = 2_000_000;
-/// The longest type name, in bytes: also the size of a name's slot.
+/// The longest type, role or user name, in bytes: also the size of a
+/// name's slot.
 pub(crate) const MAX_NAME: u32 = 64;
 /// The most `level` statements.
 pub(crate) const MAX_LEVELS: u32 = 256;
 /// The most `mlsconstrain` statements.
 pub(crate) const MAX_CONSTRAINTS: u32 = 1024;
+/// The role of objects (files, IPC objects), which needs no authorization.
+pub(crate) const OBJECT_R: &[u8] = b"object_r";
 /// The bytes of the header.
-const HEADER: usize = 36;
+const HEADER: usize = 60;
 /// The bytes of a rule or a transition.
 const RULE_BYTES: usize = 16;
+/// The bytes of a (role, type), (user, role) or (role, role) pair.
+const PAIR_BYTES: usize = 8;
 /// The bytes of an encoded level.
 pub(crate) const LEVEL_BYTES: usize = 4 + 8 * WORDS;
 /// The bytes of an encoded context.
-pub(crate) const CONTEXT_BYTES: usize = 4 + LEVEL_BYTES;
+pub(crate) const CONTEXT_BYTES: usize = 12 + 2 * LEVEL_BYTES;
+/// The permissions of `process` that a role change needs an `allow R1
+/// R2` for, as SELinux's `process_trans_perms`: `transition` (SELinux's
+/// other one, `dyntransition`, mlte has not; its `setcurrent` is
+/// SELinux's, which a role change does not touch).
+const PROCESS_TRANS_PERMS: u32 = perm(Class::Process, "transition");
 
 /// The contexts a policy gives to what has no label of its own.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -81,7 +109,8 @@ pub(crate) enum InitialSid {
     /// Files without a `security.mlte` xattr, or on file systems without
     /// xattrs.
     File = 1,
-    /// Objects whose label names a type or level the policy does not have.
+    /// Objects whose label names a user, role, type or level the policy
+    /// does not have, or is not valid under it.
     Unlabeled = 2,
 }
 
@@ -102,19 +131,32 @@ pub(crate) struct Invalid {
     pub(crate) why: &'static str,
 }
 
+/// A table of sorted fixed-size entries: where it starts, how many.
+#[derive(Clone, Copy, Debug, Default)]
+struct Table {
+    at: usize,
+    count: u32,
+}
+
 /// Where each part of a checked policy starts.
 #[derive(Clone, Copy, Debug)]
 struct Layout {
     types: u32,
     levels: u32,
-    rules: u32,
-    transitions: u32,
     index_at: usize,
+    role_names: Table,
+    user_names: Table,
+    user_ranges_at: usize,
     level_at: usize,
-    rules_at: usize,
-    dontaudits: u32,
-    dontaudit_at: usize,
-    trans_at: usize,
+    rules: Table,
+    dontaudits: Table,
+    transitions: Table,
+    role_types: Table,
+    user_roles: Table,
+    role_transitions: Table,
+    role_allows: Table,
+    /// The id of `object_r`.
+    object_r: u32,
     /// Byte span of each class's constraint records.
     constraints: [(usize, usize); CLASS_COUNT],
     /// The sid contexts, decoded once: hooks read them for every
@@ -122,31 +164,49 @@ struct Layout {
     sids: [SidContext; SIDS.len()],
 }
 
-/// A sid's context and how many of its category words are significant.
+/// A sid's context and how many of its levels' category words are
+/// significant.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct SidContext {
     /// The context.
     pub(crate) context: Context,
-    /// Words from here on are 0.
-    len: usize,
+    /// Words of the low level from here on are 0.
+    low_len: usize,
+    /// Words of the high level from here on are 0.
+    high_len: usize,
+}
+
+impl SidContext {
+    /// The low level's significant words.
+    pub(crate) fn low_len(&self) -> usize {
+        self.low_len
+    }
+
+    /// The high level's significant words.
+    pub(crate) fn high_len(&self) -> usize {
+        self.high_len
+    }
 }
 
 impl ContextView for SidContext {
+    fn user(&self) -> u32 {
+        self.context.user
+    }
+
+    fn role(&self) -> u32 {
+        self.context.role
+    }
+
     fn ty(&self) -> u32 {
         self.context.ty
     }
 
-    fn sensitivity(&self) -> u16 {
-        self.context.level.sensitivity
+    fn low(&self) -> LevelView<'_> {
+        LevelView::new(&self.context.low, self.low_len)
     }
 
-    fn len(&self) -> usize {
-        self.len
-    }
-
-    #[inline(always)]
-    fn word(&self, i: usize) -> u64 {
-        self.context.word(i)
+    fn high(&self) -> LevelView<'_> {
+        LevelView::new(&self.context.high, self.high_len)
     }
 }
 
@@ -222,10 +282,97 @@ pub(crate) fn push_level(out: &mut Vec<u8>, level: &Level) {
     }
 }
 
+/// Appends `ctx` in the compiled encoding (for the host compiler).
+#[cfg(not(CONFIG_RUST))]
+pub(crate) fn push_context(out: &mut Vec<u8>, ctx: &Context) {
+    for v in [ctx.user, ctx.role, ctx.ty] {
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+    push_level(out, &ctx.low);
+    push_level(out, &ctx.high);
+}
+
 /// The name in a 64-byte slot: the bytes before the first NUL.
 fn slot_name(slot: &[u8]) -> &[u8] {
     let len = slot.iter().position(|&b| b == 0).unwrap_or(slot.len());
     slot.get(..len).unwrap_or(&[])
+}
+
+/// Checks the name slot at `at` (`what` names its kind in errors): 1 to
+/// 64 bytes of `[a-z0-9_]`, NUL-padded. The name.
+fn check_name<'b>(bytes: &'b [u8], at: usize, what: &'static str) -> Result<&'b [u8], Invalid> {
+    let bad = |why| Invalid { at, why };
+    let slot = bytes.get(at..at + MAX_NAME as usize).ok_or(bad(what))?;
+    let name = slot_name(slot);
+    if name.is_empty() {
+        return Err(bad("empty name"));
+    }
+    if !name
+        .iter()
+        .all(|&b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+    {
+        return Err(bad("name with a byte outside [a-z0-9_]"));
+    }
+    if slot
+        .get(name.len()..)
+        .is_some_and(|pad| pad.iter().any(|&b| b != 0))
+    {
+        return Err(bad("name slot not NUL-padded"));
+    }
+    Ok(name)
+}
+
+/// Checks `count` name slots at `at`, strictly ascending.
+fn check_sorted_names(
+    bytes: &[u8],
+    at: usize,
+    count: u32,
+    what: &'static str,
+) -> Result<(), Invalid> {
+    let mut previous: Option<&[u8]> = None;
+    for i in 0..count as usize {
+        let at = at + i * MAX_NAME as usize;
+        let name = check_name(bytes, at, what)?;
+        if previous.is_some_and(|p| p >= name) {
+            return Err(Invalid {
+                at,
+                why: "role or user names not in strictly ascending order",
+            });
+        }
+        previous = Some(name);
+    }
+    Ok(())
+}
+
+/// Checks the `count` pairs at `at`: strictly ascending, the first below
+/// `first`, the second below `second`.
+fn check_pairs(
+    bytes: &[u8],
+    at: usize,
+    count: u32,
+    first: u32,
+    second: u32,
+) -> Result<(), Invalid> {
+    let mut previous: Option<(u32, u32)> = None;
+    for i in 0..count as usize {
+        let at = at + PAIR_BYTES * i;
+        let get = |k: usize| u32_at(bytes, at + 4 * k).unwrap_or(u32::MAX);
+        let key = (get(0), get(1));
+        if key.0 >= first || key.1 >= second {
+            return Err(Invalid {
+                at,
+                why: "pair names a role, user or type that does not exist",
+            });
+        }
+        if previous.is_some_and(|p| p >= key) {
+            return Err(Invalid {
+                at,
+                why: "pairs not sorted or repeated",
+            });
+        }
+        previous = Some(key);
+    }
+    Ok(())
 }
 
 /// Checks every field of `bytes`.
@@ -236,7 +383,7 @@ fn check(bytes: &[u8]) -> Result<Layout, Invalid> {
     }
     let field = |at| u32_at(bytes, at).ok_or(bad(at, "cut short in the header"));
     if field(4)? != VERSION {
-        return Err(bad(4, "unknown version (this kernel reads version 4)"));
+        return Err(bad(4, "unknown version (this kernel reads version 5)"));
     }
     let types = field(8)?;
     if types == 0 || types > MAX_TYPES {
@@ -251,6 +398,9 @@ fn check(bytes: &[u8]) -> Result<Layout, Invalid> {
         return Err(bad(16, "rule count out of range (0 to 2000000)"));
     }
     let transitions = field(20)?;
+    if transitions > MAX_RULES {
+        return Err(bad(20, "transition count out of range (0 to 2000000)"));
+    }
     let levels = field(24)?;
     if levels == 0 || levels > MAX_LEVELS {
         return Err(bad(24, "level count out of range (1 to 256)"));
@@ -263,47 +413,49 @@ fn check(bytes: &[u8]) -> Result<Layout, Invalid> {
     if dontaudits > MAX_RULES {
         return Err(bad(32, "dontaudit count out of range (0 to 2000000)"));
     }
+    let roles = field(36)?;
+    if roles == 0 || roles > MAX_ROLES {
+        return Err(bad(36, "role count out of range (1 to 4096)"));
+    }
+    let users = field(40)?;
+    if users == 0 || users > MAX_USERS {
+        return Err(bad(40, "user count out of range (1 to 4096)"));
+    }
+    let mut counts = [0u32; 4];
+    for (i, c) in counts.iter_mut().enumerate() {
+        let at = 44 + 4 * i;
+        *c = field(at)?;
+        if *c > MAX_RULES {
+            return Err(bad(at, "table count out of range (0 to 2000000)"));
+        }
+    }
+    let [role_types, user_roles, role_transitions, role_allows] = counts;
     // Type names: fixed slots.
     let mut at = HEADER;
     for _ in 0..types {
-        let slot = bytes
-            .get(at..at + MAX_NAME as usize)
-            .ok_or(bad(at, "cut short in the type names"))?;
-        let name = slot_name(slot);
-        if name.is_empty() {
-            return Err(bad(at, "empty type name"));
-        }
-        if !name
-            .iter()
-            .all(|&b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
-        {
-            return Err(bad(at, "type name with a byte outside [a-z0-9_]"));
-        }
-        if slot
-            .get(name.len()..)
-            .is_some_and(|pad| pad.iter().any(|&b| b != 0))
-        {
-            return Err(bad(at, "type name slot not NUL-padded"));
-        }
+        check_name(bytes, at, "cut short in the type names")?;
         at += MAX_NAME as usize;
     }
-    // At most 32768 types, 256 levels and 2000000 rules: no overflow.
+    // At most 32768 types, 4096 roles and users, 256 levels and 2000000
+    // entries a table: no overflow.
     let index_at = at;
-    let sids_at = index_at + 4 * types as usize;
+    let roles_at = index_at + 4 * types as usize;
+    let users_at = roles_at + MAX_NAME as usize * roles as usize;
+    let user_ranges_at = users_at + MAX_NAME as usize * users as usize;
+    let sids_at = user_ranges_at + 2 * LEVEL_BYTES * users as usize;
     let level_at_ = sids_at + SIDS.len() * CONTEXT_BYTES;
     let rules_at = level_at_ + levels as usize * LEVEL_BYTES;
     let dontaudit_at = rules_at + RULE_BYTES * rules as usize;
     let trans_at = dontaudit_at + RULE_BYTES * dontaudits as usize;
-    let trans_len = (transitions as usize)
-        .checked_mul(RULE_BYTES)
-        .ok_or(bad(20, "transition count out of range"))?;
-    let constraints_at = trans_at
-        .checked_add(trans_len)
-        .ok_or(bad(20, "transition count out of range"))?;
+    let role_types_at = trans_at + RULE_BYTES * transitions as usize;
+    let user_roles_at = role_types_at + PAIR_BYTES * role_types as usize;
+    let role_trans_at = user_roles_at + PAIR_BYTES * user_roles as usize;
+    let role_allows_at = role_trans_at + RULE_BYTES * role_transitions as usize;
+    let constraints_at = role_allows_at + PAIR_BYTES * role_allows as usize;
     if bytes.len() < constraints_at {
         return Err(bad(
             index_at.min(bytes.len()),
-            "cut short before the constraints (name index, sids, levels, rules or transitions)",
+            "cut short before the constraints (name index, roles, users, sids, levels or a table)",
         ));
     }
     // The name index: every type once, in strictly ascending order of
@@ -328,6 +480,15 @@ fn check(bytes: &[u8]) -> Result<Layout, Invalid> {
         }
         previous = Some(name);
     }
+    // Roles and users: sorted names; `object_r` is a role.
+    check_sorted_names(bytes, roles_at, roles, "cut short in the role names")?;
+    check_sorted_names(bytes, users_at, users, "cut short in the user names")?;
+    let object_r = (0..roles)
+        .find(|&r| {
+            let at = roles_at + r as usize * MAX_NAME as usize;
+            slot_name(bytes.get(at..at + MAX_NAME as usize).unwrap_or(&[])) == OBJECT_R
+        })
+        .ok_or(bad(roles_at, "no role object_r"))?;
     // Levels.
     let mut previous: Option<u16> = None;
     for i in 0..levels as usize {
@@ -342,23 +503,17 @@ fn check(bytes: &[u8]) -> Result<Layout, Invalid> {
     check_rules(bytes, rules_at, rules, types)?;
     check_rules(bytes, dontaudit_at, dontaudits, types)?;
     // Transitions.
-    let mut previous: Option<(u32, u32, u32)> = None;
-    for i in 0..transitions as usize {
-        let at = trans_at + RULE_BYTES * i;
-        let get = |k: usize| u32_at(bytes, at + 4 * k).unwrap_or(u32::MAX);
-        let key = (get(0), get(1), get(2));
-        if key.0 >= types || key.1 >= types || get(3) >= types {
-            return Err(bad(at, "transition names a type that does not exist"));
-        }
-        if key.2 >= classes {
-            return Err(bad(at + 8, "transition names a class that does not exist"));
-        }
-        if previous.is_some_and(|p| p >= key) {
-            return Err(bad(at, "transitions not sorted or repeated"));
-        }
-        previous = Some(key);
-    }
+    check_transitions(bytes, trans_at, transitions, types, types)?;
+    check_pairs(bytes, role_types_at, role_types, roles, types)?;
+    check_pairs(bytes, user_roles_at, user_roles, users, roles)?;
+    check_transitions(bytes, role_trans_at, role_transitions, roles, types)?;
+    check_pairs(bytes, role_allows_at, role_allows, roles, roles)?;
     // Constraints.
+    let limits = constraint::Limits {
+        users,
+        roles,
+        types,
+    };
     let mut spans = [(constraints_at, constraints_at); CLASS_COUNT];
     let mut at = constraints_at;
     let mut last_class = 0usize;
@@ -391,7 +546,7 @@ fn check(bytes: &[u8]) -> Result<Layout, Invalid> {
         let ops = bytes
             .get(ops_at..end)
             .ok_or(bad(ops_at, "cut short in a constraint"))?;
-        constraint::check(ops, types).map_err(|(word, why)| bad(ops_at + 4 * word, why))?;
+        constraint::check(ops, &limits).map_err(|(word, why)| bad(ops_at + 4 * word, why))?;
         // The span of a class runs from its first record to the end of its
         // last: records of one class are adjacent (classes ascend).
         if let Some(span) = spans.get_mut(class) {
@@ -406,58 +561,117 @@ fn check(bytes: &[u8]) -> Result<Layout, Invalid> {
     if at != bytes.len() {
         return Err(bad(at, "trailing bytes after the constraints"));
     }
-    let none = Context {
-        ty: 0,
-        level: Level {
-            sensitivity: 0,
-            categories: CategorySet::EMPTY,
+    let table = |at, count| Table { at, count };
+    let none = Level {
+        sensitivity: 0,
+        categories: CategorySet::EMPTY,
+    };
+    let none = SidContext {
+        context: Context {
+            user: 0,
+            role: 0,
+            ty: 0,
+            low: none,
+            high: none,
         },
+        low_len: 0,
+        high_len: 0,
     };
     let mut layout = Layout {
         types,
         levels,
-        rules,
-        transitions,
         index_at,
+        role_names: table(roles_at, roles),
+        user_names: table(users_at, users),
+        user_ranges_at,
         level_at: level_at_,
-        rules_at,
-        dontaudits,
-        dontaudit_at,
-        trans_at,
+        rules: table(rules_at, rules),
+        dontaudits: table(dontaudit_at, dontaudits),
+        transitions: table(trans_at, transitions),
+        role_types: table(role_types_at, role_types),
+        user_roles: table(user_roles_at, user_roles),
+        role_transitions: table(role_trans_at, role_transitions),
+        role_allows: table(role_allows_at, role_allows),
+        object_r,
         constraints: spans,
-        sids: [SidContext {
-            context: none,
-            len: 0,
-        }; SIDS.len()],
+        sids: [none; SIDS.len()],
     };
-    // The sids, now that the levels can be checked.
-    let mut sids = [SidContext {
-        context: none,
-        len: 0,
-    }; SIDS.len()];
+    // User ranges, then the sids, now that levels, roles and users can be
+    // checked.
     let view = Compiled {
         bytes,
         layout: &layout,
     };
+    for u in 0..users {
+        let at = user_ranges_at + 2 * LEVEL_BYTES * u as usize;
+        let (Some(low), Some(high)) = (level_at(bytes, at), level_at(bytes, at + LEVEL_BYTES))
+        else {
+            return Err(bad(at, "user range with a sensitivity above s255"));
+        };
+        if !view.level_allowed(&low) || !view.level_allowed(&high) {
+            return Err(bad(at, "user range with a level no level statement allows"));
+        }
+        if !dominates(LevelView::new(&high, WORDS), LevelView::new(&low, WORDS)) {
+            return Err(bad(
+                at,
+                "user range whose high level does not dominate its low",
+            ));
+        }
+    }
+    let mut sids = [none; SIDS.len()];
     for (i, sid) in sids.iter_mut().enumerate() {
         let at = sids_at + i * CONTEXT_BYTES;
         let ctx = context_at(bytes, at).ok_or(bad(at, "sid context out of range"))?;
-        if ctx.ty >= types {
-            return Err(bad(at, "sid context names a type that does not exist"));
-        }
-        if !view.level_allowed(&ctx.level) {
+        if ctx.user >= users || ctx.role >= roles || ctx.ty >= types {
             return Err(bad(
-                at + 4,
-                "sid context has a level no level statement allows",
+                at,
+                "sid context names a user, role or type that does not exist",
             ));
+        }
+        if view.validate(&ctx).is_err() {
+            return Err(bad(at, "sid context not valid under the policy"));
         }
         *sid = SidContext {
             context: ctx,
-            len: ctx.level.categories.significant_words(),
+            low_len: ctx.low.categories.significant_words(),
+            high_len: ctx.high.categories.significant_words(),
         };
     }
     layout.sids = sids;
     Ok(layout)
+}
+
+/// Checks the `count` transitions at `at` (`(source, target, class,
+/// new)`, the source and the new one below `sources`, the target below
+/// `targets`): sorted and unique.
+fn check_transitions(
+    bytes: &[u8],
+    at: usize,
+    count: u32,
+    sources: u32,
+    targets: u32,
+) -> Result<(), Invalid> {
+    let bad = |at, why| Invalid { at, why };
+    let mut previous: Option<(u32, u32, u32)> = None;
+    for i in 0..count as usize {
+        let at = at + RULE_BYTES * i;
+        let get = |k: usize| u32_at(bytes, at + 4 * k).unwrap_or(u32::MAX);
+        let key = (get(0), get(1), get(2));
+        if key.0 >= sources || key.1 >= targets || get(3) >= sources {
+            return Err(bad(
+                at,
+                "transition names a type or role that does not exist",
+            ));
+        }
+        if key.2 as usize >= CLASS_COUNT {
+            return Err(bad(at + 8, "transition names a class that does not exist"));
+        }
+        if previous.is_some_and(|p| p >= key) {
+            return Err(bad(at, "transitions not sorted or repeated"));
+        }
+        previous = Some(key);
+    }
+    Ok(())
 }
 
 /// Checks the `count` rules (allow or dontaudit) at `at`: types and
@@ -497,8 +711,11 @@ fn check_rules(bytes: &[u8], at: usize, count: u32, types: u32) -> Result<(), In
 /// Reads the context at `at`.
 fn context_at(bytes: &[u8], at: usize) -> Option<Context> {
     Some(Context {
-        ty: u32_at(bytes, at)?,
-        level: level_at(bytes, at + 4)?,
+        user: u32_at(bytes, at)?,
+        role: u32_at(bytes, at + 4)?,
+        ty: u32_at(bytes, at + 8)?,
+        low: level_at(bytes, at + 12)?,
+        high: level_at(bytes, at + 12 + LEVEL_BYTES)?,
     })
 }
 
@@ -527,17 +744,45 @@ impl<'a> Compiled<'a> {
         self.layout.types
     }
 
-    /// The name of type `ty` (empty for an id out of range).
-    pub(crate) fn type_name(&self, ty: u32) -> &'a [u8] {
-        if ty >= self.layout.types {
+    /// The number of roles.
+    pub(crate) fn roles(&self) -> u32 {
+        self.layout.role_names.count
+    }
+
+    /// The number of users.
+    pub(crate) fn users(&self) -> u32 {
+        self.layout.user_names.count
+    }
+
+    /// The name in slot `index` of the `count` slots at `base` (empty out
+    /// of range).
+    fn slot(&self, base: usize, count: u32, index: u32) -> &'a [u8] {
+        if index >= count {
             return &[];
         }
-        let at = entry(HEADER, ty as usize, MAX_NAME as usize);
+        let at = entry(base, index as usize, MAX_NAME as usize);
         slot_name(
             self.bytes
                 .get(at..at.wrapping_add(MAX_NAME as usize))
                 .unwrap_or(&[]),
         )
+    }
+
+    /// The name of type `ty` (empty for an id out of range).
+    pub(crate) fn type_name(&self, ty: u32) -> &'a [u8] {
+        self.slot(HEADER, self.layout.types, ty)
+    }
+
+    /// The name of role `role` (empty for an id out of range).
+    pub(crate) fn role_name(&self, role: u32) -> &'a [u8] {
+        let t = self.layout.role_names;
+        self.slot(t.at, t.count, role)
+    }
+
+    /// The name of user `user` (empty for an id out of range).
+    pub(crate) fn user_name(&self, user: u32) -> &'a [u8] {
+        let t = self.layout.user_names;
+        self.slot(t.at, t.count, user)
     }
 
     /// The id of the type named `name`: a binary search of the name index.
@@ -556,12 +801,112 @@ impl<'a> Compiled<'a> {
         None
     }
 
+    /// The id in the sorted name slots `t` of `name`: a binary search.
+    fn sorted_id(&self, t: Table, name: &[u8]) -> Option<u32> {
+        let (mut lo, mut hi) = (0u32, t.count);
+        while lo < hi {
+            // `lo < hi`, so nothing wraps.
+            let mid = lo.wrapping_add(hi.wrapping_sub(lo) / 2);
+            match self.slot(t.at, t.count, mid).cmp(name) {
+                core::cmp::Ordering::Equal => return Some(mid),
+                core::cmp::Ordering::Less => lo = mid.wrapping_add(1),
+                core::cmp::Ordering::Greater => hi = mid,
+            }
+        }
+        None
+    }
+
+    /// The id of the role named `name`.
+    pub(crate) fn role_id(&self, name: &[u8]) -> Option<u32> {
+        self.sorted_id(self.layout.role_names, name)
+    }
+
+    /// The id of the user named `name`.
+    pub(crate) fn user_id(&self, name: &[u8]) -> Option<u32> {
+        self.sorted_id(self.layout.user_names, name)
+    }
+
+    /// The id of `object_r`.
+    pub(crate) fn object_r(&self) -> u32 {
+        self.layout.object_r
+    }
+
+    /// The range of user `user` (low, high), if there is such a user.
+    pub(crate) fn user_range(&self, user: u32) -> Option<(Level, Level)> {
+        if user >= self.users() {
+            return None;
+        }
+        let at = entry(self.layout.user_ranges_at, user as usize, 2 * LEVEL_BYTES);
+        Some((
+            level_at(self.bytes, at)?,
+            level_at(self.bytes, at.wrapping_add(LEVEL_BYTES))?,
+        ))
+    }
+
+    /// Whether role `role` may have type `ty` (`role R types T`).
+    pub(crate) fn role_has_type(&self, role: u32, ty: u32) -> bool {
+        search_pair(self.bytes, self.layout.role_types, (role, ty))
+    }
+
+    /// Whether user `user` may have role `role` (`user U roles R`).
+    pub(crate) fn user_has_role(&self, user: u32, role: u32) -> bool {
+        search_pair(self.bytes, self.layout.user_roles, (user, role))
+    }
+
+    /// Whether a process in role `from` may enter role `to` (`allow
+    /// FROM TO`).
+    pub(crate) fn role_allowed(&self, from: u32, to: u32) -> bool {
+        search_pair(self.bytes, self.layout.role_allows, (from, to))
+    }
+
+    /// Whether `c` is a valid context of this policy, as SELinux's
+    /// `policydb_context_isvalid()` with `mls_context_isvalid()`: its user,
+    /// role and type exist; unless its role is `object_r`, the role may
+    /// have the type and the user the role; its levels are allowed, the
+    /// high one dominates the low one, and (unless the role is `object_r`)
+    /// the range is within the user's.
+    pub(crate) fn validate(&self, c: &impl ContextView) -> Result<(), ContextError> {
+        let (user, role, ty) = (c.user(), c.role(), c.ty());
+        if user >= self.users() {
+            return Err(ContextError::UnknownUser);
+        }
+        if role >= self.roles() {
+            return Err(ContextError::UnknownRole);
+        }
+        if ty >= self.types() {
+            return Err(ContextError::UnknownType);
+        }
+        let object = role == self.object_r();
+        if !object && !self.role_has_type(role, ty) {
+            return Err(ContextError::RoleWithoutType);
+        }
+        if !object && !self.user_has_role(user, role) {
+            return Err(ContextError::UserWithoutRole);
+        }
+        let (low, high) = (c.low(), c.high());
+        if !self.level_allowed(low.level()) || !self.level_allowed(high.level()) {
+            return Err(ContextError::LevelNotAllowed);
+        }
+        if !dominates(high, low) {
+            return Err(ContextError::HighBelowLow);
+        }
+        if !object {
+            let (ulow, uhigh) = self
+                .user_range(user)
+                .ok_or(ContextError::OutsideUserRange)?;
+            let (ulow, uhigh) = (LevelView::new(&ulow, WORDS), LevelView::new(&uhigh, WORDS));
+            if !dominates(low, ulow) || !dominates(uhigh, high) {
+                return Err(ContextError::OutsideUserRange);
+            }
+        }
+        Ok(())
+    }
+
     /// The permissions of `class` whose denial of `source` on `target` a
     /// `dontaudit` rule keeps out of the log.
     pub(crate) fn dontaudit(&self, source: u32, target: u32, class: Class) -> u32 {
         search(
             self.bytes,
-            self.layout.dontaudit_at,
             self.layout.dontaudits,
             (source, target, class as u32),
         )
@@ -570,7 +915,7 @@ impl<'a> Compiled<'a> {
 
     /// The number of rules.
     pub(crate) fn rules(&self) -> u32 {
-        self.layout.rules
+        self.layout.rules.count
     }
 
     /// The context of `sid`, for decisions.
@@ -601,7 +946,6 @@ impl<'a> Compiled<'a> {
     pub(crate) fn allowed(&self, source: u32, target: u32, class: Class) -> u32 {
         search(
             self.bytes,
-            self.layout.rules_at,
             self.layout.rules,
             (source, target, class as u32),
         )
@@ -609,9 +953,10 @@ impl<'a> Compiled<'a> {
     }
 
     /// Which of `perms` (bits of `class`'s permissions) subject `s` is
-    /// denied on object `o`: those no rule allows, and those of
-    /// an `mlsconstrain` of the class whose expression does not hold.
-    /// 0 means allowed.
+    /// denied on object `o`: those no rule allows, those of an
+    /// `mlsconstrain` of the class whose expression does not hold, and, as
+    /// SELinux's `context_struct_compute_av()`, a process transition to
+    /// another role that no `allow R1 R2` permits. 0 means allowed.
     #[inline]
     pub(crate) fn denied(
         &self,
@@ -640,6 +985,13 @@ impl<'a> Compiled<'a> {
             }
             at = ops_end;
         }
+        if class == Class::Process
+            && perms & PROCESS_TRANS_PERMS & !denied != 0
+            && s.role() != o.role()
+            && !self.role_allowed(s.role(), o.role())
+        {
+            denied |= perms & PROCESS_TRANS_PERMS;
+        }
         denied
     }
 
@@ -648,39 +1000,56 @@ impl<'a> Compiled<'a> {
     pub(crate) fn transition(&self, source: u32, target: u32, class: Class) -> Option<u32> {
         search(
             self.bytes,
-            self.layout.trans_at,
             self.layout.transitions,
             (source, target, class as u32),
         )
     }
 
+    /// The role a new object of `class` gets when a subject in role `role`
+    /// creates it in (or executes) an object of type `target`, if a
+    /// `role_transition` says so.
+    pub(crate) fn role_transition(&self, role: u32, target: u32, class: Class) -> Option<u32> {
+        search(
+            self.bytes,
+            self.layout.role_transitions,
+            (role, target, class as u32),
+        )
+    }
+
     /// The context of a new object of `class` that subject `s` creates in
     /// `t` (a new file in directory `t`; for `process`, the domain an exec
-    /// of a file of `t` enters): a `type_transition`'s type, else `t`'s
-    /// type (for a process or a socket, `s`'s, as SELinux's
-    /// security_compute_sid), at `s`'s level.
+    /// of a file of `t` enters), as SELinux's `security_compute_sid()`: for
+    /// a process or a socket, `s`'s user, role, type and range; otherwise
+    /// `s`'s user, `object_r`, `t`'s type and `s`'s low level; then a
+    /// `type_transition`'s type and a `role_transition`'s role. The
+    /// caller checks the result with [`Compiled::validate`], as SELinux
+    /// does (an invalid one is refused with `EACCES` when enforcing).
     pub(crate) fn new_context(&self, s: &Context, t: &Context, class: Class) -> Context {
-        let default = if matches!(class, Class::Process | Class::Socket) {
-            s.ty
+        let subject_like = matches!(class, Class::Process | Class::Socket);
+        let (role, ty, high) = if subject_like {
+            (s.role, s.ty, s.high)
         } else {
-            t.ty
+            (self.object_r(), t.ty, s.low)
         };
         Context {
-            ty: self.transition(s.ty, t.ty, class).unwrap_or(default),
-            level: s.level,
+            user: s.user,
+            role: self.role_transition(s.role, t.ty, class).unwrap_or(role),
+            ty: self.transition(s.ty, t.ty, class).unwrap_or(ty),
+            low: s.low,
+            high,
         }
     }
 }
 
-/// The last word of the entry keyed `key` in the table of `count` sorted
-/// 16-byte entries (three key words, one value) at `base`: a binary search.
+/// The last word of the entry keyed `key` in the table `t` of sorted
+/// 16-byte entries (three key words, one value): a binary search.
 #[inline]
-fn search(bytes: &[u8], base: usize, count: u32, key: (u32, u32, u32)) -> Option<u32> {
-    let (mut lo, mut hi) = (0usize, count as usize);
+fn search(bytes: &[u8], t: Table, key: (u32, u32, u32)) -> Option<u32> {
+    let (mut lo, mut hi) = (0usize, t.count as usize);
     while lo < hi {
         // `lo < hi`, so nothing wraps.
         let mid = lo.wrapping_add(hi.wrapping_sub(lo) / 2);
-        let at = entry(base, mid, RULE_BYTES);
+        let at = entry(t.at, mid, RULE_BYTES);
         let get = |k: usize| u32_at(bytes, entry(at, k, 4)).unwrap_or(u32::MAX);
         let here = (get(0), get(1), get(2));
         match here.cmp(&key) {
@@ -690,6 +1059,24 @@ fn search(bytes: &[u8], base: usize, count: u32, key: (u32, u32, u32)) -> Option
         }
     }
     None
+}
+
+/// Whether the table `t` of sorted 8-byte pairs holds `key`: a binary
+/// search.
+fn search_pair(bytes: &[u8], t: Table, key: (u32, u32)) -> bool {
+    let (mut lo, mut hi) = (0usize, t.count as usize);
+    while lo < hi {
+        // `lo < hi`, so nothing wraps.
+        let mid = lo.wrapping_add(hi.wrapping_sub(lo) / 2);
+        let at = entry(t.at, mid, PAIR_BYTES);
+        let get = |k: usize| u32_at(bytes, entry(at, k, 4)).unwrap_or(u32::MAX);
+        match (get(0), get(1)).cmp(&key) {
+            core::cmp::Ordering::Equal => return true,
+            core::cmp::Ordering::Less => lo = mid.wrapping_add(1),
+            core::cmp::Ordering::Greater => hi = mid,
+        }
+    }
+    false
 }
 
 #[cfg(test)]
@@ -713,7 +1100,9 @@ type_transition init_t bin_t : process user_t;
 type_transition user_t tmp_t : file user_tmp_t;
 mlsconstrain file { read } l1 dom l2;
 mlsconstrain file { write } l1 domby l2 or t1 == init_t;
-sid kernel init_t:s0; sid file tmp_t:s0; sid unlabeled tmp_t:s0;
+role system_r types { init_t user_t };
+user system_u roles system_r level s0 range s0 - s2:c0.c2;
+sid kernel system_u:system_r:init_t:s0; sid file system_u:object_r:tmp_t:s0; sid unlabeled system_u:object_r:tmp_t:s0;
 ";
 
     fn compiled() -> Vec<u8> {
@@ -745,7 +1134,10 @@ sid kernel init_t:s0; sid file tmp_t:s0; sid unlabeled tmp_t:s0;
         assert_eq!(c.type_name(1), b"user_t");
         assert_eq!(c.type_name(5), b"");
         assert_eq!(c.type_id(b"bin_t"), Some(2));
-        assert_eq!(c.sid_view(InitialSid::File).context, ctx(&c, "tmp_t:s0"));
+        assert_eq!(
+            c.sid_view(InitialSid::File).context,
+            ctx(&c, "system_u:object_r:tmp_t:s0")
+        );
     }
 
     /// A policy of `types` generated types and `rules` random allow rules
@@ -756,7 +1148,9 @@ sid kernel init_t:s0; sid file tmp_t:s0; sid unlabeled tmp_t:s0;
             text.push_str(&format!("type scale_{t}_t;\n"));
         }
         text.push_str(
-            "sid kernel scale_0_t:s0; sid file scale_0_t:s0; sid unlabeled scale_1_t:s0;\n",
+            "user scale_u roles object_r level s0 range s0 - s0:c0;\n\
+             sid kernel scale_u:object_r:scale_0_t:s0; sid file scale_u:object_r:scale_0_t:s0;\n\
+             sid unlabeled scale_u:object_r:scale_1_t:s0;\n",
         );
         let mut seed = 0x2545_f491_4f6c_dd1du64;
         let mut next = move || {
@@ -824,8 +1218,8 @@ sid kernel init_t:s0; sid file tmp_t:s0; sid unlabeled tmp_t:s0;
         let checked = Checked::new(&bytes[..]).unwrap();
         let c = checked.view();
         let (read, write) = (perm(Class::File, "read"), perm(Class::File, "write"));
-        let user = |level: &str| ctx(&c, &format!("user_t:{level}"));
-        let tmp = |level: &str| ctx(&c, &format!("tmp_t:{level}"));
+        let user = |level: &str| ctx(&c, &format!("system_u:system_r:user_t:{level}"));
+        let tmp = |level: &str| ctx(&c, &format!("system_u:object_r:tmp_t:{level}"));
         // Types allow read and write; levels decide.
         assert_eq!(
             c.denied(&user("s1"), &tmp("s1"), Class::File, read | write),
@@ -856,7 +1250,7 @@ sid kernel init_t:s0; sid file tmp_t:s0; sid unlabeled tmp_t:s0;
         assert_eq!(c.denied(&s, &tmp("s1:c0"), Class::File, read), 0);
         assert_eq!(c.denied(&s, &tmp("s1:c2"), Class::File, read), read);
         // The type test: init_t writes down (no allow rule, though).
-        let init = ctx(&c, "init_t:s2");
+        let init = ctx(&c, "system_u:system_r:init_t:s2");
         assert_eq!(
             c.denied(&init, &tmp("s0"), Class::File, write),
             write,
@@ -873,28 +1267,68 @@ sid kernel init_t:s0; sid file tmp_t:s0; sid unlabeled tmp_t:s0;
 
     #[test]
     fn contexts_parse_against_the_policy() {
-        let bytes = compiled();
+        use ContextError::*;
+        let bad_level = Level(crate::mlte::level::Level::parse(b"x").unwrap_err());
+        let cases: [(&str, Result<(), ContextError>); 19] = [
+            ("system_u:system_r:user_t:s1:c0.c2", Ok(())),
+            ("system_u:system_r:user_t:s0-s2:c0.c2", Ok(())),
+            ("system_u:object_r:tmp_t:s1-s1:c0", Ok(())),
+            // The old form, and other short ones.
+            ("user_t:s0", Err(ExpectedFields)),
+            ("user_t", Err(ExpectedFields)),
+            ("system_u:system_r:user_t", Err(ExpectedFields)),
+            ("nobody_u:system_r:user_t:s0", Err(UnknownUser)),
+            ("system_u:nobody_r:user_t:s0", Err(UnknownRole)),
+            ("system_u:system_r:nobody_t:s0", Err(UnknownType)),
+            ("system_u:system_r:user_t:s0:c0", Err(LevelNotAllowed)),
+            ("system_u:system_r:user_t:s3", Err(LevelNotAllowed)),
+            ("system_u:system_r:user_t:s0-s3", Err(LevelNotAllowed)),
+            ("system_u:system_r:user_t:x", Err(bad_level)),
+            ("system_u:system_r:user_t:s0-x", Err(bad_level)),
+            ("system_u:system_r:user_t:s2-s1", Err(HighBelowLow)),
+            ("system_u:system_r:user_t:s1:c0-s2", Err(HighBelowLow)),
+            // system_r may not have tmp_t; object_r may have any type.
+            ("system_u:system_r:tmp_t:s0", Err(RoleWithoutType)),
+            ("system_u:object_r:user_t:s0", Ok(())),
+            ("other_u:system_r:user_t:s0", Err(UserWithoutRole)),
+        ];
+        let with_other = POLICY.replace(
+            "user system_u",
+            "role other_r types user_t; user other_u roles other_r level s0 range s0; user system_u",
+        );
+        let bytes = parse(&with_other).unwrap().compile().unwrap();
         let checked = Checked::new(&bytes[..]).unwrap();
         let c = checked.view();
-        let cases: [(&str, Result<(), ContextError>); 6] = [
-            ("user_t:s1:c0.c2", Ok(())),
-            ("user_t", Err(ContextError::ExpectedColon)),
-            ("nobody_t:s0", Err(ContextError::UnknownType)),
-            ("user_t:s0:c0", Err(ContextError::LevelNotAllowed)),
-            ("user_t:s3", Err(ContextError::LevelNotAllowed)),
-            (
-                "user_t:x",
-                Err(ContextError::Level(
-                    crate::mlte::level::Level::parse(b"x").unwrap_err(),
-                )),
-            ),
-        ];
         for (text, want) in cases {
             let got = Context::parse(text.as_bytes(), &c).map(|_| ());
             assert_eq!(got, want, "{text}");
         }
-        let x = ctx(&c, "user_t:s1:c2,c0,c1");
-        assert_eq!(x.show(&c).to_string(), "user_t:s1:c0.c2");
+        let bytes = compiled();
+        let checked = Checked::new(&bytes[..]).unwrap();
+        let c = checked.view();
+        let x = ctx(&c, "system_u:system_r:user_t:s1:c2,c0,c1");
+        assert_eq!(x.show(&c).to_string(), "system_u:system_r:user_t:s1:c0.c2");
+        // A range whose high level is its low one shows as the low one.
+        let x = ctx(&c, "system_u:system_r:user_t:s1:c0-s1:c0");
+        assert_eq!(x.show(&c).to_string(), "system_u:system_r:user_t:s1:c0");
+        let x = ctx(&c, "system_u:system_r:user_t:s0-s2:c2,c0,c1");
+        assert_eq!(
+            x.show(&c).to_string(),
+            "system_u:system_r:user_t:s0-s2:c0.c2"
+        );
+        // The range must lie within the user's.
+        let narrow = POLICY.replace("range s0 - s2:c0.c2", "range s0 - s1:c0");
+        let bytes = parse(&narrow).unwrap().compile().unwrap();
+        let checked = Checked::new(&bytes[..]).unwrap();
+        let c = checked.view();
+        let parse = |t: &str| Context::parse(t.as_bytes(), &c).map(|_| ());
+        assert_eq!(parse("system_u:system_r:user_t:s0-s1:c0"), Ok(()));
+        assert_eq!(
+            parse("system_u:system_r:user_t:s0-s1:c0,c1"),
+            Err(OutsideUserRange)
+        );
+        assert_eq!(parse("system_u:system_r:user_t:s2"), Err(OutsideUserRange));
+        assert_eq!(parse("system_u:object_r:user_t:s2"), Ok(()), "object_r");
     }
 
     use crate::mlte::context::ContextError;
@@ -920,7 +1354,10 @@ sid kernel init_t:s0; sid file tmp_t:s0; sid unlabeled tmp_t:s0;
         };
         let names = HEADER;
         let index = names + 5 * MAX_NAME as usize;
-        let sids = index + 5 * 4;
+        let roles = index + 5 * 4;
+        let users = roles + 2 * MAX_NAME as usize;
+        let ranges = users + MAX_NAME as usize;
+        let sids = ranges + 2 * LEVEL_BYTES;
         let levels = sids + 3 * CONTEXT_BYTES;
         let rules = levels + 3 * LEVEL_BYTES;
         let cases = [
@@ -937,12 +1374,25 @@ sid kernel init_t:s0; sid file tmp_t:s0; sid unlabeled tmp_t:s0;
             (set(28, MAX_CONSTRAINTS + 1), 28),
             (set(32, MAX_RULES + 1), 32),
             (set(32, 1), 0),
+            (set(36, 0), 36),
+            (set(36, MAX_ROLES + 1), 36),
+            (set(40, 0), 40),
+            (set(40, MAX_USERS + 1), 40),
+            (set(44, MAX_RULES + 1), 44),
+            (set(56, MAX_RULES + 1), 56),
+            (set(44, 3), 0),
             (set(names, 0), names),
             (set(names, u32::from_le_bytes(*b"A\0\0\0")), names),
             (set(index, 5), index),
             (set(index + 4, 2), index + 4),
+            (set(roles, 0), roles),
+            (set(users, u32::from_le_bytes(*b"A\0\0\0")), users),
+            (set(ranges, 999), ranges),
+            (set(ranges + LEVEL_BYTES, 0), ranges),
             (set(sids, 5), sids),
-            (set(sids + 4, 7), sids + 4),
+            (set(sids + 4, 7), sids),
+            (set(sids + 8, 5), sids),
+            (set(sids + 12, 3), sids),
             (set(levels, 999), levels),
             (set(levels + LEVEL_BYTES, 0), levels + LEVEL_BYTES),
             (set(rules, 5), rules),
@@ -967,7 +1417,24 @@ sid kernel init_t:s0; sid file tmp_t:s0; sid unlabeled tmp_t:s0;
         b[names + 10] = b'x';
         assert_eq!(
             Checked::new(&b[..]).unwrap_err().why,
-            "type name slot not NUL-padded"
+            "name slot not NUL-padded"
+        );
+        // Roles out of order, and no object_r.
+        let mut b = bytes.clone();
+        b[roles..roles + 8].copy_from_slice(b"zbject_r");
+        assert_eq!(
+            Checked::new(&b[..]).unwrap_err().why,
+            "role or user names not in strictly ascending order"
+        );
+        b[roles..roles + 8].copy_from_slice(b"object_q");
+        assert_eq!(Checked::new(&b[..]).unwrap_err().why, "no role object_r");
+        // A sid context the policy does not find valid: the kernel's role
+        // (system_r) with tmp_t.
+        let mut b = bytes.clone();
+        b[sids + 8..sids + 12].copy_from_slice(&3u32.to_le_bytes());
+        assert_eq!(
+            Checked::new(&b[..]).unwrap_err().why,
+            "sid context not valid under the policy"
         );
         // Constraints: a bad operation, a type out of range, a class out of
         // order.
@@ -998,8 +1465,24 @@ sid kernel init_t:s0; sid file tmp_t:s0; sid unlabeled tmp_t:s0;
             "layout of the second constraint"
         );
         assert!(Checked::new(&set(bytes.len() - 8, 5)[..]).is_err());
+        // The role and user tables: (system_r, init_t), (system_r, user_t),
+        // then (system_u, system_r). A type out of range, then out of
+        // order.
+        let role_types = constraints - 3 * 8;
+        assert_eq!(
+            Checked::new(&set(role_types + 4, 5)[..]).unwrap_err().why,
+            "pair names a role, user or type that does not exist"
+        );
+        assert_eq!(
+            Checked::new(&set(role_types + 12, 0)[..]).unwrap_err().why,
+            "pairs not sorted or repeated"
+        );
+        assert_eq!(
+            Checked::new(&set(role_types + 16, 1)[..]).unwrap_err().why,
+            "pair names a role, user or type that does not exist"
+        );
         // Transitions: a type out of range, then out of order.
-        let trans = constraints - 2 * 16;
+        let trans = role_types - 2 * 16;
         assert!(Checked::new(&set(trans + 12, 5)[..]).is_err());
         let mut swapped = bytes.clone();
         let (first, second) = (trans..trans + 16, trans + 16..trans + 32);
@@ -1029,10 +1512,7 @@ sid kernel init_t:s0; sid file tmp_t:s0; sid unlabeled tmp_t:s0;
                 let c = checked.view();
                 let k = &c.sid_view(InitialSid::Kernel).context;
                 for s in 0..c.types() {
-                    let x = Context {
-                        ty: s,
-                        level: k.level,
-                    };
+                    let x = Context { ty: s, ..*k };
                     let _ = c.denied(&x, k, Class::File, u32::MAX);
                     let _ = c.transition(s, s, Class::File);
                 }

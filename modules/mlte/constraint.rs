@@ -3,49 +3,81 @@
 //! `mlsconstrain` expressions of `mlte`, in their compiled form: a postfix
 //! program of little-endian `u32` words, checked once when the policy is
 //! loaded ([`check`]) and then evaluated on hook paths ([`holds`]) with a
-//! stack of bits in one register: no allocation, no recursion.
+//! stack of bits in one register: no allocation, no recursion. The tests
+//! are SELinux's (`constraint_expr_eval()` in security/selinux/ss/services.c).
 //!
 //! Words:
 //!
 //! ```text
-//! OP_LEVEL | relation << 8       push "l1 <relation> l2"
-//! OP_TYPE | side << 8 | neg << 9, type
-//!                                 push "t1 == type" (side 0) or "t2 == type"
-//!                                 (side 1), negated ("!=") when neg is 1
+//! OP_LEVEL | relation << 8 | pair << 12
+//!                                 push "<left> <relation> <right>" for the
+//!                                 pair of levels (l1 l2, l1 h2, h1 l2,
+//!                                 h1 h2, l1 h1, l2 h2)
+//! OP_NAME | side << 8 | neg << 9 | attr << 10, id
+//!                                 push "t1 == id" (attr 0, a type),
+//!                                 "r1 == id" (1, a role) or "u1 == id"
+//!                                 (2, a user); of the object ("t2") when
+//!                                 side is 1; negated ("!=") when neg is 1
+//! OP_SAME | neg << 9 | attr << 10 push "t1 == t2", "r1 == r2" or "u1 == u2"
 //! OP_AND, OP_OR                   pop two, push one
 //! OP_NOT                          pop one, push one
 //! ```
 //!
-//! `l1`/`t1` are the subject's level and type, `l2`/`t2` the object's.
+//! `u1`/`r1`/`t1`/`l1`/`h1` are the subject's user, role, type, low and
+//! high level; `u2`/`r2`/`t2`/`l2`/`h2` the object's.
 //!
 //! Kernel-independent: no allocation, no panic path.
 
-use super::context::{dominates, same_level, ContextView};
+use super::context::{dominates, same_level, ContextView, LevelView};
 
-/// Pushes a level relation between `l1` and `l2`.
+/// Pushes a level relation.
 pub(crate) const OP_LEVEL: u32 = 1;
-/// Pushes a type test; the next word is the type.
-pub(crate) const OP_TYPE: u32 = 2;
+/// Pushes a name test; the next word is the id.
+pub(crate) const OP_NAME: u32 = 2;
 /// Pops two, pushes their conjunction.
 pub(crate) const OP_AND: u32 = 3;
 /// Pops two, pushes their disjunction.
 pub(crate) const OP_OR: u32 = 4;
 /// Pops one, pushes its negation.
 pub(crate) const OP_NOT: u32 = 5;
+/// Pushes a comparison of the subject's user, role or type with the
+/// object's.
+pub(crate) const OP_SAME: u32 = 6;
 
-/// `l1 dom l2`: l1 dominates l2.
+/// `dom`: the left level dominates the right one.
 pub(crate) const DOM: u32 = 0;
-/// `l1 domby l2`: l2 dominates l1.
+/// `domby`: the right level dominates the left one.
 pub(crate) const DOMBY: u32 = 1;
-/// `l1 eq l2`.
+/// `eq` (`==`).
 pub(crate) const EQ: u32 = 2;
-/// `l1 incomp l2`: neither dominates the other.
+/// `incomp`: neither dominates the other.
 pub(crate) const INCOMP: u32 = 3;
+/// `!=`.
+pub(crate) const NEQ: u32 = 4;
+
+/// The level pairs, in the order of their code (`pair << 12`): SELinux's
+/// `l1 l2`, `l1 h2`, `h1 l2`, `h1 h2`, `l1 h1`, `l2 h2`.
+pub(crate) const PAIRS: [&str; 6] = ["l1 l2", "l1 h2", "h1 l2", "h1 h2", "l1 h1", "l2 h2"];
+
+/// A name test of types (`attr << 10`).
+pub(crate) const ATTR_TYPE: u32 = 0;
+/// A name test of roles.
+pub(crate) const ATTR_ROLE: u32 = 1;
+/// A name test of users.
+pub(crate) const ATTR_USER: u32 = 2;
 
 /// The most words one expression may have.
 pub(crate) const MAX_WORDS: u32 = 64;
 /// The deepest the evaluation stack may get (bits of one `u32`).
 const MAX_DEPTH: u32 = 32;
+
+/// How many users, roles and types the policy has: ids in a program must
+/// be below.
+pub(crate) struct Limits {
+    pub(crate) users: u32,
+    pub(crate) roles: u32,
+    pub(crate) types: u32,
+}
 
 /// The `i`th word of `ops`.
 fn word(ops: &[u8], i: usize) -> Option<u32> {
@@ -55,10 +87,10 @@ fn word(ops: &[u8], i: usize) -> Option<u32> {
 }
 
 /// Checks the program `ops` (its length a multiple of 4) for a policy with
-/// `types` types: known operations, types in range, no stack underflow or
+/// `limits`: known operations, ids in range, no stack underflow or
 /// overflow, exactly one value at the end. On error, the word index and
 /// what was wrong.
-pub(crate) fn check(ops: &[u8], types: u32) -> Result<(), (usize, &'static str)> {
+pub(crate) fn check(ops: &[u8], limits: &Limits) -> Result<(), (usize, &'static str)> {
     let n = ops.len() / 4;
     if n == 0 || n > MAX_WORDS as usize || ops.len() % 4 != 0 {
         return Err((0, "expression length out of range (1 to 64 words)"));
@@ -68,15 +100,26 @@ pub(crate) fn check(ops: &[u8], types: u32) -> Result<(), (usize, &'static str)>
     while i < n {
         let op = word(ops, i).unwrap_or(u32::MAX);
         let (pops, extra) = match (op & 0xff, op >> 8) {
-            (OP_LEVEL, rel) if rel <= INCOMP => (0, 0),
-            (OP_TYPE, flags) if flags <= 3 => {
+            (OP_LEVEL, flags) if flags & 0xf <= NEQ && flags >> 4 < PAIRS.len() as u32 => (0, 0),
+            (OP_NAME, flags) if flags <= 0xb && flags >> 2 <= ATTR_USER => {
+                let limit = match flags >> 2 {
+                    ATTR_TYPE => limits.types,
+                    ATTR_ROLE => limits.roles,
+                    _ => limits.users,
+                };
                 match word(ops, i + 1) {
-                    Some(t) if t < types => {}
-                    Some(_) => return Err((i + 1, "type test names a type that does not exist")),
-                    None => return Err((i, "type test without its type")),
+                    Some(id) if id < limit => {}
+                    Some(_) => {
+                        return Err((
+                            i + 1,
+                            "name test names a user, role or type that does not exist",
+                        ))
+                    }
+                    None => return Err((i, "name test without its id")),
                 }
                 (0, 1)
             }
+            (OP_SAME, flags) if flags & 1 == 0 && flags <= 0xa && flags >> 2 <= ATTR_USER => (0, 0),
             (OP_AND | OP_OR, 0) => (2, 0),
             (OP_NOT, 0) => (1, 0),
             _ => return Err((i, "unknown operation")),
@@ -96,6 +139,30 @@ pub(crate) fn check(ops: &[u8], types: u32) -> Result<(), (usize, &'static str)>
     Ok(())
 }
 
+/// The user, role or type (`attr`) of `c`.
+#[inline(always)]
+fn attr_of(c: &impl ContextView, attr: u32) -> u32 {
+    match attr {
+        ATTR_TYPE => c.ty(),
+        ATTR_ROLE => c.role(),
+        _ => c.user(),
+    }
+}
+
+/// Whether `relation` holds between levels `a` and `b`.
+#[inline(always)]
+fn relation(relation: u32, a: LevelView<'_>, b: LevelView<'_>) -> bool {
+    match relation {
+        DOM => dominates(a, b),
+        DOMBY => dominates(b, a),
+        EQ => same_level(a, b),
+        NEQ => !same_level(a, b),
+        INCOMP => !dominates(a, b) && !dominates(b, a),
+        // Refused by `check`.
+        _ => false,
+    }
+}
+
 /// Whether the checked program `ops` holds for subject `s` and object `o`.
 /// A program that [`check`] did not pass yields `false` (deny). Counters
 /// wrap rather than panic (they are bounded by the checks above anyway).
@@ -107,19 +174,39 @@ pub(crate) fn holds(ops: &[u8], s: &impl ContextView, o: &impl ContextView) -> b
     while let Some(op) = word(ops, i) {
         i = i.wrapping_add(1);
         let value = match op & 0xff {
-            OP_LEVEL => match op >> 8 {
-                DOM => dominates(s, o),
-                DOMBY => dominates(o, s),
-                EQ => same_level(s, o),
-                _ => !dominates(s, o) && !dominates(o, s),
-            },
-            OP_TYPE => {
-                let Some(ty) = word(ops, i) else {
+            OP_LEVEL => {
+                let (left, right) = match (op >> 12) & 0xf {
+                    0 => (s.low(), o.low()),
+                    1 => (s.low(), o.high()),
+                    2 => (s.high(), o.low()),
+                    3 => (s.high(), o.high()),
+                    4 => (s.low(), s.high()),
+                    _ => (o.low(), o.high()),
+                };
+                relation((op >> 8) & 0xf, left, right)
+            }
+            OP_NAME => {
+                let Some(id) = word(ops, i) else {
                     return false;
                 };
                 i = i.wrapping_add(1);
-                let side = if op & (1 << 8) == 0 { s.ty() } else { o.ty() };
-                (side == ty) != (op & (1 << 9) != 0)
+                let attr = op >> 10;
+                if attr > ATTR_USER {
+                    return false;
+                }
+                let value = if op & (1 << 8) == 0 {
+                    attr_of(s, attr)
+                } else {
+                    attr_of(o, attr)
+                };
+                (value == id) != (op & (1 << 9) != 0)
+            }
+            OP_SAME => {
+                let attr = op >> 10;
+                if attr > ATTR_USER {
+                    return false;
+                }
+                (attr_of(s, attr) == attr_of(o, attr)) != (op & (1 << 9) != 0)
             }
             OP_NOT => {
                 if depth == 0 {
@@ -162,57 +249,103 @@ mod tests {
         words.iter().flat_map(|w| w.to_le_bytes()).collect()
     }
 
-    fn ctx(ty: u32, level: &str) -> Context {
+    const LIMITS: Limits = Limits {
+        users: 2,
+        roles: 3,
+        types: 3,
+    };
+
+    fn ctx(user: u32, role: u32, ty: u32, low: &str, high: &str) -> Context {
         Context {
+            user,
+            role,
             ty,
-            level: Level::parse(level.as_bytes()).unwrap(),
+            low: Level::parse(low.as_bytes()).unwrap(),
+            high: Level::parse(high.as_bytes()).unwrap(),
         }
+    }
+
+    fn level(rel: u32, pair: u32) -> u32 {
+        OP_LEVEL | rel << 8 | pair << 12
     }
 
     #[test]
     fn relations_and_connectives() {
-        let s = ctx(1, "s1:c0,c1");
-        let cases: [(&[u32], bool); 9] = [
-            (&[OP_LEVEL | DOM << 8], true),
-            (&[OP_LEVEL | DOMBY << 8], false),
-            (&[OP_LEVEL | EQ << 8], false),
-            (&[OP_LEVEL | INCOMP << 8], false),
-            (&[OP_TYPE, 1], true),
-            (&[OP_TYPE | 1 << 8, 1], false),
-            (&[OP_TYPE | 3 << 8, 1], true),
-            (&[OP_LEVEL | DOMBY << 8, OP_TYPE, 1, OP_OR], true),
-            (&[OP_LEVEL | DOMBY << 8, OP_TYPE, 1, OP_AND, OP_NOT], true),
+        let s = ctx(0, 1, 1, "s1:c0,c1", "s2:c0.c2");
+        let o = ctx(1, 1, 2, "s1:c0", "s1:c0,c1");
+        let cases: [(&[u32], bool); 26] = [
+            (&[level(DOM, 0)], true),
+            (&[level(DOMBY, 0)], false),
+            (&[level(EQ, 0)], false),
+            (&[level(NEQ, 0)], true),
+            (&[level(INCOMP, 0)], false),
+            // l1 h2: s1:c0,c1 against s1:c0,c1.
+            (&[level(EQ, 1)], true),
+            // h1 l2: s2:c0.c2 dom s1:c0.
+            (&[level(DOM, 2)], true),
+            // h1 h2.
+            (&[level(DOMBY, 3)], false),
+            // l1 h1, l2 h2.
+            (&[level(DOMBY, 4)], true),
+            (&[level(EQ, 5)], false),
+            (&[level(DOMBY, 5)], true),
+            (&[OP_NAME, 1], true),
+            (&[OP_NAME | 1 << 8, 1], false),
+            (&[OP_NAME | 3 << 8, 1], true),
+            (&[OP_NAME | ATTR_ROLE << 10, 1], true),
+            (&[OP_NAME | (1 | ATTR_ROLE << 2) << 8, 0], false),
+            (&[OP_NAME | ATTR_USER << 10, 0], true),
+            (&[OP_NAME | (1 | ATTR_USER << 2) << 8, 1], true),
+            (&[OP_NAME | (3 | ATTR_USER << 2) << 8, 1], false),
+            (&[OP_SAME | ATTR_USER << 10], false),
+            (&[OP_SAME | (2 | ATTR_USER << 2) << 8], true),
+            (&[OP_SAME | ATTR_ROLE << 10], true),
+            (&[OP_SAME | ATTR_TYPE << 10], false),
+            (&[OP_SAME | 2 << 8], true),
+            (&[level(DOMBY, 0), OP_NAME, 1, OP_OR], true),
+            (&[level(DOMBY, 0), OP_NAME, 1, OP_AND, OP_NOT], true),
         ];
-        let o = ctx(2, "s1:c0");
         for (words, want) in cases {
             let p = prog(words);
-            assert_eq!(check(&p, 3), Ok(()), "{words:?}");
+            assert_eq!(check(&p, &LIMITS), Ok(()), "{words:?}");
             assert_eq!(holds(&p, &s, &o), want, "{words:?}");
         }
-        let p = prog(&[OP_LEVEL | INCOMP << 8]);
-        assert!(holds(&p, &ctx(0, "s1:c0"), &ctx(0, "s1:c2")));
+        let p = prog(&[level(INCOMP, 0)]);
+        let a = ctx(0, 0, 0, "s1:c0", "s1:c0");
+        let b = ctx(0, 0, 0, "s1:c2", "s1:c2");
+        assert!(holds(&p, &a, &b));
     }
 
     #[test]
     fn bad_programs_are_refused_and_deny() {
-        let cases: [&[u32]; 7] = [
+        let cases: [&[u32]; 14] = [
             &[],
             &[OP_AND],
             &[OP_LEVEL, OP_LEVEL],
-            &[OP_TYPE],
-            &[OP_TYPE, 3],
+            &[OP_NAME],
+            &[OP_NAME, 3],
+            &[OP_NAME | ATTR_ROLE << 10, 3],
+            &[OP_NAME | ATTR_USER << 10, 2],
+            &[OP_NAME | 3 << 10, 0],
+            &[OP_SAME | 1 << 8],
+            &[OP_SAME | 3 << 10],
             &[99],
-            &[OP_LEVEL | 4 << 8],
+            &[OP_LEVEL | 5 << 8],
+            &[OP_LEVEL | 6 << 12],
+            &[OP_LEVEL | 1 << 20],
         ];
-        let s = ctx(0, "s0");
+        let s = ctx(0, 0, 0, "s0", "s0");
         for words in cases {
             let p = prog(words);
-            assert!(check(&p, 3).is_err(), "{words:?}");
-            assert!(!holds(&p, &s, &s), "{words:?} must deny");
+            assert!(check(&p, &LIMITS).is_err(), "{words:?}");
+            assert!(
+                !holds(&p, &s, &s) || words.len() == 1,
+                "{words:?} must deny"
+            );
         }
         let deep: Vec<u32> = (0..33).map(|_| OP_LEVEL).collect();
-        assert!(check(&prog(&deep), 3).is_err());
+        assert!(check(&prog(&deep), &LIMITS).is_err());
         let long: Vec<u32> = (0..65).map(|_| OP_NOT).collect();
-        assert!(check(&prog(&long), 3).is_err());
+        assert!(check(&prog(&long), &LIMITS).is_err());
     }
 }

@@ -18,7 +18,7 @@ static SERIAL: Mutex<()> = Mutex::new(());
 
 /// The chain `mlte` booted, `example.policy` loaded through `mlte/policy`,
 /// enforcing, and the current task root with no label yet (`sid kernel`:
-/// `init_t:s0`).
+/// `system_u:system_r:init_t:s0`).
 fn boot() -> (MutexGuard<'static, ()>, Harness) {
     let serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let h = Harness::boot("mlte").expect("mlte lays out");
@@ -67,15 +67,21 @@ fn open(h: &Harness, dentry: &Arc<Dentry>) -> Result {
 #[test]
 fn open_is_decided_by_the_policy_on_the_files_label() {
     let (_s, h) = boot();
-    let bin = file(&h, "ls", Some("bin_t:s0"));
-    let etc = file(&h, "passwd", Some("etc_t:s0"));
+    let bin = file(&h, "ls", Some("system_u:object_r:bin_t:s0"));
+    let etc = file(&h, "passwd", Some("system_u:object_r:etc_t:s0"));
     let none = file(&h, "plain", None);
-    let unknown = file(&h, "odd", Some("no_such_t:s0"));
-    assert_eq!(label_of(bin.inode().unwrap()), "bin_t:s0");
+    let unknown = file(&h, "odd", Some("system_u:object_r:no_such_t:s0"));
+    assert_eq!(label_of(bin.inode().unwrap()), "system_u:object_r:bin_t:s0");
     // No security.mlte: `sid file`; a context the policy lacks:
     // `sid unlabeled`.
-    assert_eq!(label_of(none.inode().unwrap()), "etc_t:s0");
-    assert_eq!(label_of(unknown.inode().unwrap()), "unlabeled_t:s0");
+    assert_eq!(
+        label_of(none.inode().unwrap()),
+        "system_u:object_r:etc_t:s0"
+    );
+    assert_eq!(
+        label_of(unknown.inode().unwrap()),
+        "system_u:object_r:unlabeled_t:s0"
+    );
     // init_t may read and open bin_t files, and nothing else.
     assert_eq!(open(&h, &bin), Ok(()));
     assert_eq!(open(&h, &etc), Err(EACCES));
@@ -95,7 +101,7 @@ fn open_is_decided_by_the_policy_on_the_files_label() {
 #[test]
 fn permissive_mode_counts_the_denial_and_allows() {
     let (_s, h) = boot();
-    let etc = file(&h, "passwd", Some("etc_t:s0"));
+    let etc = file(&h, "passwd", Some("system_u:object_r:etc_t:s0"));
     policy::set_enforcing(false);
     let before = policy::counts().denials;
     assert_eq!(open(&h, &etc), Ok(()));
@@ -107,31 +113,31 @@ fn permissive_mode_counts_the_denial_and_allows() {
 #[test]
 fn exec_enters_the_domain_of_the_type_transition() {
     let (_s, h) = boot();
-    let ls = file(&h, "ls", Some("bin_t:s0"));
+    let ls = file(&h, "ls", Some("system_u:object_r:bin_t:s0"));
     let root = Cred::new(0);
     // init_t runs bin_t: `type_transition init_t bin_t : process user_t`.
     let user = h.exec(&ls, &root, false).expect("exec");
-    assert_eq!(context_text(cred_sid(&user)), "user_t:s0");
-    assert_eq!(context_text(cred_sid(&root)), "init_t:s0");
+    assert_eq!(context_text(cred_sid(&user)), "system_u:user_r:user_t:s0");
+    assert_eq!(context_text(cred_sid(&root)), "system_u:system_r:init_t:s0");
     // As user_t: etc_t is readable, and at s0 a file at s1 is not (no
     // read up).
     Cred::set_current(Arc::new(user));
-    let etc = file(&h, "passwd", Some("etc_t:s0"));
-    let high = file(&h, "shadow", Some("etc_t:s1:c0.c2"));
+    let etc = file(&h, "passwd", Some("system_u:object_r:etc_t:s0"));
+    let high = file(&h, "shadow", Some("system_u:object_r:etc_t:s1:c0.c2"));
     assert_eq!(open(&h, &etc), Ok(()));
     assert_eq!(open(&h, &high), Err(EACCES));
     // user_t executes bin_t with no transition of its own: it stays.
     let again = Cred::with_current(|c| h.exec(&ls, c, false)).expect("exec");
-    assert_eq!(context_text(cred_sid(&again)), "user_t:s0");
+    assert_eq!(context_text(cred_sid(&again)), "system_u:user_r:user_t:s0");
 }
 
 #[test]
 fn exec_transition_without_permission_is_refused() {
     let (_s, h) = boot();
-    let ls = file(&h, "ls", Some("bin_t:s0"));
+    let ls = file(&h, "ls", Some("system_u:object_r:bin_t:s0"));
     // user_t may execute bin_t but has no transition rule from it; a
     // cred of a domain with neither execute nor transition is refused.
-    let tmp = file(&h, "script", Some("user_tmp_t:s0"));
+    let tmp = file(&h, "script", Some("system_u:object_r:user_tmp_t:s0"));
     assert_eq!(h.exec(&tmp, &Cred::new(0), false).err(), Some(EACCES));
     assert!(h.exec(&ls, &Cred::new(0), false).is_ok());
 }
@@ -139,24 +145,30 @@ fn exec_transition_without_permission_is_refused() {
 #[test]
 fn no_new_privs_keeps_the_exec_out_of_a_new_domain() {
     let (_s, h) = boot();
-    let ls = file(&h, "ls", Some("bin_t:s0"));
+    let ls = file(&h, "ls", Some("system_u:object_r:bin_t:s0"));
     let bprm = Binprm {
         unsafe_flags: LSM_UNSAFE_NO_NEW_PRIVS,
         ..Binprm::new(h.open(&ls).expect("open"), Arc::new(Cred::new(0)))
     };
     assert_eq!(Mlte.bprm_creds_for_exec(&cx(), &bprm), Err(EPERM));
-    assert_eq!(context_text(cred_sid(bprm.cred())), "init_t:s0");
+    assert_eq!(
+        context_text(cred_sid(bprm.cred())),
+        "system_u:system_r:init_t:s0"
+    );
     assert!(!bprm.secureexec.get());
     let bprm = Binprm::new(h.open(&ls).expect("open"), Arc::new(Cred::new(0)));
     assert_eq!(Mlte.bprm_creds_for_exec(&cx(), &bprm), Ok(()));
-    assert_eq!(context_text(cred_sid(bprm.cred())), "user_t:s0");
+    assert_eq!(
+        context_text(cred_sid(bprm.cred())),
+        "system_u:user_r:user_t:s0"
+    );
     assert!(bprm.secureexec.get(), "a domain change asks for AT_SECURE");
 }
 
 #[test]
 fn inode_permission_maps_the_mask_to_the_class_permission() {
     let (_s, h) = boot();
-    let ls = file(&h, "ls", Some("bin_t:s0"));
+    let ls = file(&h, "ls", Some("system_u:object_r:bin_t:s0"));
     let inode = ls.inode().unwrap();
     let may =
         |mask| crate::dispatch::inode_permission::<crate::dispatch::Loop>(inode, AccessMask(mask));
@@ -172,7 +184,7 @@ fn inode_permission_maps_the_mask_to_the_class_permission() {
 #[test]
 fn audit_rules_name_types_and_match_secids() {
     let (_s, h) = boot();
-    let ls = file(&h, "ls", Some("bin_t:s0"));
+    let ls = file(&h, "ls", Some("system_u:object_r:bin_t:s0"));
     let user = h.exec(&ls, &Cred::new(0), false).expect("exec");
     let rule = Mlte
         .audit_rule_init(AUDIT_SUBJ_TYPE, AUDIT_OP_EQUAL, b"user_t")
@@ -206,7 +218,95 @@ fn audit_rules_name_types_and_match_secids() {
     // The secid's text is the context.
     let mut out = crate::objects::SecCtx(Vec::new());
     assert_eq!(Mlte.secid_to_secctx(u, &mut out), Ok(()));
-    assert_eq!(out.0, b"user_t:s0");
+    assert_eq!(out.0, b"system_u:user_r:user_t:s0");
+    // Users and roles, of subjects and objects.
+    let init = Mlte.inode_getlsmprop(ls.inode().unwrap()).expect("a secid");
+    for (field, name, secid, want) in [
+        (AUDIT_SUBJ_USER, &b"system_u"[..], u, true),
+        (AUDIT_SUBJ_USER, b"user_u", u, false),
+        (AUDIT_SUBJ_ROLE, b"user_r", u, true),
+        (AUDIT_SUBJ_ROLE, b"system_r", u, false),
+        (AUDIT_SUBJ_ROLE, b"system_r", r, true),
+        (AUDIT_OBJ_ROLE, b"object_r", init, true),
+        (AUDIT_OBJ_USER, b"system_u", init, true),
+        (AUDIT_OBJ_TYPE, b"bin_t", init, true),
+        (AUDIT_OBJ_TYPE, b"etc_t", init, false),
+    ] {
+        let rule = Mlte
+            .audit_rule_init(field, AUDIT_OP_EQUAL, name)
+            .expect("a name");
+        assert_eq!(
+            Mlte.audit_rule_match(secid, field, AUDIT_OP_EQUAL, rule),
+            Ok(want),
+            "field {field} = {}",
+            String::from_utf8_lossy(name)
+        );
+    }
+    // A name of another kind is no value: user_t is no user.
+    assert_eq!(
+        Mlte.audit_rule_init(AUDIT_SUBJ_USER, AUDIT_OP_EQUAL, b"user_t"),
+        Err(EINVAL)
+    );
+    assert_eq!(
+        Mlte.audit_rule_init(AUDIT_SUBJ_ROLE, AUDIT_OP_EQUAL, b"system_u"),
+        Err(EINVAL)
+    );
+}
+
+/// The exec enters a new role only if `allow system_r user_r` permits it,
+/// and a computed context the policy does not find valid is refused, as
+/// SELinux's `security_compute_sid()` (`EACCES` when enforcing).
+#[test]
+fn exec_needs_a_role_allow_and_a_valid_new_context() {
+    let (_s, h) = boot();
+    let load = |text: &str| {
+        let (_, compiled) = crate::mlte_compile(text).expect("compiles");
+        assert_eq!(PolicyFile::store(&compiled), Ok(()));
+    };
+    let example = include_str!("example.policy");
+    load(&example.replace("allow system_r user_r;", ""));
+    let ls = file(&h, "ls", Some("system_u:object_r:bin_t:s0"));
+    assert_eq!(h.exec(&ls, &Cred::new(0), false).err(), Some(EACCES));
+    // No role_transition: system_r may not have user_t.
+    load(&example.replace("role_transition system_r bin_t user_r;", ""));
+    assert_eq!(h.exec(&ls, &Cred::new(0), false).err(), Some(EACCES));
+    policy::set_enforcing(false);
+    let user = h.exec(&ls, &Cred::new(0), false).expect("permissive");
+    // Interned as computed; the policy reads it as unlabeled.
+    assert_eq!(context_text(cred_sid(&user)), "system_u:system_r:user_t:s0");
+    policy::set_enforcing(true);
+    load(example);
+    let user = h.exec(&ls, &Cred::new(0), false).expect("exec");
+    assert_eq!(context_text(cred_sid(&user)), "system_u:user_r:user_t:s0");
+}
+
+/// A label with a range, and one whose user the policy lacks.
+#[test]
+fn labels_are_whole_contexts() {
+    let (_s, h) = boot();
+    let ranged = file(&h, "r", Some("system_u:object_r:etc_t:s0-s2:c0.c2"));
+    assert_eq!(
+        label_of(ranged.inode().unwrap()),
+        "system_u:object_r:etc_t:s0-s2:c0.c2"
+    );
+    let nul = file(&h, "n", Some("system_u:object_r:etc_t:s1:c1\0"));
+    assert_eq!(
+        label_of(nul.inode().unwrap()),
+        "system_u:object_r:etc_t:s1:c1"
+    );
+    for bad in [
+        "etc_t:s0",
+        "nobody_u:object_r:etc_t:s0",
+        "system_u:user_r:etc_t:s0",
+        "system_u:object_r:etc_t:s2-s0",
+    ] {
+        let f = file(&h, "b", Some(bad));
+        assert_eq!(
+            label_of(f.inode().unwrap()),
+            "system_u:object_r:unlabeled_t:s0",
+            "{bad}"
+        );
+    }
 }
 
 #[test]
@@ -219,4 +319,60 @@ fn a_policy_load_remakes_the_audit_rules() {
     // A refused policy changes nothing.
     assert_eq!(PolicyFile::store(b"not a policy"), Err(EINVAL));
     assert_eq!(platform::audit_rule_updates(), before + 1);
+}
+
+/// A denial's log line is SELinux's AVC line with whole contexts, as
+/// `tests/mlte/avc-sample.log` holds it: `tests/mlte/test_sepolgen.py`
+/// checks that sepolgen (audit2allow) reads that file.
+#[test]
+fn a_denial_is_logged_as_an_avc_line_sepolgen_reads() {
+    let (_s, h) = boot();
+    let etc = file(&h, "passwd", Some("system_u:object_r:etc_t:s1:c0-s2:c0.c2"));
+    platform::take_log();
+    assert_eq!(open(&h, &etc), Err(EACCES));
+    let sample = include_str!("../../tests/mlte/avc-sample.log");
+    let want = sample.lines().next().expect("a line");
+    let log = platform::take_log();
+    assert!(
+        log.iter()
+            .any(|l| l.strip_prefix("stacker: ").map(str::trim_end) == Some(want)),
+        "{log:?}"
+    );
+}
+
+/// A write of `attr/current` that changes the role needs `allow OLD NEW`,
+/// as SELinux's `dyntransition`; one in the same role does not.
+#[test]
+fn setcurrent_into_another_role_needs_a_role_allow() {
+    let (_s, _h) = boot();
+    let load = |text: &str| {
+        let (_, compiled) = crate::mlte_compile(text).expect("compiles");
+        assert_eq!(PolicyFile::store(&compiled), Ok(()));
+    };
+    let example = include_str!("example.policy").replace(
+        "allow init_t user_t : process transition;",
+        "allow init_t user_t : process { transition setcurrent };\n\
+         allow init_t init_t : process setcurrent;",
+    );
+    let set = |value: &str| Mlte.setprocattr(&cx(), b"current", value.as_bytes());
+    let current = || context_text(current_sid());
+    load(&example.replace("allow system_r user_r;", ""));
+    assert_eq!(
+        set("system_u:user_r:user_t:s0"),
+        Err(EACCES),
+        "no role allow"
+    );
+    assert_eq!(current(), "system_u:system_r:init_t:s0");
+    // Another level in the same role needs no role allow.
+    let same_role = "system_u:system_r:init_t:s1:c0";
+    assert_eq!(set(same_role), Ok(same_role.len()));
+    assert_eq!(current(), "system_u:system_r:init_t:s1:c0");
+    Cred::set_current(Arc::new(Cred::new(0)));
+    load(&example);
+    let user = "system_u:user_r:user_t:s0";
+    assert_eq!(set(user), Ok(user.len()));
+    assert_eq!(current(), "system_u:user_r:user_t:s0");
+    // A context the policy finds invalid is refused as text.
+    Cred::set_current(Arc::new(Cred::new(0)));
+    assert_eq!(set("system_u:user_r:init_t:s0"), Err(EINVAL));
 }

@@ -4,7 +4,8 @@
 //! security, on stacker's hooks.
 //!
 //! Every task, inode, socket and IPC object carries the SID of a context
-//! (`label.rs`, `sidtab.rs`) in its blob: a type and an MLS level. A
+//! (`label.rs`, `sidtab.rs`) in its blob: a user, a role, a type and an
+//! MLS range, as SELinux's (`system_u:object_r:etc_t:s0`). A
 //! decision is a probe of the policy's decision cache; a miss looks both
 //! contexts up in the policy's sparse rule table and evaluates the
 //! class's `mlsconstrain` expressions (`policy.rs`, `compiled.rs`). No
@@ -14,9 +15,12 @@
 //! Where contexts come from:
 //!
 //! - tasks: their parent's, changed by an exec through a `type_transition`
-//!   on `process` (which needs `process transition`), or by a write to
+//!   or a `role_transition` on `process` (which needs `process
+//!   transition`, and `allow OLD_ROLE NEW_ROLE` for a new role), or by a
+//!   write to
 //!   `/proc/self/attr/current` or `lsm_set_self_attr(LSM_ATTR_CURRENT)`
-//!   (which needs `process setcurrent`). Tasks that started before the
+//!   (which needs `process setcurrent`, and `allow OLD_ROLE NEW_ROLE` for a
+//!   new role). Tasks that started before the
 //!   first policy have the `sid kernel` context;
 //! - inodes: the `security.mlte` xattr, read when the inode is first
 //!   reached through a dentry after a policy is loaded (`d_instantiate`,
@@ -24,9 +28,11 @@
 //!   and cached in the inode's blob. No xattr, or no xattr support: `sid
 //!   file`. A label the policy cannot read, or an xattr that could not be
 //!   read this time (`ENOMEM`, `EIO`; read again on the next access): `sid
-//!   unlabeled`. A new inode gets its parent directory's type, or a
-//!   `type_transition`'s, and its creator's level, and the xattr is written
-//!   with it;
+//!   unlabeled`. A new inode gets its creator's user, the role
+//!   `object_r`, its parent directory's type (or a `type_transition`'s)
+//!   and its creator's low level, as SELinux's `security_compute_sid()`,
+//!   and the xattr is written with it; a computed context the policy does
+//!   not find valid is refused (`EACCES` when enforcing);
 //! - sockets and IPC objects: their creator's.
 //!
 //! Relabelling (`setxattr security.mlte`) needs `relabelfrom` on the old
@@ -43,11 +49,12 @@
 
 use super::classes::{perm, Class};
 use super::compiled::{InitialSid, SIDS};
-use super::context::{Context, Shown};
+use super::context::{Context, ContextView, Shown};
 use super::label::Label;
 use super::policy::{self, Policy, Target};
 use super::query;
 use super::sidtab::{self, Sid, StoredContext};
+use super::type_names::Kind;
 use crate::access::{may, AccessMask};
 use crate::attribute::Attribute;
 use crate::blob::HasBlob;
@@ -147,9 +154,10 @@ mod perms {
 use perms::*;
 
 use crate::abi::{
-    ATTR_ATIME_SET, ATTR_GID, ATTR_MODE, ATTR_MTIME_SET, ATTR_TIMES_SET, ATTR_UID, AUDIT_OBJ_TYPE,
-    AUDIT_OP_EQUAL, AUDIT_OP_NOT_EQUAL, AUDIT_SUBJ_TYPE, LSM_UNSAFE_NO_NEW_PRIVS,
-    LSM_UNSAFE_PTRACE, PROT_EXEC, PTRACE_MODE_ATTACH, SIGKILL,
+    ATTR_ATIME_SET, ATTR_GID, ATTR_MODE, ATTR_MTIME_SET, ATTR_TIMES_SET, ATTR_UID, AUDIT_OBJ_ROLE,
+    AUDIT_OBJ_TYPE, AUDIT_OBJ_USER, AUDIT_OP_EQUAL, AUDIT_OP_NOT_EQUAL, AUDIT_SUBJ_ROLE,
+    AUDIT_SUBJ_TYPE, AUDIT_SUBJ_USER, LSM_UNSAFE_NO_NEW_PRIVS, LSM_UNSAFE_PTRACE, PROT_EXEC,
+    PTRACE_MODE_ATTACH, SIGKILL,
 };
 /// `ATTR_MODE | ATTR_UID | ATTR_GID | ATTR_ATIME_SET | ATTR_MTIME_SET |
 /// ATTR_TIMES_SET` (`include/linux/fs.h`): the `iattr` changes that are
@@ -218,6 +226,38 @@ fn check(s: Sid, o: Sid, class: Class, perms: u32, target: Target<'_>) -> Result
     })
 }
 
+/// May a task in `s` change its context to `new` by itself (`attr/current`)
+/// when that changes its role? As SELinux's `dyntransition`, which
+/// `context_struct_compute_av()` refuses to a role change that no `allow
+/// OLD NEW` permits (mlte's `setcurrent` is checked from the old context
+/// to the new one, as `dyntransition`, but is named as SELinux's
+/// `setcurrent`, which a role change does not touch: so the role is
+/// checked here, not in the access vector). A refusal is logged
+/// (rate-limited) and, when enforcing, `EACCES`.
+fn check_role_change(s: Sid, new: Sid) -> Result {
+    policy::with(|p| {
+        let Some(p) = p else { return Ok(()) };
+        let (from, to) = (p.context(s).role(), p.context(new).role());
+        if from == to || p.role_allowed(from, to) {
+            return Ok(());
+        }
+        if platform::ratelimit_audit() {
+            let (old, new) = (p.show(s), p.show(new));
+            platform::pr_warn!(
+                "{}\n",
+                format_args!(
+                    "mlte: role change refused: no allow for the roles of {old} and {new}"
+                )
+            );
+        }
+        if policy::enforcing() {
+            Err(EACCES)
+        } else {
+            Ok(())
+        }
+    })
+}
+
 /// May the current task have `perms` on `inode`?
 ///
 /// The hot path of the file hooks: two SIDs read from their blobs and one
@@ -241,7 +281,7 @@ pub(crate) fn inode_type_is(inode: &Inode, name: &[u8]) -> Option<bool> {
     let sid = inode_sid(inode);
     Some(policy::with(|p| {
         let Some(p) = p else { return false };
-        p.type_name(p.context(sid).context().ty) == name
+        p.type_name(p.context(sid).ty()) == name
     }))
 }
 
@@ -257,6 +297,10 @@ fn check_dentry(cx: &MaySleep, dentry: &Dentry, file: u32, dir: u32) -> Result {
 
 /// What a label's text gives in a policy: a context to intern, or an
 /// initial SID.
+#[allow(
+    clippy::large_enum_variant,
+    reason = "a local of one call, interned at once; boxing it would allocate"
+)]
 enum Parsed {
     /// A context the policy accepts, as the SID table keeps it.
     Context(StoredContext),
@@ -354,12 +398,45 @@ fn label_dentry<'a>(cx: &MaySleep, dentry: &'a Dentry) -> Option<&'a Inode> {
     Some(inode)
 }
 
+/// The context of a new object of `class` that a task in `s` creates in
+/// `t` (for `process`, the domain an exec of a file of `t` enters), as
+/// SELinux's `security_compute_sid()` (`Compiled::new_context`). A
+/// context the policy does not find valid is logged and, when enforcing,
+/// refused with `EACCES`, as `compute_sid_handle_invalid_context()`.
+fn compute_context(p: &Policy<'_>, s: Sid, t: Sid, class: Class) -> Result<Context> {
+    let subject = p.context(s).context();
+    let new = p.new_context(&subject, &p.context(t).context(), class);
+    match p.validate(&new) {
+        Ok(()) => Ok(new),
+        Err(_) => invalid_context(p, s, t, &new, class),
+    }
+}
+
+/// [`compute_context`] computed `new`, which is not valid.
+#[cold]
+fn invalid_context(p: &Policy<'_>, s: Sid, t: Sid, new: &Context, class: Class) -> Result<Context> {
+    if platform::ratelimit_audit() {
+        let (scontext, tcontext, tclass) = (p.show(s), p.show(t), class.name());
+        let invalid = new.show(p);
+        platform::pr_warn!(
+            "{}\n",
+            format_args!(
+                "mlte: op=security_compute_sid invalid_context=\"{invalid}\" \
+                 scontext={scontext} tcontext={tcontext} tclass={tclass}"
+            )
+        );
+    }
+    if policy::enforcing() {
+        Err(EACCES)
+    } else {
+        Ok(*new)
+    }
+}
+
 /// The context of a new inode of `class` that a task in `s` creates in
-/// `dir`: a `type_transition`'s type, or the directory's, and the
-/// creator's level.
-fn new_inode_context(p: &Policy<'_>, s: Sid, dir: &Inode, class: Class) -> Context {
-    let parent = p.context(inode_sid(dir)).context();
-    p.new_context(&p.context(s).context(), &parent, class)
+/// `dir` ([`compute_context`]).
+fn new_inode_context(p: &Policy<'_>, s: Sid, dir: &Inode, class: Class) -> Result<Context> {
+    compute_context(p, s, inode_sid(dir), class)
 }
 
 /// May the current task create an inode of `class` as `dentry` in `dir`?
@@ -381,7 +458,7 @@ fn check_create(cx: &MaySleep, dir: &Inode, dentry: &Dentry, class: Class) -> Re
             DIR_ADD_NAME | DIR_WRITE,
             Target::Inode(dir),
         )?;
-        Ok(Some(p.store(&new_inode_context(p, s, dir, class))))
+        Ok(Some(p.store(&new_inode_context(p, s, dir, class)?)))
     })?;
     let Some(new) = new else {
         return Ok(());
@@ -474,6 +551,17 @@ fn check_exec_mapping(file: Option<&File>, prot: u64, map: bool) -> Result {
             check(s, s, Class::Process, PROCESS_EXECMEM, Target::None)
         }
         None => Ok(()),
+    }
+}
+
+/// What an audit rule's `field` compares: the user, role or type of the
+/// subject's or the object's context.
+fn audit_field_kind(field: u32) -> Option<Kind> {
+    match field {
+        AUDIT_SUBJ_USER | AUDIT_OBJ_USER => Some(Kind::User),
+        AUDIT_SUBJ_ROLE | AUDIT_OBJ_ROLE => Some(Kind::Role),
+        AUDIT_SUBJ_TYPE | AUDIT_OBJ_TYPE => Some(Kind::Type),
+        _ => None,
     }
 }
 
@@ -658,12 +746,8 @@ crate::submodule::submodule! {
             let new = policy::with(|p| -> Result<Option<StoredContext>> {
                 let Some(p) = p else { return Ok(None) };
                 policy::check(p, s, o, Class::File, FILE_EXECUTE, target)?;
-                let subject = p.context(s).context();
-                let object = p.context(o).context();
-                let Some(ty) = p.transition(subject.ty, object.ty, Class::Process) else {
-                    return Ok(None);
-                };
-                if ty == subject.ty {
+                let new = compute_context(p, s, o, Class::Process)?;
+                if new == p.context(s).context() {
                     return Ok(None);
                 }
                 // No domain change for a traced task, one with
@@ -679,7 +763,7 @@ crate::submodule::submodule! {
                     }
                     return Err(EPERM);
                 }
-                Ok(Some(p.store(&Context { ty, level: subject.level })))
+                Ok(Some(p.store(&new)))
             })?;
             let Some(new) = new else {
                 return Ok(());
@@ -933,10 +1017,10 @@ crate::submodule::submodule! {
         fn inode_init_security(&self, cx: &MaySleep, inode: &Inode, dir: &Inode, _name: &[u8]) -> Result<Option<XattrValue>> {
             let class = class_of(inode);
             let s = current_sid();
-            let Some(new) = policy::with(|p| p.map(|p| p.store(&new_inode_context(p, s, dir, class)))) else {
+            let Some(new) = policy::with(|p| p.map(|p| new_inode_context(p, s, dir, class).map(|c| p.store(&c)))) else {
                 return Ok(None);
             };
-            let sid = sidtab::intern(cx, &new)?;
+            let sid = sidtab::intern(cx, &new?)?;
             match sid_text(sid) {
                 Some(text) => {
                     if let Some(label) = inode.state(&KEY) {
@@ -1138,29 +1222,31 @@ crate::submodule::submodule! {
         }
 
         fn audit_rule_init(&self, field: u32, op: u32, text: &[u8]) -> Result<u64> {
-            // As `selinux_audit_rule_init()` for a type: `=` or `!=`, and a
-            // type the policy in force declares. mlte's contexts have no
-            // user or role, and its levels are not rule values (yet):
-            // those fields are refused.
-            if !matches!(field, AUDIT_SUBJ_TYPE | AUDIT_OBJ_TYPE)
-                || !matches!(op, AUDIT_OP_EQUAL | AUDIT_OP_NOT_EQUAL)
-            {
+            // As `selinux_audit_rule_init()` for a user, a role or a type:
+            // `=` or `!=`, and a name the policy in force declares. Levels
+            // (`subj_sen`, `obj_lev_low`, ...) are not rule values (yet):
+            // they are refused.
+            let kind = audit_field_kind(field).ok_or(EINVAL)?;
+            if !matches!(op, AUDIT_OP_EQUAL | AUDIT_OP_NOT_EQUAL) {
                 return Err(EINVAL);
             }
-            policy::with(|p| p.and_then(|p| p.global_type(text)))
+            policy::with(|p| p.and_then(|p| p.global_id(kind, text)))
                 .map(u64::from)
                 .ok_or(EINVAL)
         }
 
         fn audit_rule_match(&self, secid: Secid, field: u32, op: u32, value: u64) -> Result<bool> {
             let sid = Sid::from_raw(secid.raw()).ok_or(EINVAL)?;
-            // No policy: nothing matches, as SELinux before its first.
-            let Some(ty) = policy::with(|p| p.map(|p| u64::from(p.global_type_of(sid)))) else {
+            let Some(kind) = audit_field_kind(field) else {
                 return Ok(false);
             };
-            Ok(match (field, op) {
-                (AUDIT_SUBJ_TYPE | AUDIT_OBJ_TYPE, AUDIT_OP_EQUAL) => ty == value,
-                (AUDIT_SUBJ_TYPE | AUDIT_OBJ_TYPE, AUDIT_OP_NOT_EQUAL) => ty != value,
+            // No policy: nothing matches, as SELinux before its first.
+            let Some(id) = policy::with(|p| p.map(|p| u64::from(p.global_of(kind, sid)))) else {
+                return Ok(false);
+            };
+            Ok(match op {
+                AUDIT_OP_EQUAL => id == value,
+                AUDIT_OP_NOT_EQUAL => id != value,
                 _ => false,
             })
         }
@@ -1207,6 +1293,7 @@ crate::submodule::submodule! {
             // No policy: no context to take.
             let new = sidtab::intern(cx, &new.ok_or(EINVAL)??)?;
             check(current_sid(), new, Class::Process, PROCESS_SETCURRENT, Target::None)?;
+            check_role_change(current_sid(), new)?;
             if let Some(label) = new_cred.cred().state(&KEY) {
                 label.set(Some(new));
             }

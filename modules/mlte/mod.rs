@@ -5,12 +5,12 @@
 //! - `category.rs`: the category sets of MLS levels, word-wise;
 //! - `level.rs`: levels, ranges and the Bell-LaPadula checks;
 //! - `classes.rs`: the object classes and their permissions;
-//! - `context.rs`: security contexts, `TYPE:LEVEL`;
-//! - `constraint.rs`: `mlsconstrain` expressions, compiled;
+//! - `context.rs`: security contexts, `USER:ROLE:TYPE:LOW[-HIGH]`;
+//! - `constraint.rs`: `constrain` and `mlsconstrain` expressions, compiled;
 //! - `compiled.rs`: the compiled policy, its checker and the decisions;
 //! - `intern.rs`: append-only tables that number each value once;
 //! - `sidtab.rs`: interned contexts, each with its SID;
-//! - `type_names.rs`: global type ids, across policies;
+//! - `type_names.rs`: global user, role and type ids, across policies;
 //! - `decision_cache.rs`: the allowed vectors of recent SID pairs;
 //! - `policy.rs`: the policy in force, its loader, the mode, audit lines;
 //! - `label.rs`: the SID an object carries in its blob;

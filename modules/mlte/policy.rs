@@ -15,28 +15,29 @@
 //! behind the SIDs and keeps it. An initial SID's context is the policy's
 //! own `sid` statement, so it follows a reload.
 //!
-//! The SID table's contexts name global types (`type_names.rs`), which
-//! each policy maps to its own when it is loaded, so a new policy may add,
-//! rename, reorder and drop types: a context it cannot read (its type or
-//! level is gone) reads as `sid unlabeled`'s, and a later policy that has
-//! them again reads it as before.
+//! The SID table's contexts name global users, roles and types
+//! (`type_names.rs`), which each policy maps to its own when it is loaded,
+//! so a new policy may add, rename, reorder and drop them: a context it
+//! cannot read (a name is gone, or the context is not valid under it, as
+//! SELinux's `policydb_context_isvalid()` says) reads as `sid
+//! unlabeled`'s, and a later policy that has it again reads it as before.
 //!
 //! A denial is logged like SELinux's AVC messages, rate-limited:
 //!
 //! ```text
 //! mlte: avc: denied { read } for pid=42 comm="cat" name="secret" ino=17
-//!   scontext=user_t:s0 tcontext=secret_t:s0 tclass=file permissive=0
+//!   scontext=user_u:user_r:user_t:s0 tcontext=system_u:object_r:secret_t:s0
+//!   tclass=file permissive=0
 //! ```
 //!
 //! Kernel-independent: the host tests run the same file.
 
 use super::classes::Class;
 use super::compiled::{Checked, Compiled, InitialSid};
-use super::context::{Context, ContextView, Shown};
+use super::context::{Context, ContextView, LevelView, Shown};
 use super::decision_cache::DecisionCache;
-use super::level::Level;
 use super::sidtab::{self, Sid, StoredContext};
-use super::type_names;
+use super::type_names::{self, Kind};
 use crate::access::comm_str;
 use crate::context::MaySleep;
 use crate::error::{Error, Result, EACCES, EBUSY, EINVAL};
@@ -46,55 +47,87 @@ use core::fmt;
 use core::ops::Deref;
 use core::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-/// A policy as loaded: its checked bytes, its type map and its decision
+/// A policy as loaded: its checked bytes, its name maps and its decision
 /// cache.
 struct Loaded {
     checked: Checked<Bytes>,
-    types: TypeMap,
+    maps: Maps,
     cache: OwnedBox<DecisionCache>,
 }
 
-/// The global type id of each of a policy's types, and back.
+/// The global id of each of a policy's users, roles or types, and back.
 ///
 /// # Invariants
 ///
-/// `global` holds the global ids of the policy's types, in its order;
-/// `by_global` the pairs (global id, type), sorted by global id.
-struct TypeMap {
+/// `global` holds the global ids of the policy's names of one kind, in its
+/// order; `by_global` the pairs (global id, local id), sorted by global id.
+struct NameMap {
     global: Table<u32>,
     by_global: Table<(u32, u32)>,
 }
 
-impl TypeMap {
-    /// The map of `policy`'s types: each name gets its global id. May
-    /// allocate.
-    fn build(cx: &MaySleep, policy: &Compiled<'_>) -> Result<TypeMap> {
-        let count = policy.types() as usize;
+impl NameMap {
+    /// The map of the `count` names that `name` gives, of `kind`: each
+    /// name gets its global id. May allocate.
+    fn build<'n>(
+        cx: &MaySleep,
+        kind: Kind,
+        count: u32,
+        name: impl Fn(u32) -> &'n [u8],
+    ) -> Result<NameMap> {
+        let count = count as usize;
         let mut global = platform::table_filled(cx, count, 0u32)?;
         let mut by_global = platform::table_filled(cx, count, (0u32, 0u32))?;
-        for (ty, (g, pair)) in global.iter_mut().zip(by_global.iter_mut()).enumerate() {
-            let ty = u32::try_from(ty).map_err(|_| EINVAL)?;
-            *g = type_names::intern(cx, policy.type_name(ty))?;
-            *pair = (*g, ty);
+        for (id, (g, pair)) in global.iter_mut().zip(by_global.iter_mut()).enumerate() {
+            let id = u32::try_from(id).map_err(|_| EINVAL)?;
+            *g = type_names::intern(cx, kind, name(id))?;
+            *pair = (*g, id);
         }
         by_global.sort_unstable();
-        // INVARIANT: both filled for every type.
-        Ok(TypeMap { global, by_global })
+        // INVARIANT: both filled for every name.
+        Ok(NameMap { global, by_global })
     }
 
-    /// The global id of type `ty` (`u32::MAX`, no one's, out of range).
+    /// The global id of local id `id` (`u32::MAX`, no one's, out of range).
     #[inline]
-    fn global(&self, ty: u32) -> u32 {
-        self.global.get(ty as usize).copied().unwrap_or(u32::MAX)
+    fn global(&self, id: u32) -> u32 {
+        self.global.get(id as usize).copied().unwrap_or(u32::MAX)
     }
 
-    /// The type whose global id is `global`, if the policy has one.
+    /// The local id whose global id is `global`, if the policy has one.
     fn local(&self, global: u32) -> Option<u32> {
         let i = self
             .by_global
             .binary_search_by_key(&global, |&(g, _)| g)
             .ok()?;
-        self.by_global.get(i).map(|&(_, ty)| ty)
+        self.by_global.get(i).map(|&(_, id)| id)
+    }
+}
+
+/// A policy's three name maps.
+struct Maps {
+    users: NameMap,
+    roles: NameMap,
+    types: NameMap,
+}
+
+impl Maps {
+    /// The maps of `policy`'s users, roles and types. May allocate.
+    fn build(cx: &MaySleep, policy: &Compiled<'_>) -> Result<Maps> {
+        Ok(Maps {
+            users: NameMap::build(cx, Kind::User, policy.users(), |id| policy.user_name(id))?,
+            roles: NameMap::build(cx, Kind::Role, policy.roles(), |id| policy.role_name(id))?,
+            types: NameMap::build(cx, Kind::Type, policy.types(), |id| policy.type_name(id))?,
+        })
+    }
+
+    /// The map of `kind`.
+    fn of(&self, kind: Kind) -> &NameMap {
+        match kind {
+            Kind::User => &self.users,
+            Kind::Role => &self.roles,
+            Kind::Type => &self.types,
+        }
     }
 }
 
@@ -105,7 +138,7 @@ static POLICY: RcuBox<Loaded> = RcuBox::new();
 /// (which it derefs to) and the decisions on SIDs.
 pub(crate) struct Policy<'a> {
     compiled: Compiled<'a>,
-    types: &'a TypeMap,
+    maps: &'a Maps,
     cache: &'a DecisionCache,
 }
 
@@ -119,51 +152,56 @@ impl<'a> Deref for Policy<'a> {
 }
 
 /// A SID's context as a policy reads it ([`Policy::context`]): the
-/// policy's type, and the level in place.
+/// policy's user, role and type, and the levels in place.
 #[derive(Clone, Copy)]
 pub(crate) struct Resolved<'a> {
+    user: u32,
+    role: u32,
     ty: u32,
-    level: &'a Level,
-    len: usize,
+    low: LevelView<'a>,
+    high: LevelView<'a>,
 }
 
 impl Resolved<'_> {
     /// The context, copied.
     pub(crate) fn context(&self) -> Context {
         Context {
+            user: self.user,
+            role: self.role,
             ty: self.ty,
-            level: *self.level,
+            low: *self.low.level(),
+            high: *self.high.level(),
         }
     }
 }
 
 impl ContextView for Resolved<'_> {
+    fn user(&self) -> u32 {
+        self.user
+    }
+
+    fn role(&self) -> u32 {
+        self.role
+    }
+
     fn ty(&self) -> u32 {
         self.ty
     }
 
-    fn sensitivity(&self) -> u16 {
-        self.level.sensitivity
+    fn low(&self) -> LevelView<'_> {
+        self.low
     }
 
-    fn len(&self) -> usize {
-        self.len
-    }
-
-    #[inline(always)]
-    fn word(&self, i: usize) -> u64 {
-        if i >= self.len {
-            return 0;
-        }
-        self.level.categories.words().get(i).copied().unwrap_or(0)
+    fn high(&self) -> LevelView<'_> {
+        self.high
     }
 }
 
 impl<'a> Policy<'a> {
     /// The context of `sid` under this policy: an initial SID's from the
     /// policy's `sid` statements; another's from the SID table, if this
-    /// policy has its type and allows its level; `sid unlabeled`'s
-    /// otherwise (also for a number never given out).
+    /// policy has its user, role and type and finds it valid; `sid
+    /// unlabeled`'s otherwise (also for a number never given out).
     #[inline]
     pub(crate) fn context(&self, sid: Sid) -> Resolved<'a> {
         let initial = match sid.as_initial() {
@@ -175,56 +213,91 @@ impl<'a> Policy<'a> {
         };
         let sc = self.compiled.sid_view(initial);
         Resolved {
+            user: sc.context.user,
+            role: sc.context.role,
             ty: sc.context.ty,
-            level: &sc.context.level,
-            len: sc.len(),
+            low: LevelView::new(&sc.context.low, sc.low_len()),
+            high: LevelView::new(&sc.context.high, sc.high_len()),
         }
     }
 
-    /// The global id (`type_names.rs`) of the type this policy names
-    /// `name`, if it declares one: what an audit rule's `subj_type=NAME`
-    /// compares, and still means after a reload that keeps the name.
-    pub(crate) fn global_type(&self, name: &[u8]) -> Option<u32> {
-        self.compiled.type_id(name).map(|ty| self.types.global(ty))
+    /// The global id (`type_names.rs`) of the user, role or type (`kind`)
+    /// this policy names `name`, if it declares one: what an audit rule's
+    /// `subj_type=NAME` compares, and still means after a reload that
+    /// keeps the name.
+    pub(crate) fn global_id(&self, kind: Kind, name: &[u8]) -> Option<u32> {
+        let local = match kind {
+            Kind::User => self.compiled.user_id(name),
+            Kind::Role => self.compiled.role_id(name),
+            Kind::Type => self.compiled.type_id(name),
+        }?;
+        Some(self.maps.of(kind).global(local))
     }
 
-    /// The global id of the type of `sid`'s context under this policy
-    /// ([`Policy::context`]).
-    pub(crate) fn global_type_of(&self, sid: Sid) -> u32 {
-        self.types.global(self.context(sid).ty)
+    /// The global id of the user, role or type (`kind`) of `sid`'s context
+    /// under this policy ([`Policy::context`]).
+    pub(crate) fn global_of(&self, kind: Kind, sid: Sid) -> u32 {
+        let c = self.context(sid);
+        let local = match kind {
+            Kind::User => c.user,
+            Kind::Role => c.role,
+            Kind::Type => c.ty,
+        };
+        self.maps.of(kind).global(local)
     }
 
     /// The text of `sid`'s context: an initial SID's from this policy; a
-    /// table SID's as it was interned (its type's name and its level),
-    /// also when this policy cannot read it, as SELinux keeps the text of
-    /// a context a reload made invalid (decisions then use `sid
-    /// unlabeled`'s, [`Policy::context`]).
+    /// table SID's as it was interned (its names and its range), also when
+    /// this policy cannot read it, as SELinux keeps the text of a context
+    /// a reload made invalid (decisions then use `sid unlabeled`'s,
+    /// [`Policy::context`]).
     pub(crate) fn show(&self, sid: Sid) -> Shown<'a> {
-        let stored = sidtab::stored(sid).and_then(|s| Some((type_names::name(s.ty)?, s)));
-        if let Some((name, stored)) = stored {
-            return Shown::new(name, &stored.level);
+        let stored = sidtab::stored(sid).and_then(|s| {
+            Some((
+                type_names::name(Kind::User, s.user)?,
+                type_names::name(Kind::Role, s.role)?,
+                type_names::name(Kind::Type, s.ty)?,
+                s,
+            ))
+        });
+        if let Some((user, role, ty, s)) = stored {
+            return Shown::new(user, role, ty, &s.low, &s.high);
         }
         let initial = sid.as_initial().unwrap_or(InitialSid::Unlabeled);
-        let sc = self.compiled.sid_view(initial);
-        Shown::new(self.compiled.type_name(sc.context.ty), &sc.context.level)
+        let c = &self.compiled.sid_view(initial).context;
+        Shown::new(
+            self.compiled.user_name(c.user),
+            self.compiled.role_name(c.role),
+            self.compiled.type_name(c.ty),
+            &c.low,
+            &c.high,
+        )
     }
 
-    /// A table SID's context, if this policy can read it.
+    /// A table SID's context, if this policy can read it: it has its
+    /// names, and the context is valid under it.
     fn resolve(&self, sid: Sid) -> Option<Resolved<'a>> {
         let stored = sidtab::stored(sid)?;
-        let ty = self.types.local(stored.ty)?;
-        self.compiled
-            .level_allowed(&stored.level)
-            .then_some(Resolved {
-                ty,
-                level: &stored.level,
-                len: stored.len(),
-            })
+        let resolved = Resolved {
+            user: self.maps.users.local(stored.user)?,
+            role: self.maps.roles.local(stored.role)?,
+            ty: self.maps.types.local(stored.ty)?,
+            low: LevelView::new(&stored.low, stored.low_len()),
+            high: LevelView::new(&stored.high, stored.high_len()),
+        };
+        self.compiled.validate(&resolved).ok()?;
+        Some(resolved)
     }
 
-    /// `ctx` (with this policy's type id) as the SID table keeps it.
+    /// `ctx` (with this policy's ids) as the SID table keeps it.
     pub(crate) fn store(&self, ctx: &Context) -> StoredContext {
-        StoredContext::new(self.types.global(ctx.ty), ctx.level)
+        StoredContext::new(
+            self.maps.users.global(ctx.user),
+            self.maps.roles.global(ctx.role),
+            self.maps.types.global(ctx.ty),
+            ctx.low,
+            ctx.high,
+        )
     }
 
     /// Every permission of `class` that `s` has on `o`: from the cache, or
@@ -255,8 +328,7 @@ impl<'a> Policy<'a> {
     /// SIDs.
     pub(crate) fn dontaudit(&self, s: Sid, o: Sid, class: Class) -> u32 {
         let (s, o) = (self.context(s), self.context(o));
-        self.compiled
-            .dontaudit(s.context().ty, o.context().ty, class)
+        self.compiled.dontaudit(s.ty, o.ty, class)
     }
 
     /// Decisions computed (cache misses) since this policy was loaded.
@@ -289,7 +361,7 @@ pub(crate) fn with<R>(f: impl FnOnce(Option<&Policy<'_>>) -> R + Send) -> R {
     POLICY.read(|p| {
         f(p.map(|p| Policy {
             compiled: p.checked.view(),
-            types: &p.types,
+            maps: &p.maps,
             cache: &p.cache,
         })
         .as_ref())
@@ -374,12 +446,12 @@ fn load_exclusive(cx: &MaySleep, bytes: &[u8]) -> Result {
         }
     };
     let new = checked.view();
-    let types = TypeMap::build(cx, &new)?;
+    let maps = Maps::build(cx, &new)?;
     let count = new.types();
     let cache = platform::zeroed_box::<DecisionCache>(cx)?;
     POLICY.replace(Loaded {
         checked,
-        types,
+        maps,
         cache,
     })?;
     LOADS.fetch_add(1, Ordering::Relaxed);
@@ -533,7 +605,11 @@ mod tests {
             });
             sidtab::intern(&crate::harness::cx(), &ctx).unwrap()
         };
-        let (user, tmp, tmp_hi) = (sid(b"user_t:s1"), sid(b"tmp_t:s1"), sid(b"tmp_t:s2"));
+        let (user, tmp, tmp_hi) = (
+            sid(b"system_u:system_r:user_t:s1"),
+            sid(b"system_u:object_r:tmp_t:s1"),
+            sid(b"system_u:object_r:tmp_t:s2"),
+        );
         let decide = || {
             with(|p| {
                 let p = p.unwrap();
@@ -578,7 +654,10 @@ mod tests {
         assert_eq!(load(&parse(&no_read).unwrap().compile().unwrap()), Ok(()));
         assert_eq!(decide(), (Err(EACCES), Err(EACCES)));
         let file = Sid::initial(InitialSid::File);
-        let moved = no_read.replace("sid file tmp_t:s0", "sid file bin_t:s0");
+        let moved = no_read.replace(
+            "sid file system_u:object_r:tmp_t:s0",
+            "sid file system_u:object_r:bin_t:s0",
+        );
         assert_eq!(load(&parse(&moved).unwrap().compile().unwrap()), Ok(()));
         assert_eq!(
             with(|p| {
@@ -590,13 +669,13 @@ mod tests {
         assert_eq!(load(&parse(&added).unwrap().compile().unwrap()), Ok(()));
         assert_eq!(decide(), (Ok(()), Err(EACCES)));
         // A reload may rename, reorder and drop types: a context whose type
-        // is gone reads as `sid unlabeled`'s (tmp_t:s0 here), and comes back
+        // is gone reads as `sid unlabeled`'s (system_u:object_r:tmp_t:s0 here), and comes back
         // with a policy that has it.
         let name_of = |sid: Sid| {
             with(|p| {
                 let p = p.unwrap();
                 let c = p.context(sid).context();
-                (p.type_name(c.ty).to_vec(), c.level.sensitivity)
+                (p.type_name(c.ty).to_vec(), c.low.sensitivity)
             })
         };
         assert_eq!(name_of(user), (b"user_t".to_vec(), 1));
@@ -606,18 +685,51 @@ mod tests {
         assert_eq!(load(&parse(&renamed).unwrap().compile().unwrap()), Ok(()));
         assert_eq!(name_of(user), (b"tmp_t".to_vec(), 0), "renamed: unlabeled");
         let text = |sid| with(|p| p.unwrap().show(sid).to_string());
-        assert_eq!(text(user), "user_t:s1", "its text is kept");
-        assert_eq!(text(Sid::initial(InitialSid::Kernel)), "init_t:s0");
+        assert_eq!(
+            text(user),
+            "system_u:system_r:user_t:s1",
+            "its text is kept"
+        );
+        assert_eq!(
+            text(Sid::initial(InitialSid::Kernel)),
+            "system_u:system_r:init_t:s0"
+        );
         assert_eq!(name_of(tmp_hi), (b"tmp_t".to_vec(), 2), "kept, at its id");
         assert_eq!(decide(), (Err(EACCES), Err(EACCES)));
         // A level the new policy does not allow reads as unlabeled too.
-        let fewer = added.replace("level s2:c0.c2;", "");
+        let fewer = added
+            .replace("level s2:c0.c2;", "")
+            .replace("range s0 - s2:c0.c2", "range s0 - s1:c0.c2");
         assert_eq!(load(&parse(&fewer).unwrap().compile().unwrap()), Ok(()));
         assert_eq!(name_of(tmp_hi), (b"tmp_t".to_vec(), 0), "s2 gone");
         assert_eq!(name_of(tmp), (b"tmp_t".to_vec(), 1));
         assert_eq!(load(&parse(&added).unwrap().compile().unwrap()), Ok(()));
         assert_eq!(name_of(user), (b"user_t".to_vec(), 1), "back");
         assert_eq!(decide(), (Ok(()), Err(EACCES)));
+        // Users and roles too: a context whose user is gone, or that the
+        // new policy does not find valid (system_r without user_t), reads
+        // as unlabeled and keeps its text; it comes back with them.
+        let no_user = added.replace("system_u", "admin_u");
+        assert_eq!(load(&parse(&no_user).unwrap().compile().unwrap()), Ok(()));
+        assert_eq!(name_of(user), (b"tmp_t".to_vec(), 0), "user gone");
+        assert_eq!(text(user), "system_u:system_r:user_t:s1");
+        let no_type = added.replace("types { init_t user_t }", "types init_t");
+        assert_eq!(load(&parse(&no_type).unwrap().compile().unwrap()), Ok(()));
+        assert_eq!(
+            name_of(user),
+            (b"tmp_t".to_vec(), 0),
+            "role without the type"
+        );
+        assert_eq!(name_of(tmp), (b"tmp_t".to_vec(), 1), "object_r: any type");
+        let narrow = added.replace("range s0 - s2:c0.c2", "range s0 - s0");
+        assert_eq!(load(&parse(&narrow).unwrap().compile().unwrap()), Ok(()));
+        assert_eq!(
+            name_of(user),
+            (b"tmp_t".to_vec(), 0),
+            "outside the user's range"
+        );
+        assert_eq!(load(&parse(&added).unwrap().compile().unwrap()), Ok(()));
+        assert_eq!(name_of(user), (b"user_t".to_vec(), 1), "back again");
         // Permissive: counted, allowed.
         set_enforcing(false);
         let before = counts().denials;

@@ -17,19 +17,33 @@
 //! type_transition user_t tmp_t : file user_tmp_t;
 //! type_transition init_t bin_t : process user_t;
 //! level s1:c0.c3;                 # s1 with any of c0 to c3
-//! sid kernel init_t:s0;           # tasks from before the policy
-//! sid file file_t:s0;             # files without a label
-//! sid unlabeled unlabeled_t:s0;   # labels this policy cannot read
+//! role system_r types { init_t user_t };   # the types a role may have
+//! user system_u roles system_r level s0 range s0 - s1:c0.c3;
+//! role_transition system_r bin_t user_r;   # exec of bin_t: role user_r
+//! allow system_r user_r;          # a process may change role so
+//! sid kernel system_u:system_r:init_t:s0;      # tasks from before the policy
+//! sid file system_u:object_r:file_t:s0;        # files without a label
+//! sid unlabeled system_u:object_r:unlabeled_t:s0; # labels it cannot read
 //! mlsconstrain file { read } l1 dom l2;           # no read up
 //! mlsconstrain file { write append } l1 domby l2; # no write down
+//! constrain process transition u1 == u2 or t1 == init_t;
 //! ```
 //!
-//! An `mlsconstrain` expression is made of `l1 dom l2`, `l1 domby l2`,
-//! `l1 eq l2`, `l1 incomp l2` (`l1` the subject's level, `l2` the
-//! object's; `l2 dom l1` is `l1 domby l2`), `t1 == TYPE`, `t2 != TYPE`,
-//! `t1 == { A B }`, joined with `not`, `and` and `or` (in that order of
-//! precedence) and parentheses. A context is `TYPE:LEVEL`, written without
-//! spaces. Sensitivities dominate in numeric order.
+//! A context is SELinux's `USER:ROLE:TYPE:LOW[ - HIGH]`, written without
+//! spaces but around the `-`; it must be valid as SELinux's
+//! `policydb_context_isvalid()` says (`Policy::validate`). `object_r`
+//! is always a role, and needs no `types`. Users and roles get their ids
+//! in name order.
+//!
+//! An `mlsconstrain` expression is made of level relations `dom`, `domby`,
+//! `eq` (`==`), `!=` and `incomp` between `l1 l2`, `l1 h2`, `h1 l2`, `h1
+//! h2`, `l1 h1` and `l2 h2` (`l` the low level, `h` the high one, `1` the
+//! subject's, `2` the object's; `l2 dom l1` is `l1 domby l2`), the
+//! comparisons `u1 == u2`, `r1 != r2`, `t1 == t2`, and name tests `t1 ==
+//! TYPE`, `t2 != { A B }`, `u1 == USER`, `r2 == { ROLE ... }`, joined with
+//! `not`, `and` and `or` (in that order of precedence) and parentheses.
+//! `constrain` takes the same without levels. Role dominance (`r1 dom
+//! r2`) is not supported. Sensitivities dominate in numeric order.
 //!
 //! Attributes name sets of types, as in SELinux: `attribute domain;`,
 //! then `type user_t, domain;` or `typeattribute user_t domain;`, anywhere
@@ -45,10 +59,8 @@
 //!
 //! The text may also be a `policy.conf` as checkpolicy reads it: SELinux's
 //! class, common and SID declarations (which end without `;`),
-//! `dominance`, `policycap`, `role`, `user`, contexts
-//! `USER:ROLE:TYPE:LOW - HIGH` (mlte keeps the type and the low level),
-//! class sets, and constraints before the types they name (their names are
-//! resolved at the end). `neverallow` is checked on the expanded rules.
+//! `dominance`, `policycap`, class sets, and constraints before the types
+//! they name (their names are resolved at the end). `neverallow` is checked on the expanded rules.
 //! Rules on classes the policy declares but mlte does
 //! not mediate, and permissions it does not mediate, are left out; what
 //! mlte cannot enforce is refused as `not supported by mlte`. Every error carries `line:col` (1-based)
@@ -60,10 +72,14 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use super::category::CategorySet;
+use super::classes::Class;
 pub(crate) use super::classes::CLASSES;
-use super::compiled::SIDS;
-use super::constraint::{DOM, DOMBY, EQ, INCOMP, OP_AND, OP_LEVEL, OP_NOT, OP_OR, OP_TYPE};
-use super::context::Context;
+use super::compiled::{OBJECT_R, SIDS};
+use super::constraint::{
+    ATTR_ROLE, ATTR_TYPE, ATTR_USER, DOM, DOMBY, EQ, INCOMP, NEQ, OP_AND, OP_LEVEL, OP_NAME,
+    OP_NOT, OP_OR, OP_SAME,
+};
+use super::context::{Context, ContextError};
 use super::level::Level;
 
 /// A position in the policy text.
@@ -111,6 +127,19 @@ pub(crate) struct Policy {
     pub(crate) levels: BTreeMap<u16, CategorySet>,
     /// `sid` statements, in the order of [`SIDS`].
     pub(crate) sids: [Option<Context>; 3],
+    /// Role names, sorted: a role's id is its place. `object_r` is one.
+    pub(crate) roles: Vec<String>,
+    /// Users, sorted by name (a user's id is its place), with their
+    /// ranges (low, high).
+    pub(crate) users: Vec<(String, Level, Level)>,
+    /// (role, type): the types each role may have.
+    pub(crate) role_types: BTreeSet<(u32, u32)>,
+    /// (user, role): the roles each user may have.
+    pub(crate) user_roles: BTreeSet<(u32, u32)>,
+    /// `role_transition`s: (role, type, class) to the new role.
+    pub(crate) role_transitions: BTreeMap<(u32, u32, u8), u32>,
+    /// `allow ROLE ROLE`: (role, new role).
+    pub(crate) role_allows: BTreeSet<(u32, u32)>,
     /// `mlsconstrain` statements: class, permissions and the compiled
     /// expression (`constraint.rs`), in the order written.
     pub(crate) constraints: Vec<(u8, u32, Vec<u32>)>,
@@ -212,8 +241,9 @@ struct Parser<'a> {
     /// `mlsconstrain` statements as written (their names not yet
     /// resolved) and where their expressions start.
     constraints: Vec<(u8, u32, Vec<u32>, Pos)>,
-    /// The type and attribute names of the constraints, and where each is.
-    constraint_names: Vec<(String, Pos)>,
+    /// The names of the constraints (types and attributes, roles or users:
+    /// `ATTR_*`), and where each is.
+    constraint_names: Vec<(String, Pos, u32)>,
     /// Classes the policy declares (SELinux's `class NAME` and `class NAME
     /// [inherits COMMON] { PERMS }`), with their permissions; empty for a
     /// policy that declares none (mlte's own form).
@@ -224,10 +254,21 @@ struct Parser<'a> {
     sid_names: BTreeSet<String>,
     /// The same, in the order declared.
     sid_order: Vec<String>,
-    /// `role` names (`object_r` is always one).
-    roles: BTreeSet<String>,
-    /// `user` names.
-    users: BTreeSet<String>,
+    /// Roles (`object_r` is always one), with the type sets their `role R
+    /// types T` statements give.
+    roles: BTreeMap<String, Vec<TypeSet>>,
+    /// Users, with their roles and ranges.
+    users: BTreeMap<String, UserDecl>,
+    /// `role_transition`s as written.
+    role_transitions: Vec<RoleTransition>,
+    /// `allow ROLES ROLES` as written.
+    role_allows: Vec<(Vec<String>, Vec<String>)>,
+    /// The `sid` statements' contexts, resolved once every user and role
+    /// is declared.
+    sid_contexts: [Option<TextContext>; 3],
+    /// Whether the constraint being parsed is a `constrain`, which may not
+    /// test levels.
+    without_levels: bool,
     /// How deeply the constraint expression being parsed nests (`not`,
     /// `(`): bounded, so that a hostile text cannot overflow the stack.
     depth: u32,
@@ -265,6 +306,36 @@ enum Member {
 struct TypeSet {
     members: Vec<Member>,
     excluded: Vec<Member>,
+}
+
+/// A `user` statement.
+#[derive(Clone, Debug)]
+struct UserDecl {
+    roles: Vec<String>,
+    low: Level,
+    high: Level,
+}
+
+/// A `role_transition` as written.
+#[derive(Clone, Debug)]
+struct RoleTransition {
+    roles: Vec<String>,
+    types: TypeSet,
+    class: u8,
+    new: String,
+    pos: Pos,
+}
+
+/// A context as written: its user and role by name (their ids are known
+/// once the policy is read), its type and levels.
+#[derive(Clone, Debug)]
+struct TextContext {
+    user: String,
+    role: String,
+    ty: u32,
+    low: Level,
+    high: Level,
+    pos: Pos,
 }
 
 /// What an access vector rule does.
@@ -561,89 +632,100 @@ impl<'a> Parser<'a> {
         Ok(level)
     }
 
-    /// A context: mlte's `TYPE:LEVEL`, or SELinux's
-    /// `USER:ROLE:TYPE:LOW[ - HIGH]`, of which mlte keeps the type and the
-    /// low level (the user and the role must be declared). Its level must
-    /// be one a `level` statement allows.
-    fn context(&mut self) -> Result<Context, Error> {
-        let (text, pos) = self.glued("a context TYPE:LEVEL")?;
+    /// A context, `USER:ROLE:TYPE:LOW[ - HIGH]`, written without spaces
+    /// but around the `-`: the user and the role must be declared (they
+    /// are checked again once the policy is read), the type too, and the
+    /// levels allowed by `level` statements.
+    fn context(&mut self) -> Result<TextContext, Error> {
+        let (text, pos) = self.glued("a context USER:ROLE:TYPE:LEVEL")?;
         let parts: Vec<&str> = text.splitn(4, ':').collect();
-        // mlte's form has a level second: `s` and a digit.
-        let level_second = parts.get(1).is_some_and(|p| {
-            let b = p.as_bytes();
-            b.first() == Some(&b's') && b.get(1).is_some_and(u8::is_ascii_digit)
-        });
-        let selinux = parts.len() == 4 && !level_second;
-        let (name, level, skip) = if selinux {
-            let (user, role) = (parts[0], parts[1]);
-            if !self.users.contains(user) {
-                return Self::error_at(
-                    pos,
-                    0,
-                    format!(
-                        "unknown user '{user}': declare it with 'user {user} roles ...;' first"
-                    ),
-                );
-            }
-            if role != "object_r" && !self.roles.contains(role) {
-                return Self::error_at(
-                    pos,
-                    user.len() + 1,
-                    format!("unknown role '{role}': declare it with 'role {role};' first"),
-                );
-            }
-            (parts[2], parts[3], user.len() + role.len() + 2)
-        } else {
-            let Some((name, level)) = text.split_once(':') else {
-                return Self::error_at(
-                    pos,
-                    0,
-                    format!("expected a context TYPE:LEVEL, found '{text}'"),
-                );
-            };
-            (name, level, 0)
+        let [user, role, ty, range] = parts[..] else {
+            return Self::error_at(
+                pos,
+                0,
+                format!("expected a context USER:ROLE:TYPE:LEVEL, found '{text}'"),
+            );
         };
-        let pos = Pos {
-            line: pos.line,
-            col: pos
-                .col
-                .saturating_add(u32::try_from(skip).unwrap_or(u32::MAX)),
-        };
-        let context = self.context_of(name, level, pos)?;
-        if selinux && self.peek_is("-") {
-            self.next += 1;
-            let (text, high_pos) = self.glued("a level")?;
-            let high = self.level_of(&text, high_pos)?;
-            if !high.dominates(&context.level) {
-                return Self::error_at(
-                    high_pos,
-                    0,
-                    format!("{high} does not dominate {}", context.level),
-                );
-            }
+        if !self.users.contains_key(user) {
+            return Self::error_at(
+                pos,
+                0,
+                format!("unknown user '{user}': declare it with 'user {user} roles ...;' first"),
+            );
         }
-        Ok(context)
-    }
-
-    /// The context of type `name` at `level` (the text at `pos`).
-    fn context_of(&mut self, name: &str, level: &str, pos: Pos) -> Result<Context, Error> {
-        let ty = self.type_ids.get(name).copied().map_or_else(
-            || {
-                Self::error_at(
-                    pos,
-                    0,
-                    format!("unknown type '{name}': declare it with 'type {name};' first"),
-                )
-            },
-            Ok,
-        )?;
+        if !self.roles.contains_key(role) {
+            return Self::error_at(
+                pos,
+                user.len() + 1,
+                format!("unknown role '{role}': declare it with 'role {role};' first"),
+            );
+        }
+        let ty_at = user.len() + role.len() + 2;
+        let Some(&ty_id) = self.type_ids.get(ty) else {
+            return Self::error_at(
+                pos,
+                ty_at,
+                format!("unknown type '{ty}': declare it with 'type {ty};' first"),
+            );
+        };
         let level_pos = Pos {
             line: pos.line,
             col: pos
                 .col
-                .saturating_add(u32::try_from(name.len() + 1).unwrap_or(u32::MAX)),
+                .saturating_add(u32::try_from(ty_at + ty.len() + 1).unwrap_or(u32::MAX)),
         };
-        let level = self.level_of(level, level_pos)?;
+        let (low, high) = self.range_of(range, level_pos)?;
+        Ok(TextContext {
+            user: user.to_string(),
+            role: role.to_string(),
+            ty: ty_id,
+            low,
+            high,
+            pos,
+        })
+    }
+
+    /// The range `text` at `pos` (`LOW` or `LOW-HIGH`), with a `- HIGH`
+    /// that follows with spaces: declared levels, allowed by `level`
+    /// statements, the high one dominating the low one.
+    fn range_of(&mut self, text: &str, pos: Pos) -> Result<(Level, Level), Error> {
+        let (low_text, high_text) = match text.split_once('-') {
+            Some((low, high)) => (low, Some((high.to_string(), pos, low.len() + 1))),
+            None => (text, None),
+        };
+        let low = self.allowed_level(low_text, pos, 0)?;
+        let high_text = match high_text {
+            Some(h) => Some(h),
+            None if self.peek_is("-") => {
+                self.next += 1;
+                let (text, pos) = self.glued("a level")?;
+                Some((text, pos, 0))
+            }
+            None => None,
+        };
+        let high = match high_text {
+            Some((text, pos, at)) => {
+                let high = self.allowed_level(&text, pos, at)?;
+                if !high.dominates(&low) {
+                    return Self::error_at(pos, at, format!("{high} does not dominate {low}"));
+                }
+                high
+            }
+            None => low,
+        };
+        Ok((low, high))
+    }
+
+    /// The level `text`, `at` bytes after `pos`: declared, and allowed by
+    /// a `level` statement.
+    fn allowed_level(&self, text: &str, pos: Pos, at: usize) -> Result<Level, Error> {
+        let pos = Pos {
+            line: pos.line,
+            col: pos
+                .col
+                .saturating_add(u32::try_from(at).unwrap_or(u32::MAX)),
+        };
+        let level = self.level_of(text, pos)?;
         let allowed = self
             .policy
             .levels
@@ -651,12 +733,12 @@ impl<'a> Parser<'a> {
             .is_some_and(|cats| cats.contains(&level.categories));
         if !allowed {
             return Self::error_at(
-                level_pos,
+                pos,
                 0,
                 format!("no 'level' statement allows {level}: declare one first"),
             );
         }
-        Ok(Context { ty, level })
+        Ok(level)
     }
 
     /// Skips the word `keyword` if it comes next.
@@ -716,67 +798,109 @@ impl<'a> Parser<'a> {
             return self.expect(")");
         }
         let pos = self.pos();
-        let left = self.word("l1, l2, t1, t2, not or '('")?;
+        let left = self.word("l1, l2, h1, h2, u1, u2, r1, r2, t1, t2, not or '('")?;
         match left.text {
-            "h1" | "h2" | "l1h1" | "l1h2" | "h1l2" | "h1h2" | "l2h2" | "u1" | "u2" | "u3"
-            | "r1" | "r2" | "r3" | "t3" => {
+            "u3" | "r3" | "t3" => {
                 return Self::error_at(
                     pos,
                     0,
                     format!(
-                        "'{}': not supported by mlte (a context has one level, no user or role)",
+                        "'{}': not supported by mlte (validatetrans only)",
                         left.text
                     ),
                 )
             }
-            "l1" | "l2" => {
+            "l1" | "l2" | "h1" | "h2" if self.without_levels => {
+                return Self::error_at(
+                    pos,
+                    0,
+                    format!("'{}': a level in constrain: use mlsconstrain", left.text),
+                )
+            }
+            "l1" | "l2" | "h1" | "h2" => {
                 let rel_pos = self.pos();
-                let rel = self.word("dom, domby, eq or incomp")?;
-                let right = self.word("l1 or l2")?;
-                let rel = match rel.text {
-                    "dom" => DOM,
-                    "domby" => DOMBY,
-                    "eq" => EQ,
-                    "incomp" => INCOMP,
-                    other => {
+                let rel = match self.tokens.get(self.next).map(|t| t.text) {
+                    Some("dom") => DOM,
+                    Some("domby") => DOMBY,
+                    Some("eq" | "==") => EQ,
+                    Some("!=") => NEQ,
+                    Some("incomp") => INCOMP,
+                    _ => {
                         return Self::error_at(
                             rel_pos,
                             0,
-                            format!("expected dom, domby, eq or incomp, found '{other}'"),
+                            format!(
+                                "expected dom, domby, eq, incomp, == or !=, found {}",
+                                self.found()
+                            ),
                         )
                     }
                 };
-                let rel = match (left.text, right.text) {
-                    ("l1", "l2") => rel,
-                    ("l2", "l1") => match rel {
-                        DOM => DOMBY,
-                        DOMBY => DOM,
-                        other => other,
-                    },
+                self.next += 1;
+                let right = self.word("l1, l2, h1 or h2")?;
+                let pair = |a: &str, b: &str| {
+                    super::constraint::PAIRS
+                        .iter()
+                        .position(|p| *p == format!("{a} {b}"))
+                        .and_then(|i| u32::try_from(i).ok())
+                };
+                let swapped = match rel {
+                    DOM => DOMBY,
+                    DOMBY => DOM,
+                    other => other,
+                };
+                let (rel, pair) = match (pair(left.text, right.text), pair(right.text, left.text)) {
+                    (Some(p), _) => (rel, p),
+                    (None, Some(p)) => (swapped, p),
                     _ => {
                         return Self::error_at(
                             pos,
                             0,
-                            "a level test compares l1 with l2".to_string(),
+                            format!(
+                                "'{} {}': expected a level pair l1 l2, l1 h2, h1 l2, h1 h2, l1 h1 \
+                                 or l2 h2",
+                                left.text, right.text
+                            ),
                         )
                     }
                 };
-                out.push(OP_LEVEL | rel << 8);
+                out.push(OP_LEVEL | rel << 8 | pair << 12);
             }
-            "t1" | "t2" => {
-                let side = u32::from(left.text == "t2");
-                let negated = if self.peek_is("==") {
+            "u1" | "u2" | "r1" | "r2" | "t1" | "t2" => {
+                let (kind, side) = left.text.split_at(1);
+                let side = u32::from(side == "2");
+                let attr = match kind {
+                    "u" => ATTR_USER,
+                    "r" => ATTR_ROLE,
+                    _ => ATTR_TYPE,
+                };
+                let negated = if self.peek_is("==") || self.peek_is("eq") {
                     false
                 } else if self.peek_is("!=") {
                     true
+                } else if kind == "r" && ["dom", "domby", "incomp"].iter().any(|w| self.peek_is(w))
+                {
+                    return self.error(format!(
+                        "{} {}: role dominance is not supported by mlte",
+                        left.text,
+                        self.found().trim_matches('\'')
+                    ));
                 } else {
                     return self.error(format!("expected '==' or '!=', found {}", self.found()));
                 };
                 self.next += 1;
-                let mut types = Vec::new();
-                if self.peek_is("t1") || self.peek_is("t2") {
+                let other = format!("{kind}{}", 2 - side);
+                if self.peek_is(&other) {
+                    self.next += 1;
+                    out.push(OP_SAME | u32::from(negated) << 9 | attr << 10);
+                    return Ok(());
+                }
+                if ["u1", "u2", "r1", "r2", "t1", "t2"]
+                    .iter()
+                    .any(|w| self.peek_is(w))
+                {
                     return self.error(format!(
-                        "{} {} {}: not supported by mlte (a test of one type against the other)",
+                        "{} {} {}: expected {other} or names",
                         left.text,
                         if negated { "!=" } else { "==" },
                         self.found().trim_matches('\'')
@@ -786,24 +910,31 @@ impl<'a> Parser<'a> {
                 // (`finish`): SELinux's policies put their constraints
                 // before their types, and an attribute stands for the
                 // types it has by then.
+                let what = match attr {
+                    ATTR_USER => "a user",
+                    ATTR_ROLE => "a role",
+                    _ => "a type or an attribute",
+                };
                 let name = |p: &mut Self| -> Result<u32, Error> {
-                    let t = p.word("a type or an attribute")?;
+                    let t = p.word(what)?;
                     let i = u32::try_from(p.constraint_names.len()).unwrap_or(u32::MAX);
-                    p.constraint_names.push((t.text.to_string(), t.pos));
+                    p.constraint_names.push((t.text.to_string(), t.pos, attr));
                     Ok(NAME_MARK | i)
                 };
+                let mut names = Vec::new();
                 if self.peek_is("{") {
                     self.expect("{")?;
-                    types.push(name(self)?);
+                    names.push(name(self)?);
                     while !self.peek_is("}") {
-                        types.push(name(self)?);
+                        names.push(name(self)?);
                     }
                     self.expect("}")?;
                 } else {
-                    types.push(name(self)?);
+                    names.push(name(self)?);
                 }
-                for (i, ty) in types.into_iter().enumerate() {
-                    out.extend([OP_TYPE | side << 8 | u32::from(negated) << 9, ty]);
+                let flags = side | u32::from(negated) << 1 | attr << 2;
+                for (i, id) in names.into_iter().enumerate() {
+                    out.extend([OP_NAME | flags << 8, id]);
                     if i > 0 {
                         // Equal to one of them; different from all of them.
                         out.push(if negated { OP_AND } else { OP_OR });
@@ -814,7 +945,10 @@ impl<'a> Parser<'a> {
                 return Self::error_at(
                     pos,
                     0,
-                    format!("expected l1, l2, t1, t2, not or '(', found '{other}'"),
+                    format!(
+                        "expected l1, l2, h1, h2, u1, u2, r1, r2, t1, t2, not or '(', found \
+                         '{other}'"
+                    ),
                 )
             }
         }
@@ -1063,12 +1197,20 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
+    /// `LOW [- HIGH]`: levels allowed by `level` statements, the high one
+    /// dominating the low one.
+    fn range(&mut self) -> Result<(Level, Level), Error> {
+        let (text, pos) = self.glued("a level")?;
+        self.range_of(&text, pos)
+    }
+
     /// `{ ROLE ... }` or one role, each declared (`object_r` always is).
-    fn role_set(&mut self) -> Result<(), Error> {
+    fn role_names(&mut self) -> Result<Vec<String>, Error> {
+        let mut out = Vec::new();
         self.one_or_braced(|p| {
             let pos = p.pos();
             let role = p.word("a role")?;
-            if role.text != "object_r" && !p.roles.contains(role.text) {
+            if !p.roles.contains_key(role.text) {
                 return Err(Error {
                     pos,
                     message: format!(
@@ -1077,24 +1219,23 @@ impl<'a> Parser<'a> {
                     ),
                 });
             }
+            out.push(role.text.to_string());
             Ok(())
-        })
+        })?;
+        Ok(out)
     }
 
-    /// `LOW [- HIGH]`, levels whose sensitivities and categories are
-    /// declared; the low one.
-    fn range(&mut self) -> Result<Level, Error> {
-        let (text, pos) = self.glued("a level")?;
-        let low = self.level_of(&text, pos)?;
-        if self.peek_is("-") {
-            self.next += 1;
-            let (text, pos) = self.glued("a level")?;
-            let high = self.level_of(&text, pos)?;
-            if !high.dominates(&low) {
-                return Self::error_at(pos, 0, format!("{high} does not dominate {low}"));
-            }
-        }
-        Ok(low)
+    /// Whether the `allow` just read is a role allow (`allow R1 R2;`): its
+    /// first name is a role and not a type or an attribute.
+    fn next_is_role_allow(&self) -> bool {
+        let at = if self.peek_is("{") {
+            self.next + 1
+        } else {
+            self.next
+        };
+        self.tokens
+            .get(at)
+            .is_some_and(|t| self.roles.contains_key(t.text) && !self.declared(t.text))
     }
 
     fn statement(&mut self) -> Result<(), Error> {
@@ -1159,6 +1300,11 @@ impl<'a> Parser<'a> {
                 let max = u16::try_from(super::category::MAX_CATEGORIES - 1).unwrap_or(0);
                 let c = self.numbered('c', "a category", max)?;
                 self.policy.categories.push(c);
+            }
+            "allow" if self.next_is_role_allow() => {
+                let from = self.role_names()?;
+                let to = self.role_names()?;
+                self.role_allows.push((from, to));
             }
             "allow" => self.av_rule(AvKind::Allow, pos)?,
             "dontaudit" => self.av_rule(AvKind::Dontaudit, pos)?,
@@ -1237,10 +1383,10 @@ impl<'a> Parser<'a> {
                         ),
                     );
                 };
-                if self.policy.sids[i].is_some() {
+                if self.sid_contexts[i].is_some() {
                     return Self::error_at(pos, 0, format!("a second sid {}", name.text));
                 }
-                self.policy.sids[i] = Some(self.context()?);
+                self.sid_contexts[i] = Some(self.context()?);
                 return self.end_sid();
             }
             "policycap" => {
@@ -1249,43 +1395,110 @@ impl<'a> Parser<'a> {
                 self.word("a policy capability")?;
             }
             "role" => {
+                let pos = self.pos();
                 let name = self.word("a role name")?;
-                self.roles.insert(name.text.to_string());
+                if self.declared(name.text) {
+                    return Self::error_at(
+                        pos,
+                        0,
+                        format!(
+                            "'{}' is a type or an attribute: a role needs its own name",
+                            name.text
+                        ),
+                    );
+                }
+                self.roles.entry(name.text.to_string()).or_default();
                 if self.keyword("types") {
-                    self.type_set(false)?;
+                    if name.text.as_bytes() == OBJECT_R {
+                        return Self::error_at(
+                            pos,
+                            0,
+                            "object_r may have every type: it takes no 'types'".to_string(),
+                        );
+                    }
+                    let set = self.type_set(false)?;
+                    if let Some(sets) = self.roles.get_mut(name.text) {
+                        sets.push(set);
+                    }
                 }
             }
             "user" => {
+                let pos = self.pos();
                 let name = self.word("a user name")?;
-                self.users.insert(name.text.to_string());
+                if self.users.contains_key(name.text) {
+                    return Self::error_at(pos, 0, format!("a second user {}", name.text));
+                }
                 if !self.keyword("roles") {
                     return self.error(format!("expected 'roles', found {}", self.found()));
                 }
-                self.role_set()?;
+                let roles = self.role_names()?;
+                let mut default = None;
                 if self.keyword("level") {
                     let (text, pos) = self.glued("a level")?;
-                    self.level_of(&text, pos)?;
+                    default = Some((self.allowed_level(&text, pos, 0)?, pos));
                 }
-                if self.keyword("range") {
-                    self.range()?;
+                if !self.keyword("range") {
+                    return self.error(format!(
+                        "expected 'range LOW - HIGH' (a user's MLS range), found {}",
+                        self.found()
+                    ));
+                }
+                let (low, high) = self.range()?;
+                if let Some((level, pos)) = default {
+                    if !level.dominates(&low) || !high.dominates(&level) {
+                        return Self::error_at(
+                            pos,
+                            0,
+                            format!("the default level {level} is outside the range"),
+                        );
+                    }
+                }
+                self.users
+                    .insert(name.text.to_string(), UserDecl { roles, low, high });
+            }
+            "role_transition" => {
+                let roles = self.role_names()?;
+                let types = self.type_set(false)?;
+                let class = if self.peek_is(":") {
+                    self.next += 1;
+                    self.class_ref()?
+                } else {
+                    ClassRef::Mlte(Class::Process as u8)
+                };
+                let new = self.role_names()?;
+                let [new] = &new[..] else {
+                    return Self::error_at(pos, 0, "a role_transition gives one role".to_string());
+                };
+                match class {
+                    ClassRef::Mlte(class) => self.role_transitions.push(RoleTransition {
+                        roles,
+                        types,
+                        class,
+                        new: new.clone(),
+                        pos,
+                    }),
+                    ClassRef::Other => self.policy.left_out += 1,
                 }
             }
-            "constrain" | "validatetrans" | "mlsvalidatetrans" | "auditallow" | "bool" | "if"
-            | "permissive" | "type_change" | "type_member" | "range_transition"
-            | "role_transition" | "fs_use_xattr" | "fs_use_task" | "fs_use_trans" | "genfscon"
-            | "portcon" | "netifcon" | "nodecon" | "allowxperm" | "typebounds" | "default_user"
-            | "default_role" | "default_type" | "default_range" | "handleunknown" | "mls" => {
+            "validatetrans" | "mlsvalidatetrans" | "auditallow" | "bool" | "if" | "permissive"
+            | "type_change" | "type_member" | "range_transition" | "fs_use_xattr"
+            | "fs_use_task" | "fs_use_trans" | "genfscon" | "portcon" | "netifcon" | "nodecon"
+            | "allowxperm" | "typebounds" | "default_user" | "default_role" | "default_type"
+            | "default_range" | "handleunknown" | "mls" => {
                 return Err(Error {
                     pos,
                     message: format!("'{}': not supported by mlte", keyword.text),
                 });
             }
-            "mlsconstrain" => {
+            // `constrain` is `mlsconstrain` without levels, as SELinux's:
+            // both kinds apply to the class alike.
+            "mlsconstrain" | "constrain" => {
                 let classes = self.class_set()?;
                 let names = self.perm_names()?;
                 let by_class = self.perms_of(&classes, &names)?;
                 let pos = self.pos();
                 let mut ops = Vec::new();
+                self.without_levels = keyword.text == "constrain";
                 self.expr(&mut ops)?;
                 for (class, perms) in by_class {
                     self.constraints.push((class, perms, ops.clone(), pos));
@@ -1297,7 +1510,7 @@ impl<'a> Parser<'a> {
                     message: format!(
                         "unknown statement '{other}': expected type, attribute, \
                          typeattribute, typealias, sensitivity, category, level, allow, \
-                         type_transition, mlsconstrain or sid"
+                         type_transition, role, user, role_transition, mlsconstrain or sid"
                     ),
                 })
             }
@@ -1419,14 +1632,110 @@ impl Parser<'_> {
                 self.check_neverallow(sources, targets, class, perms, pos)?;
             }
         }
-        let types = u32::try_from(self.policy.types.len()).unwrap_or(u32::MAX);
+        self.finish_roles_and_users()?;
+        let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        let limits = super::constraint::Limits {
+            users: count(self.policy.users.len()),
+            roles: count(self.policy.roles.len()),
+            types: count(self.policy.types.len()),
+        };
         for (class, perms, ops, pos) in core::mem::take(&mut self.constraints) {
             let ops = self.expand_constraint(&ops, pos)?;
             let bytes: Vec<u8> = ops.iter().flat_map(|w| w.to_le_bytes()).collect();
-            if let Err((_, why)) = super::constraint::check(&bytes, types) {
+            if let Err((_, why)) = super::constraint::check(&bytes, &limits) {
                 return Self::error_at(pos, 0, format!("expression refused: {why}"));
             }
             self.policy.constraints.push((class, perms, ops));
+        }
+        Ok(())
+    }
+
+    /// Once every statement is read: roles and users get their ids (their
+    /// places in name order), with their types, roles, transitions and
+    /// allows; the `sid` contexts are resolved and must be valid.
+    fn finish_roles_and_users(&mut self) -> Result<(), Error> {
+        let roles: Vec<String> = self.roles.keys().cloned().collect();
+        let role_id = |name: &str| {
+            roles
+                .binary_search_by(|r| r.as_str().cmp(name))
+                .ok()
+                .and_then(|i| u32::try_from(i).ok())
+                .unwrap_or(u32::MAX)
+        };
+        for (name, sets) in &self.roles {
+            for set in sets {
+                for ty in self.expand(set, 0) {
+                    self.policy.role_types.insert((role_id(name), ty));
+                }
+            }
+        }
+        for (u, (name, decl)) in self.users.iter().enumerate() {
+            let u = u32::try_from(u).unwrap_or(u32::MAX);
+            self.policy.users.push((name.clone(), decl.low, decl.high));
+            for role in &decl.roles {
+                self.policy.user_roles.insert((u, role_id(role)));
+            }
+        }
+        for t in &self.role_transitions {
+            let new = role_id(&t.new);
+            for role in &t.roles {
+                for ty in self.expand(&t.types, 0) {
+                    let key = (role_id(role), ty, t.class);
+                    if let Some(&old) = self.policy.role_transitions.get(&key) {
+                        if old != new {
+                            return Self::error_at(
+                                t.pos,
+                                0,
+                                format!(
+                                    "a second role_transition for {role} {} : {} (the first gives {})",
+                                    self.policy.types[ty as usize],
+                                    CLASSES[usize::from(t.class)].0,
+                                    roles[old as usize]
+                                ),
+                            );
+                        }
+                    }
+                    self.policy.role_transitions.insert(key, new);
+                }
+            }
+        }
+        for (from, to) in &self.role_allows {
+            for f in from {
+                for t in to {
+                    self.policy.role_allows.insert((role_id(f), role_id(t)));
+                }
+            }
+        }
+        self.policy.roles = roles.clone();
+        for i in 0..SIDS.len() {
+            let Some(text) = self.sid_contexts[i].clone() else {
+                continue;
+            };
+            let user = self
+                .policy
+                .users
+                .iter()
+                .position(|(n, _, _)| *n == text.user)
+                .and_then(|u| u32::try_from(u).ok())
+                .unwrap_or(u32::MAX);
+            let ctx = Context {
+                user,
+                role: role_id(&text.role),
+                ty: text.ty,
+                low: text.low,
+                high: text.high,
+            };
+            if let Err(e) = self.policy.validate(&ctx) {
+                return Self::error_at(
+                    text.pos,
+                    0,
+                    format!(
+                        "invalid context {}:{}:{}: {e}",
+                        text.user, text.role, self.policy.types[text.ty as usize]
+                    ),
+                );
+            }
+            self.policy.sids[i] = Some(ctx);
         }
         Ok(())
     }
@@ -1481,7 +1790,7 @@ impl Parser<'_> {
         let mut out = Vec::with_capacity(ops.len());
         let mut words = ops.iter().copied();
         while let Some(op) = words.next() {
-            if op & 0xff != OP_TYPE {
+            if op & 0xff != OP_NAME {
                 out.push(op);
                 continue;
             }
@@ -1493,10 +1802,27 @@ impl Parser<'_> {
                 out.extend([op, arg]);
                 continue;
             }
-            let Some((name, name_pos)) = self.constraint_names.get((arg & !NAME_MARK) as usize)
+            let Some((name, name_pos, attr)) =
+                self.constraint_names.get((arg & !NAME_MARK) as usize)
             else {
                 return Self::error_at(pos, 0, "a constraint name lost".to_string());
             };
+            if *attr != ATTR_TYPE {
+                let (names, what) = if *attr == ATTR_ROLE {
+                    (self.policy.roles.clone(), "role")
+                } else {
+                    let users = self.policy.users.iter().map(|(n, _, _)| n.clone());
+                    (users.collect::<Vec<_>>(), "user")
+                };
+                let Some(id) = names.iter().position(|n| n == name) else {
+                    return Err(Error {
+                        pos: *name_pos,
+                        message: format!("unknown {what} '{name}'"),
+                    });
+                };
+                out.extend([op, u32::try_from(id).unwrap_or(u32::MAX)]);
+                continue;
+            }
             let members = if let Some(&a) = self.attribute_ids.get(name) {
                 self.types_of(Member::Attribute(a), 0)
             } else if let Some(&ty) = self.type_ids.get(name) {
@@ -1539,15 +1865,67 @@ impl Parser<'_> {
 }
 
 impl Policy {
+    /// Whether `c` is a valid context of this policy, as the kernel's
+    /// `Compiled::validate` (and SELinux's `policydb_context_isvalid()`).
+    pub(crate) fn validate(&self, c: &Context) -> Result<(), ContextError> {
+        let user = self
+            .users
+            .get(c.user as usize)
+            .ok_or(ContextError::UnknownUser)?;
+        let role = self
+            .roles
+            .get(c.role as usize)
+            .ok_or(ContextError::UnknownRole)?;
+        if c.ty as usize >= self.types.len() {
+            return Err(ContextError::UnknownType);
+        }
+        let object = role.as_bytes() == OBJECT_R;
+        if !object && !self.role_types.contains(&(c.role, c.ty)) {
+            return Err(ContextError::RoleWithoutType);
+        }
+        if !object && !self.user_roles.contains(&(c.user, c.role)) {
+            return Err(ContextError::UserWithoutRole);
+        }
+        let allowed = |l: &Level| {
+            self.levels
+                .get(&l.sensitivity)
+                .is_some_and(|cats| cats.contains(&l.categories))
+        };
+        if !allowed(&c.low) || !allowed(&c.high) {
+            return Err(ContextError::LevelNotAllowed);
+        }
+        if !c.high.dominates(&c.low) {
+            return Err(ContextError::HighBelowLow);
+        }
+        let within = c.low.dominates(&user.1) && user.2.dominates(&c.high);
+        if !object && !within {
+            return Err(ContextError::OutsideUserRange);
+        }
+        Ok(())
+    }
+
     /// The compiled form (`compiled.rs`), or why there is none.
     pub(crate) fn compile(&self) -> Result<Vec<u8>, String> {
-        use super::compiled::{push_level, MAGIC, MAX_NAME, MAX_RULES, MAX_TYPES, VERSION};
+        use super::compiled::{
+            push_context, push_level, MAGIC, MAX_NAME, MAX_ROLES, MAX_RULES, MAX_TYPES, MAX_USERS,
+            VERSION,
+        };
         let types = u32::try_from(self.types.len()).unwrap_or(u32::MAX);
         if types == 0 || types > MAX_TYPES {
             return Err(format!("{types} types: a policy has 1 to {MAX_TYPES}"));
         }
         if self.levels.is_empty() {
             return Err("no level statement: a policy needs at least one".into());
+        }
+        if self.users.is_empty() {
+            return Err("no user statement: a policy needs at least one".into());
+        }
+        if self.roles.len() > MAX_ROLES as usize || self.users.len() > MAX_USERS as usize {
+            return Err(format!(
+                "{} roles and {} users: a policy has at most {MAX_ROLES} of each",
+                self.roles.len(),
+                self.users.len()
+            ));
         }
         let mut sids = Vec::new();
         for (i, (_, name)) in SIDS.iter().enumerate() {
@@ -1583,31 +1961,62 @@ impl Policy {
             count(self.levels.len()),
             count(self.constraints.len()),
             count(self.dontaudit.len()),
+            count(self.roles.len()),
+            count(self.users.len()),
+            count(self.role_types.len()),
+            count(self.user_roles.len()),
+            count(self.role_transitions.len()),
+            count(self.role_allows.len()),
         ] {
             out.extend_from_slice(&v.to_le_bytes());
         }
-        for name in &self.types {
+        for table in [
+            self.role_types.len(),
+            self.user_roles.len(),
+            self.role_transitions.len(),
+            self.role_allows.len(),
+        ] {
+            if count(table) > MAX_RULES {
+                return Err(format!(
+                    "{table} role or user entries of one kind: a policy has at most {MAX_RULES}"
+                ));
+            }
+        }
+        let push_name = |out: &mut Vec<u8>, what: &str, name: &str| {
             let ok = (1..=MAX_NAME as usize).contains(&name.len())
                 && name
                     .bytes()
                     .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
             if !ok {
                 return Err(format!(
-                    "type name '{name}': 1 to {MAX_NAME} characters of a-z, 0-9 and _"
+                    "{what} name '{name}': 1 to {MAX_NAME} characters of a-z, 0-9 and _"
                 ));
             }
             let mut slot = [0u8; MAX_NAME as usize];
             slot[..name.len()].copy_from_slice(name.as_bytes());
             out.extend_from_slice(&slot);
+            Ok(())
+        };
+        for name in &self.types {
+            push_name(&mut out, "type", name)?;
         }
         let mut by_name: Vec<u32> = (0..types).collect();
         by_name.sort_by(|&a, &b| self.types[a as usize].cmp(&self.types[b as usize]));
         for ty in by_name {
             out.extend_from_slice(&ty.to_le_bytes());
         }
+        for name in &self.roles {
+            push_name(&mut out, "role", name)?;
+        }
+        for (name, _, _) in &self.users {
+            push_name(&mut out, "user", name)?;
+        }
+        for (_, low, high) in &self.users {
+            push_level(&mut out, low);
+            push_level(&mut out, high);
+        }
         for ctx in &sids {
-            out.extend_from_slice(&ctx.ty.to_le_bytes());
-            push_level(&mut out, &ctx.level);
+            push_context(&mut out, ctx);
         }
         // A BTreeMap iterates in key order: ascending sensitivities.
         for (&sensitivity, &categories) in &self.levels {
@@ -1636,6 +2045,21 @@ impl Policy {
             for v in [s, t, u32::from(c), new] {
                 out.extend_from_slice(&v.to_le_bytes());
             }
+        }
+        for pairs in [&self.role_types, &self.user_roles] {
+            for &(a, b) in pairs {
+                out.extend_from_slice(&a.to_le_bytes());
+                out.extend_from_slice(&b.to_le_bytes());
+            }
+        }
+        for (&(r, t, c), &new) in &self.role_transitions {
+            for v in [r, t, u32::from(c), new] {
+                out.extend_from_slice(&v.to_le_bytes());
+            }
+        }
+        for &(a, b) in &self.role_allows {
+            out.extend_from_slice(&a.to_le_bytes());
+            out.extend_from_slice(&b.to_le_bytes());
         }
         // Constraints by class; in the order written within a class.
         let mut constraints: Vec<_> = self.constraints.iter().collect();
@@ -1673,8 +2097,12 @@ pub(crate) fn parse(text: &str) -> Result<Policy, Error> {
         commons: BTreeMap::new(),
         sid_names: BTreeSet::new(),
         sid_order: Vec::new(),
-        roles: BTreeSet::new(),
-        users: BTreeSet::new(),
+        roles: BTreeMap::from([(String::from_utf8_lossy(OBJECT_R).into_owned(), Vec::new())]),
+        users: BTreeMap::new(),
+        role_transitions: Vec::new(),
+        role_allows: Vec::new(),
+        sid_contexts: [None, None, None],
+        without_levels: false,
         depth: 0,
     };
     while p.next < p.tokens.len() {
@@ -1724,7 +2152,7 @@ allow none domain : file open;
 mlsconstrain file read t1 == domain or t2 != files;
 mlsconstrain file write t2 == none;
 mlsconstrain file open t2 != none;
-sid kernel init_t:s0; sid file etc_t:s0; sid unlabeled etc_t:s0;
+user u roles object_r level s0 range s0; sid kernel u:object_r:init_t:s0; sid file u:object_r:etc_t:s0; sid unlabeled u:object_r:etc_t:s0;
 ";
         let p = parse(text).unwrap();
         let (init, user, etc, bin) = (0, 1, 2, 3);
@@ -1768,13 +2196,19 @@ sid kernel init_t:s0; sid file etc_t:s0; sid unlabeled etc_t:s0;
         let ctx = |text: &str| crate::mlte::context::Context::parse(text.as_bytes(), &c).unwrap();
         let class = crate::mlte::classes::Class::File;
         let holds = |s: &str, o: &str, perm: u32| c.denied(&ctx(s), &ctx(o), class, perm) == 0;
-        assert!(holds("user_t:s0", "bin_t:s0", read), "t1 == domain");
         assert!(
-            !holds("user_t:s0", "bin_t:s0", write),
+            holds("u:object_r:user_t:s0", "u:object_r:bin_t:s0", read),
+            "t1 == domain"
+        );
+        assert!(
+            !holds("u:object_r:user_t:s0", "u:object_r:bin_t:s0", write),
             "t2 == none never holds"
         );
         let open = 8u32;
-        assert!(!holds("user_t:s0", "user_t:s0", open), "no rule");
+        assert!(
+            !holds("u:object_r:user_t:s0", "u:object_r:user_t:s0", open),
+            "no rule"
+        );
         for bad in [
             ("attribute a; attribute a;", "1:24: 'a' is already declared"),
             ("type a; attribute a;", "1:19: 'a' is already declared"),
@@ -1802,7 +2236,7 @@ sid kernel init_t:s0; sid file etc_t:s0; sid unlabeled etc_t:s0;
         for t in 0..30 {
             big += &format!("type t{t}, d;\n");
         }
-        big += "mlsconstrain file read t1 == d;\nsid kernel t0:s0; sid file t0:s0; sid unlabeled t0:s0;\n";
+        big += "mlsconstrain file read t1 == d;\nuser u roles object_r level s0 range s0; sid kernel u:object_r:t0:s0; sid file u:object_r:t0:s0; sid unlabeled u:object_r:t0:s0;\n";
         let err = parse(&big).unwrap_err().to_string();
         assert!(err.contains("attribute 'd' has 30 types"), "{err}");
     }
@@ -1842,7 +2276,15 @@ sid kernel init_t:s0; sid file etc_t:s0; sid unlabeled etc_t:s0;
         );
         // The kernel SID: its type and its low level.
         let k = p.sids[0].unwrap();
-        assert_eq!((k.ty, k.level.sensitivity), (kernel, 0));
+        assert_eq!(
+            (k.ty, k.low.sensitivity, k.high.sensitivity),
+            (kernel, 0, 1)
+        );
+        assert_eq!(
+            (p.users.len(), p.roles.len()),
+            (1, 2),
+            "system_u; object_r, system_r"
+        );
         let bytes = p.compile().unwrap();
         let checked = crate::mlte::compiled::Checked::new(&bytes[..]).unwrap();
         let c = checked.view();
@@ -1850,22 +2292,37 @@ sid kernel init_t:s0; sid file etc_t:s0; sid unlabeled etc_t:s0;
         let read = perm(0, "read");
         use crate::mlte::classes::Class;
         assert_eq!(
-            c.denied(&ctx("user_t:s0"), &ctx("etc_t:s1"), Class::File, read),
+            c.denied(
+                &ctx("system_u:system_r:user_t:s0"),
+                &ctx("system_u:object_r:etc_t:s1"),
+                Class::File,
+                read
+            ),
             read
         );
         assert_eq!(
-            c.denied(&ctx("kernel_t:s0"), &ctx("etc_t:s1"), Class::File, read),
+            c.denied(
+                &ctx("system_u:system_r:kernel_t:s0"),
+                &ctx("system_u:object_r:etc_t:s1"),
+                Class::File,
+                read
+            ),
             0,
             "trusted"
         );
         assert_eq!(
-            c.denied(&ctx("user_t:s1"), &ctx("etc_t:s0"), Class::File, read),
+            c.denied(
+                &ctx("system_u:system_r:user_t:s1"),
+                &ctx("system_u:object_r:etc_t:s0"),
+                Class::File,
+                read
+            ),
             0
         );
         for (text, want) in [
             (
-                "mlsconstrain file read h1 dom h2;",
-                "1:24: 'h1': not supported by mlte",
+                "mlsconstrain file read u3 == a;",
+                "1:24: 'u3': not supported by mlte",
             ),
             (
                 "type a;\nauditallow a a:file read;",
@@ -1911,7 +2368,7 @@ sid kernel init_t:s0; sid file etc_t:s0; sid unlabeled etc_t:s0;
         let text = "sensitivity s0; level s0; attribute d; type a, d; type b;\n\
                     allow a b : file read;\ndontaudit d { a b } : file { write getattr };\n\
                     dontaudit a self : process signal;\n\
-                    sid kernel a:s0; sid file b:s0; sid unlabeled b:s0;";
+                    user u roles object_r level s0 range s0; sid kernel u:object_r:a:s0; sid file u:object_r:b:s0; sid unlabeled u:object_r:b:s0;";
         let p = parse(text).unwrap();
         assert_eq!(p.dontaudit.len(), 3);
         let bytes = p.compile().unwrap();
@@ -2066,32 +2523,136 @@ sid kernel init_t:s0; sid file etc_t:s0; sid unlabeled etc_t:s0;
     fn mls_statements_parse() {
         let text = "sensitivity s0; sensitivity s1; category c0; category c1;\n\
                     level s0; level s1:c0,c1; type a; type b;\n\
-                    sid kernel a:s1:c0; sid file b:s0; sid unlabeled b:s0;\n\
-                    mlsconstrain file { read write } (l1 dom l2 or t1 == { a b }) and not t2 != a;\n";
+                    user u roles object_r level s0 range s0; sid kernel u:object_r:a:s1:c0;\n\
+                    sid file u:object_r:b:s0; sid unlabeled u:object_r:b:s0;\n\
+                    mlsconstrain file { read write } (l1 dom l2 or t1 == { a b }) and not t2 != a;\n\
+                    mlsconstrain file read h1 dom h2 and l1 eq h2 and h1 incomp l2 and l1 != h1\n\
+                      and l2 == h2 and h2 domby l1;\n\
+                    constrain dir read u1 == u2 or r1 != r2 or t1 == t2 or u2 != u\n\
+                      or r1 == { object_r } or u1 == { u };\n";
         let p = parse(text).unwrap();
         assert_eq!(p.levels.len(), 2);
-        assert_eq!(p.sids[0].unwrap().level.to_string(), "s1:c0");
+        assert_eq!(p.sids[0].unwrap().low.to_string(), "s1:c0");
         let (class, perms, ops) = &p.constraints[0];
         assert_eq!((*class, *perms), (0, 3));
         assert_eq!(
             ops[..],
             [
                 OP_LEVEL,
-                OP_TYPE,
+                OP_NAME,
                 0,
-                OP_TYPE,
+                OP_NAME,
                 1,
                 OP_OR,
                 OP_OR,
-                OP_TYPE | 1 << 8 | 1 << 9,
+                OP_NAME | 1 << 8 | 1 << 9,
                 0,
                 OP_NOT,
                 OP_AND
             ]
         );
+        let level = |rel: u32, pair: u32| OP_LEVEL | rel << 8 | pair << 12;
+        assert_eq!(
+            p.constraints[1].2[..],
+            [
+                level(DOM, 3),
+                level(EQ, 1),
+                OP_AND,
+                level(INCOMP, 2),
+                OP_AND,
+                level(NEQ, 4),
+                OP_AND,
+                level(EQ, 5),
+                OP_AND,
+                level(DOM, 1),
+                OP_AND
+            ],
+            "h2 domby l1 is l1 dom h2"
+        );
+        let (user, role) = (ATTR_USER << 10, ATTR_ROLE << 10);
+        assert_eq!(
+            p.constraints[2].2[..],
+            [
+                OP_SAME | user,
+                OP_SAME | 1 << 9 | role,
+                OP_OR,
+                OP_SAME,
+                OP_OR,
+                OP_NAME | 3 << 8 | user,
+                0,
+                OP_OR,
+                OP_NAME | role,
+                0,
+                OP_OR,
+                OP_NAME | user,
+                0,
+                OP_OR
+            ]
+        );
         assert!(p.compile().is_ok());
         let err = parse("type a;").unwrap().compile().unwrap_err();
         assert!(err.contains("no level statement"), "{err}");
+    }
+
+    /// Roles, users, `role_transition` and role `allow`, as checkpolicy
+    /// reads them: ids in name order, role types with attributes
+    /// expanded, the class of a `role_transition` `process` by default.
+    #[test]
+    fn roles_and_users_compile() {
+        let text = "sensitivity s0; sensitivity s1; level s0; level s1;\n\
+                    attribute domain; type b_t, domain; type a_t, domain; type f_t;\n\
+                    role z_r types domain; role a_r; role a_r types f_t;\n\
+                    user b_u roles { z_r a_r } level s0 range s0 - s1;\n\
+                    user a_u roles object_r level s1 range s1;\n\
+                    role_transition z_r f_t a_r;\nrole_transition a_r { a_t b_t } : file z_r;\n\
+                    allow z_r a_r; allow { a_r } { z_r a_r };\n\
+                    sid kernel b_u:z_r:b_t:s0-s1; sid file a_u:object_r:f_t:s1;\n\
+                    sid unlabeled a_u:object_r:f_t:s1;\n";
+        let p = parse(text).unwrap();
+        assert_eq!(p.roles, ["a_r", "object_r", "z_r"]);
+        let names: Vec<&str> = p.users.iter().map(|(n, _, _)| n.as_str()).collect();
+        assert_eq!(names, ["a_u", "b_u"]);
+        let (a_r, object_r, z_r) = (0, 1, 2);
+        let (b_t, a_t, f_t) = (0, 1, 2);
+        assert_eq!(
+            p.role_types.iter().copied().collect::<Vec<_>>(),
+            [(a_r, f_t), (z_r, b_t), (z_r, a_t)]
+        );
+        assert_eq!(
+            p.user_roles.iter().copied().collect::<Vec<_>>(),
+            [(0, object_r), (1, a_r), (1, z_r)]
+        );
+        let (process, file) = (Class::Process as u8, Class::File as u8);
+        assert_eq!(
+            p.role_transitions
+                .iter()
+                .map(|(&k, &v)| (k, v))
+                .collect::<Vec<_>>(),
+            [
+                ((a_r, b_t, file), z_r),
+                ((a_r, a_t, file), z_r),
+                ((z_r, f_t, process), a_r)
+            ]
+        );
+        assert_eq!(
+            p.role_allows.iter().copied().collect::<Vec<_>>(),
+            [(a_r, a_r), (a_r, z_r), (z_r, a_r)]
+        );
+        let k = p.sids[0].unwrap();
+        assert_eq!((k.user, k.role, k.ty), (1, z_r, b_t));
+        assert_eq!(k.high.sensitivity, 1);
+        let bytes = p.compile().unwrap();
+        let checked = crate::mlte::compiled::Checked::new(&bytes[..]).unwrap();
+        let c = checked.view();
+        assert_eq!((c.users(), c.roles(), c.object_r()), (2, 3, object_r));
+        assert_eq!(c.role_id(b"z_r"), Some(z_r));
+        assert_eq!(c.user_id(b"b_u"), Some(1));
+        assert_eq!(c.user_id(b"c_u"), None);
+        assert!(c.role_has_type(z_r, a_t) && !c.role_has_type(z_r, f_t));
+        assert!(c.user_has_role(1, a_r) && !c.user_has_role(0, a_r));
+        assert_eq!(c.role_transition(z_r, f_t, Class::Process), Some(a_r));
+        assert_eq!(c.role_transition(z_r, f_t, Class::File), None);
+        assert!(c.role_allowed(z_r, a_r) && !c.role_allowed(z_r, z_r));
     }
 
     #[test]
@@ -2132,21 +2693,91 @@ sid kernel init_t:s0; sid file etc_t:s0; sid unlabeled etc_t:s0;
                 "2:7: category c1 is not declared",
             ),
             (
-                "sensitivity s0; type a;\nsid kernel a:s0;",
-                "2:14: no 'level' statement allows s0",
+                "sensitivity s0; type a;\nuser u roles object_r level s0 range s0;",
+                "2:29: no 'level' statement allows s0",
             ),
             (
-                "sensitivity s0; level s0; type a;\nsid kernel b:s0;",
-                "2:12: unknown type 'b'",
+                "sensitivity s0; level s0; type a;\nuser u roles object_r level s0 range s0;\n\
+                 sid kernel u:object_r:b:s0;",
+                "3:23: unknown type 'b'",
+            ),
+            (
+                "sensitivity s0; level s0; type a;\nuser u roles object_r level s0 range s0;\n\
+                 sid kernel a:s0;",
+                "3:12: expected a context USER:ROLE:TYPE:LEVEL, found 'a:s0'",
+            ),
+            (
+                "sensitivity s0; level s0; type a;\nuser u roles object_r level s0 range s0;\n\
+                 sid kernel u:r:a:s0;",
+                "3:14: unknown role 'r'",
+            ),
+            (
+                "sensitivity s0; level s0; type a; role r;\nuser u roles object_r level s0 range s0;\n\
+                 sid kernel u:r:a:s0;",
+                "3:12: invalid context u:r:a: the role is not authorized for the type",
+            ),
+            (
+                "sensitivity s0; level s0; type a; role r types a;\n\
+                 user u roles object_r level s0 range s0;\nsid kernel u:r:a:s0;",
+                "3:12: invalid context u:r:a: the user is not authorized for the role",
+            ),
+            (
+                "sensitivity s0; sensitivity s1; level s0; level s1; type a; role r types a;\n\
+                 user u roles r level s0 range s0;\nsid kernel u:r:a:s0 - s1;",
+                "3:12: invalid context u:r:a: the range is outside the user's range",
+            ),
+            (
+                "sensitivity s0; sensitivity s1; level s0; level s1; type a;\n\
+                 user u roles nobody_r level s0 range s0;",
+                "2:14: unknown role 'nobody_r'",
+            ),
+            (
+                "sensitivity s0; sensitivity s1; level s0; level s1; type a;\n\
+                 user u roles object_r level s0;",
+                "2:31: expected 'range LOW - HIGH'",
+            ),
+            (
+                "sensitivity s0; sensitivity s1; level s0; level s1; type a;\n\
+                 user u roles object_r level s1 range s0;",
+                "2:29: the default level s1 is outside the range",
+            ),
+            (
+                "sensitivity s0; sensitivity s1; level s0; level s1; type a;\n\
+                 user u roles object_r level s0 range s1 - s0;",
+                "2:43: s0 does not dominate s1",
+            ),
+            (
+                "type a; role object_r types a;",
+                "1:14: object_r may have every type",
+            ),
+            (
+                "type a;\nmlsconstrain file read r1 dom r2;",
+                "2:27: r1 dom: role dominance is not supported by mlte",
+            ),
+            (
+                "type a;\nmlsconstrain file read u1 == nobody_u;",
+                "2:30: unknown user 'nobody_u'",
+            ),
+            (
+                "type a;\nmlsconstrain file read t1 == u2;",
+                "2:30: t1 == u2: expected t2 or names",
+            ),
+            (
+                "type a;\nconstrain file read u1 == u2 and l1 dom l2;",
+                "2:34: 'l1': a level in constrain: use mlsconstrain",
+            ),
+            (
+                "type a;\nmlsconstrain file read t3 == a;",
+                "2:24: 't3': not supported by mlte (validatetrans only)",
             ),
             ("sid bogus a:s0;", "1:5: unknown sid 'bogus'"),
             (
                 "type a;\nmlsconstrain file read l1 dom l1;",
-                "2:24: a level test compares l1 with l2",
+                "2:24: 'l1 l1': expected a level pair",
             ),
             (
                 "type a;\nmlsconstrain file read l1 above l2;",
-                "2:27: expected dom, domby, eq or incomp, found 'above'",
+                "2:27: expected dom, domby, eq, incomp, == or !=, found 'above'",
             ),
             (
                 "type a;\nmlsconstrain file read t1 = a;",

@@ -15,10 +15,13 @@
 //!   boot); no flags.
 //! - `create`: `SCON TCON CLASS` gives the context of a new object of
 //!   `CLASS` that `SCON` creates in `TCON` (for `process`: the domain an
-//!   exec of a `TCON` file enters): a `type_transition`'s type, else the
-//!   target's (for a process or a socket, the source's), at the source's
-//!   level; what
-//!   the hooks give.
+//!   exec of a `TCON` file enters), as SELinux's `security_compute_sid()`:
+//!   for a process or a socket the source's user, role, type and range,
+//!   otherwise the source's user, `object_r`, the target's type and the
+//!   source's low level; then a `type_transition`'s type and a
+//!   `role_transition`'s role; what the hooks give. A computed context the
+//!   policy does not find valid is refused with `EACCES`, as selinuxfs's
+//!   `create` refuses it.
 //! - `context`: `CONTEXT` gives the context in canonical form, followed by a
 //!   NUL as selinuxfs gives it, or `EINVAL` when the policy does not accept
 //!   it.
@@ -45,7 +48,7 @@ use super::compiled::{Compiled, MAX_NAME};
 use super::context::{Context, Shown};
 use super::level::Level;
 use crate::attribute::Attribute;
-use crate::error::{Result, EINVAL};
+use crate::error::{Result, EACCES, EINVAL};
 use crate::platform::{self, TextBuf};
 
 use super::policy;
@@ -63,6 +66,8 @@ pub(crate) enum Refusal {
     Requested(usize),
     /// The question is not text.
     NotText,
+    /// The computed context is not valid under the policy.
+    Invalid(super::context::ContextError),
 }
 
 impl fmt::Display for Refusal {
@@ -73,6 +78,7 @@ impl fmt::Display for Refusal {
             Refusal::Class(n) => write!(f, "word {n}: no such class (a name or a number from 1)"),
             Refusal::Requested(n) => write!(f, "word {n}: not a hexadecimal permission bitmap"),
             Refusal::NotText => f.write_str("not text"),
+            Refusal::Invalid(e) => write!(f, "the new context is not valid: {e}"),
         }
     }
 }
@@ -167,34 +173,61 @@ pub(crate) fn write_access(out: &mut impl Write, d: Decision, seqno: u64) -> fmt
     )
 }
 
-/// A context with its type's name copied out of the policy, so that it can
-/// be shown after the policy's read-side section.
+/// A name copied out of the policy.
+#[derive(Clone, Copy)]
+struct NameCopy {
+    bytes: [u8; MAX_NAME as usize],
+    len: usize,
+}
+
+impl NameCopy {
+    /// A copy of `name` (cut at [`MAX_NAME`] bytes, which no name passes).
+    fn new(name: &[u8]) -> NameCopy {
+        let mut bytes = [0u8; MAX_NAME as usize];
+        let len = name.len().min(bytes.len());
+        if let (Some(to), Some(from)) = (bytes.get_mut(..len), name.get(..len)) {
+            to.copy_from_slice(from);
+        }
+        NameCopy { bytes, len }
+    }
+
+    fn get(&self) -> &[u8] {
+        self.bytes.get(..self.len).unwrap_or(&[])
+    }
+}
+
+/// A context with its names copied out of the policy, so that it can be
+/// shown after the policy's read-side section.
 #[derive(Clone, Copy)]
 pub(crate) struct NamedContext {
-    name: [u8; MAX_NAME as usize],
-    len: usize,
-    level: Level,
+    user: NameCopy,
+    role: NameCopy,
+    ty: NameCopy,
+    low: Level,
+    high: Level,
 }
 
 impl NamedContext {
-    /// `ctx`, with its type's name from `policy`.
+    /// `ctx`, with its names from `policy`.
     fn new(policy: &Compiled<'_>, ctx: &Context) -> NamedContext {
-        let type_name = policy.type_name(ctx.ty);
-        let mut name = [0u8; MAX_NAME as usize];
-        let len = type_name.len().min(name.len());
-        if let (Some(to), Some(from)) = (name.get_mut(..len), type_name.get(..len)) {
-            to.copy_from_slice(from);
-        }
         NamedContext {
-            name,
-            len,
-            level: ctx.level,
+            user: NameCopy::new(policy.user_name(ctx.user)),
+            role: NameCopy::new(policy.role_name(ctx.role)),
+            ty: NameCopy::new(policy.type_name(ctx.ty)),
+            low: ctx.low,
+            high: ctx.high,
         }
     }
 
     /// The text form.
     pub(crate) fn shown(&self) -> Shown<'_> {
-        Shown::new(self.name.get(..self.len).unwrap_or(&[]), &self.level)
+        Shown::new(
+            self.user.get(),
+            self.role.get(),
+            self.ty.get(),
+            &self.low,
+            &self.high,
+        )
     }
 }
 
@@ -210,6 +243,9 @@ pub(crate) fn create(
     }
     let (s, t) = (context(policy, w[0], 1)?, context(policy, w[1], 2)?);
     let new = policy.new_context(&s, &t, class(w[2], 3)?);
+    // As `security_compute_sid()`: a context the policy does not find
+    // valid is no answer.
+    policy.validate(&new).map_err(Refusal::Invalid)?;
     Ok(NamedContext::new(policy, &new))
 }
 
@@ -245,7 +281,13 @@ fn decide<T: Send>(
                     format_args!("mlte: {file}: question refused: {refusal}")
                 );
             }
-            Err(EINVAL)
+            // As selinuxfs: a computed context that is not valid is the
+            // `EACCES` of security_compute_sid(), not a bad question.
+            Err(if matches!(refusal, Refusal::Invalid(_)) {
+                EACCES
+            } else {
+                EINVAL
+            })
         }
         None => {
             if platform::ratelimit_securityfs() {
@@ -339,36 +381,39 @@ mod tests {
         let (read, write) = (perm(Class::File, "read"), perm(Class::File, "write"));
         // user_t may read and write tmp_t files; MLS decides by level.
         let same = format!("{:x} ffffffff 0 ffffffff 7 0", read | write);
-        assert_eq!(ask_access("user_t:s1 tmp_t:s1 file").unwrap(), same);
         assert_eq!(
-            ask_access("user_t:s1 tmp_t:s1 1 6\n").unwrap(),
+            ask_access("system_u:system_r:user_t:s1 system_u:object_r:tmp_t:s1 file").unwrap(),
+            same
+        );
+        assert_eq!(
+            ask_access("system_u:system_r:user_t:s1 system_u:object_r:tmp_t:s1 1 6\n").unwrap(),
             same,
             "class number, requested"
         );
         let down = format!("{read:x} ffffffff 0 ffffffff 7 0");
         assert_eq!(
-            ask_access("user_t:s1 tmp_t:s0 file").unwrap(),
+            ask_access("system_u:system_r:user_t:s1 system_u:object_r:tmp_t:s0 file").unwrap(),
             down,
             "no write down"
         );
         let up = format!("{write:x} ffffffff 0 ffffffff 7 0");
         assert_eq!(
-            ask_access("user_t:s1 tmp_t:s2 file").unwrap(),
+            ask_access("system_u:system_r:user_t:s1 system_u:object_r:tmp_t:s2 file").unwrap(),
             up,
             "no read up"
         );
         let dir = ["search", "add_name", "write"].map(|p| perm(Class::Dir, p));
         assert_eq!(
-            ask_access("user_t:s1 tmp_t:s1 dir\0").unwrap(),
+            ask_access("system_u:system_r:user_t:s1 system_u:object_r:tmp_t:s1 dir\0").unwrap(),
             format!("{:x} ffffffff 0 ffffffff 7 0", dir[0] | dir[1] | dir[2])
         );
         assert_eq!(
-            ask_access("user_t:s1 bin_t:s1 file").unwrap(),
+            ask_access("system_u:system_r:user_t:s1 system_u:object_r:bin_t:s1 file").unwrap(),
             "0 ffffffff 0 ffffffff 7 0"
         );
         let signal = perm(Class::Process, "signal");
         assert_eq!(
-            ask_access("user_t:s0 user_t:s0 process").unwrap(),
+            ask_access("system_u:system_r:user_t:s0 system_u:system_r:user_t:s0 process").unwrap(),
             format!("{signal:x} ffffffff 0 ffffffff 7 0"),
             "self"
         );
@@ -378,30 +423,48 @@ mod tests {
     fn bad_questions_say_which_word_and_why() {
         use crate::mlte::context::ContextError;
         let words = Refusal::Words("SCON TCON CLASS [REQUESTED]");
-        assert_eq!(ask_access("user_t:s1 tmp_t:s1"), Err(words));
-        assert_eq!(ask_access("user_t:s1 tmp_t:s1 file 1 2"), Err(words));
         assert_eq!(
-            ask_access("user_t:s1  tmp_t:s1 file"),
-            Err(Refusal::Context(2, ContextError::ExpectedColon))
+            ask_access("system_u:system_r:user_t:s1 system_u:object_r:tmp_t:s1"),
+            Err(words)
         );
         assert_eq!(
-            ask_access("nobody_t:s0 tmp_t:s1 file"),
+            ask_access("system_u:system_r:user_t:s1 system_u:object_r:tmp_t:s1 file 1 2"),
+            Err(words)
+        );
+        assert_eq!(
+            ask_access("system_u:system_r:user_t:s1  system_u:object_r:tmp_t:s1 file"),
+            Err(Refusal::Context(2, ContextError::ExpectedFields))
+        );
+        assert_eq!(
+            ask_access("system_u:system_r:nobody_t:s0 system_u:object_r:tmp_t:s1 file"),
             Err(Refusal::Context(1, ContextError::UnknownType))
         );
         assert_eq!(
-            ask_access("user_t:s1 tmp_t:s3 file"),
+            ask_access("system_u:system_r:user_t:s1 system_u:object_r:tmp_t:s3 file"),
             Err(Refusal::Context(2, ContextError::LevelNotAllowed))
         );
-        assert_eq!(ask_access("user_t:s1 tmp_t:s1 fil"), Err(Refusal::Class(3)));
-        assert_eq!(ask_access("user_t:s1 tmp_t:s1 0"), Err(Refusal::Class(3)));
-        assert_eq!(ask_access("user_t:s1 tmp_t:s1 7"), Err(Refusal::Class(3)));
-        assert_eq!(ask_access("user_t:s1 tmp_t:s1 +1"), Err(Refusal::Class(3)));
         assert_eq!(
-            ask_access("user_t:s1 tmp_t:s1 file zz"),
+            ask_access("system_u:system_r:user_t:s1 system_u:object_r:tmp_t:s1 fil"),
+            Err(Refusal::Class(3))
+        );
+        assert_eq!(
+            ask_access("system_u:system_r:user_t:s1 system_u:object_r:tmp_t:s1 0"),
+            Err(Refusal::Class(3))
+        );
+        assert_eq!(
+            ask_access("system_u:system_r:user_t:s1 system_u:object_r:tmp_t:s1 7"),
+            Err(Refusal::Class(3))
+        );
+        assert_eq!(
+            ask_access("system_u:system_r:user_t:s1 system_u:object_r:tmp_t:s1 +1"),
+            Err(Refusal::Class(3))
+        );
+        assert_eq!(
+            ask_access("system_u:system_r:user_t:s1 system_u:object_r:tmp_t:s1 file zz"),
             Err(Refusal::Requested(4))
         );
         assert_eq!(
-            ask_access("user_t:s1\ttmp_t:s1 file"),
+            ask_access("system_u:system_r:user_t:s1\ttmp_t:s1 file"),
             Err(Refusal::NotText)
         );
         assert_eq!(ask_access(""), Err(words));
@@ -415,26 +478,69 @@ mod tests {
     fn create_gives_the_new_objects_context() {
         // A type_transition, at the creator's level.
         assert_eq!(
-            ask_create("user_t:s1 tmp_t:s0 file").unwrap(),
-            "user_tmp_t:s1"
+            ask_create("system_u:system_r:user_t:s1 system_u:object_r:tmp_t:s0 file").unwrap(),
+            "system_u:object_r:user_tmp_t:s1"
         );
         // None: the directory's type; for a process, the source's.
-        assert_eq!(ask_create("user_t:s2 tmp_t:s0 dir").unwrap(), "tmp_t:s2");
         assert_eq!(
-            ask_create("init_t:s0 bin_t:s0 process").unwrap(),
-            "user_t:s0"
+            ask_create("system_u:system_r:user_t:s2 system_u:object_r:tmp_t:s0 dir").unwrap(),
+            "system_u:object_r:tmp_t:s2"
         );
         assert_eq!(
-            ask_create("user_t:s0 bin_t:s0 process").unwrap(),
-            "user_t:s0"
+            ask_create("system_u:system_r:init_t:s0 system_u:object_r:bin_t:s0 process").unwrap(),
+            "system_u:system_r:user_t:s0"
+        );
+        assert_eq!(
+            ask_create("system_u:system_r:user_t:s0 system_u:object_r:bin_t:s0 process").unwrap(),
+            "system_u:system_r:user_t:s0"
         );
         // A socket, as a process, keeps its creator's type.
         assert_eq!(
-            ask_create("user_t:s0 tmp_t:s0 socket").unwrap(),
-            "user_t:s0"
+            ask_create("system_u:system_r:user_t:s0 system_u:object_r:tmp_t:s0 socket").unwrap(),
+            "system_u:system_r:user_t:s0"
+        );
+        // A range: a new file gets the creator's low level, a socket its
+        // whole range.
+        assert_eq!(
+            ask_create("system_u:system_r:user_t:s0-s2:c0.c2 system_u:object_r:tmp_t:s1 file")
+                .unwrap(),
+            "system_u:object_r:user_tmp_t:s0"
         );
         assert_eq!(
-            ask_create("user_t:s0 bin_t:s0"),
+            ask_create("system_u:system_r:user_t:s0-s2:c0.c2 system_u:object_r:tmp_t:s1 socket")
+                .unwrap(),
+            "system_u:system_r:user_t:s0-s2:c0.c2"
+        );
+        // A computed context the policy does not find valid is no answer,
+        // as SELinux's security_compute_sid(): system_r may not have bin_t.
+        let text = POLICY.replace(
+            "type_transition user_t tmp_t : file user_tmp_t;",
+            "type_transition user_t tmp_t : file user_tmp_t;\n\
+             type_transition user_t tmp_t : process bin_t;",
+        );
+        let checked = Checked::new(parse(&text).unwrap().compile().unwrap()).unwrap();
+        let q = b"system_u:system_r:user_t:s0 system_u:object_r:tmp_t:s0 process";
+        assert_eq!(
+            create(&checked.view(), q).map(|_| ()),
+            Err(Refusal::Invalid(
+                crate::mlte::context::ContextError::RoleWithoutType
+            ))
+        );
+        // A role_transition gives the new role.
+        let text = text
+            .replace(
+                "role system_r types { init_t user_t };",
+                "role system_r types { init_t user_t }; role bin_r types bin_t;\n\
+             role_transition system_r tmp_t bin_r;",
+            )
+            .replace("roles system_r", "roles { system_r bin_r }");
+        let checked = Checked::new(parse(&text).unwrap().compile().unwrap()).unwrap();
+        assert_eq!(
+            create(&checked.view(), q).unwrap().shown().to_string(),
+            "system_u:bin_r:bin_t:s0"
+        );
+        assert_eq!(
+            ask_create("system_u:system_r:user_t:s0 system_u:object_r:bin_t:s0"),
             Err(Refusal::Words("SCON TCON CLASS"))
         );
     }
@@ -442,15 +548,38 @@ mod tests {
     #[test]
     fn context_gives_the_canonical_form() {
         assert_eq!(
-            ask_context(b"user_t:s1:c2,c0,c1\0").unwrap(),
-            "user_t:s1:c0.c2\0"
+            ask_context(b"system_u:system_r:user_t:s1:c2,c0,c1\0").unwrap(),
+            "system_u:system_r:user_t:s1:c0.c2\0"
         );
-        assert_eq!(ask_context(b"user_t:s0\n").unwrap(), "user_t:s0\0");
+        assert_eq!(
+            ask_context(b"system_u:system_r:user_t:s0\n").unwrap(),
+            "system_u:system_r:user_t:s0\0"
+        );
+        assert_eq!(
+            ask_context(b"system_u:system_r:user_t:s0-s0").unwrap(),
+            "system_u:system_r:user_t:s0\0",
+            "a range whose high level is its low one"
+        );
+        assert_eq!(
+            ask_context(b"system_u:system_r:user_t:s0-s2:c2,c1,c0").unwrap(),
+            "system_u:system_r:user_t:s0-s2:c0.c2\0"
+        );
+        assert_eq!(
+            ask_context(b"user_t:s0"),
+            Err(Refusal::Context(
+                1,
+                crate::mlte::context::ContextError::ExpectedFields
+            )),
+            "the old TYPE:LEVEL form"
+        );
         assert!(matches!(
-            ask_context(b"user_t:s0:c0"),
+            ask_context(b"system_u:system_r:user_t:s0:c0"),
             Err(Refusal::Context(1, _))
         ));
-        assert_eq!(ask_context(b"user_t:s0 x"), Err(Refusal::Words("CONTEXT")));
+        assert_eq!(
+            ask_context(b"system_u:system_r:user_t:s0 x"),
+            Err(Refusal::Words("CONTEXT"))
+        );
         assert_eq!(ask_context(b"user_t:\xff"), Err(Refusal::NotText));
     }
 }

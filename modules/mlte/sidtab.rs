@@ -3,7 +3,7 @@
 //! Interned contexts: the security identifier ([`Sid`]) of each context in
 //! use, as SELinux's sidtab.
 //!
-//! A blob holds a 32-bit SID (`label.rs`), not a context: a context is 136
+//! A blob holds a 32-bit SID (`label.rs`), not a context: a context is 276
 //! bytes, and a few contexts label millions of objects. Each distinct
 //! context gets its SID once, in an append-only table (`intern.rs`): a
 //! reader in any context maps a SID to its context with three loads and no
@@ -13,15 +13,16 @@
 //! `sid file`, `sid unlabeled`), whose contexts are those of the policy in
 //! force (`policy.rs` resolves them); the table's SIDs follow.
 //!
-//! The table keeps contexts as [`StoredContext`]s, whose type is a global
-//! type id (`type_names.rs`), so that they outlive the policy that made
-//! them: the policy in force reads each one through its own type map, and
-//! one whose type or level it does not have reads as `sid unlabeled`'s.
+//! The table keeps contexts as [`StoredContext`]s, whose user, role and
+//! type are global ids (`type_names.rs`), so that they outlive the policy
+//! that made them: the policy in force reads each one through its own
+//! maps, and one it cannot read (a name it does not have, or a context
+//! not valid under it) reads as `sid unlabeled`'s.
 //!
 //! Kernel-independent: the host tests run the same file.
 
 use super::compiled::{InitialSid, SIDS};
-use super::context::ContextView;
+use super::context::{ContextView, LevelView};
 use super::intern::{InternTable, Interned};
 use super::level::Level;
 use crate::context::MaySleep;
@@ -66,23 +67,40 @@ impl Sid {
     }
 }
 
-/// A context as the SID table keeps it: a global type id and a level,
-/// with the number of its significant category words.
+/// A context as the SID table keeps it: global user, role and type ids
+/// and the two levels, with the number of their significant category
+/// words.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) struct StoredContext {
-    /// The global type id (`type_names.rs`).
+    /// The global user id (`type_names.rs`).
+    pub(crate) user: u32,
+    /// The global role id.
+    pub(crate) role: u32,
+    /// The global type id.
     pub(crate) ty: u32,
-    /// The level.
-    pub(crate) level: Level,
-    /// Category words from here on are 0.
-    len: u32,
+    /// The low level.
+    pub(crate) low: Level,
+    /// The high level.
+    pub(crate) high: Level,
+    /// Category words of the low level from here on are 0.
+    low_len: u16,
+    /// Category words of the high level from here on are 0.
+    high_len: u16,
 }
 
-// SAFETY: all zero is global type 0 at `s0` with no categories.
+// SAFETY: all zero is global user, role and type 0 at `s0` with no
+// categories.
 unsafe impl Interned for StoredContext {
     fn hash(&self) -> u64 {
-        let mut h = u64::from(self.ty) << 16 | u64::from(self.level.sensitivity);
-        for w in self.level.categories.words() {
+        let mut h = u64::from(self.ty) << 32
+            ^ u64::from(self.role) << 16
+            ^ u64::from(self.user)
+            ^ u64::from(self.low.sensitivity) << 48
+            ^ u64::from(self.high.sensitivity) << 56;
+        for w in self.low.categories.words() {
+            h = (h ^ w).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+        for w in self.high.categories.words() {
             h = (h ^ w).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         }
         h
@@ -90,44 +108,53 @@ unsafe impl Interned for StoredContext {
 }
 
 impl StoredContext {
-    /// Global type `ty` at `level`.
-    pub(crate) fn new(ty: u32, level: Level) -> StoredContext {
+    /// Global `user`, `role` and `ty` with the range `low` to `high`.
+    pub(crate) fn new(user: u32, role: u32, ty: u32, low: Level, high: Level) -> StoredContext {
+        // At most `WORDS`: fits.
+        let len = |l: &Level| u16::try_from(l.categories.significant_words()).unwrap_or(u16::MAX);
         StoredContext {
+            user,
+            role,
             ty,
-            level,
-            len: level.categories.significant_words() as u32,
+            low,
+            high,
+            low_len: len(&low),
+            high_len: len(&high),
         }
     }
 
-    /// How many category words may be nonzero.
+    /// How many category words of the low level may be nonzero.
     #[inline(always)]
-    pub(crate) fn len(&self) -> usize {
-        self.len as usize
+    pub(crate) fn low_len(&self) -> usize {
+        usize::from(self.low_len)
     }
 
-    /// Category word `i`.
+    /// How many category words of the high level may be nonzero.
     #[inline(always)]
-    pub(crate) fn word(&self, i: usize) -> u64 {
-        self.level.categories.words().get(i).copied().unwrap_or(0)
+    pub(crate) fn high_len(&self) -> usize {
+        usize::from(self.high_len)
     }
 }
 
 impl ContextView for StoredContext {
+    fn user(&self) -> u32 {
+        self.user
+    }
+
+    fn role(&self) -> u32 {
+        self.role
+    }
+
     fn ty(&self) -> u32 {
         self.ty
     }
 
-    fn sensitivity(&self) -> u16 {
-        self.level.sensitivity
+    fn low(&self) -> LevelView<'_> {
+        LevelView::new(&self.low, self.low_len())
     }
 
-    fn len(&self) -> usize {
-        StoredContext::len(self)
-    }
-
-    #[inline(always)]
-    fn word(&self, i: usize) -> u64 {
-        StoredContext::word(self, i)
+    fn high(&self) -> LevelView<'_> {
+        LevelView::new(&self.high, self.high_len())
     }
 }
 
@@ -170,7 +197,8 @@ mod tests {
     use super::*;
 
     fn ctx(ty: u32, level: &str) -> StoredContext {
-        StoredContext::new(ty, Level::parse(level.as_bytes()).unwrap())
+        let level = Level::parse(level.as_bytes()).unwrap();
+        StoredContext::new(3, 4, ty, level, level)
     }
 
     #[test]
@@ -185,8 +213,17 @@ mod tests {
         assert_eq!(intern(&cx, &a).unwrap(), sa);
         assert_eq!(stored(sa), Some(&a));
         assert_eq!(stored(sb), Some(&b));
-        assert_eq!(a.len(), 16);
-        assert_eq!(ctx(1, "s0:c3").len(), 1);
+        assert_eq!(a.low_len(), 16);
+        assert_eq!(ctx(1, "s0:c3").high_len(), 1);
+        // Every field makes a context of its own.
+        let c = |u, r, high: &str| {
+            let low = Level::parse(b"s1").unwrap();
+            StoredContext::new(u, r, 900_001, low, Level::parse(high.as_bytes()).unwrap())
+        };
+        let base = intern(&cx, &c(0, 0, "s1")).unwrap();
+        for other in [c(1, 0, "s1"), c(0, 1, "s1"), c(0, 0, "s2")] {
+            assert_ne!(intern(&cx, &other).unwrap(), base);
+        }
     }
 
     #[test]

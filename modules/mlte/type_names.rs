@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 
-//! Global type ids: every type name a loaded policy declared, numbered
-//! once and for good.
+//! Global ids of users, roles and types: every name a loaded policy
+//! declared, numbered once and for good, one numbering per kind.
 //!
-//! The SID table's contexts (`sidtab.rs`) hold a global type id, not a
-//! policy's own: a policy's type ids are its declaration order, which the
-//! next policy may change, rename or drop. Each policy maps its types to
-//! global ids when it is loaded (`policy.rs`); a context whose type the
-//! policy in force does not declare reads as `sid unlabeled`'s, and comes
-//! back if a later policy declares that name again, as SELinux's contexts
-//! do across reloads.
+//! The SID table's contexts (`sidtab.rs`) hold global ids, not a policy's
+//! own: a policy's ids are its declaration order (its name order for users
+//! and roles), which the next policy may change, rename or drop. Each
+//! policy maps its users, roles and types to global ids when it is loaded
+//! (`policy.rs`); a context that the policy in force cannot read (a name
+//! it does not declare, or a context it does not find valid) reads as
+//! `sid unlabeled`'s, and comes back if a later policy has it again, as
+//! SELinux's contexts do across reloads.
 //!
 //! Kernel-independent: the host tests run the same file.
 
@@ -18,15 +19,26 @@ use super::intern::{InternTable, Interned};
 use crate::context::MaySleep;
 use crate::error::{Result, EINVAL};
 
-/// A type name, NUL-padded.
+/// What a name names: each kind has its own ids.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Kind {
+    /// A user (`system_u`).
+    User,
+    /// A role (`object_r`).
+    Role,
+    /// A type (`etc_t`).
+    Type,
+}
+
+/// A name, NUL-padded.
 #[derive(Clone, Copy, PartialEq)]
-pub(crate) struct TypeName {
+pub(crate) struct Name {
     len: u8,
     bytes: [u8; MAX_NAME as usize],
 }
 
 // SAFETY: all zero is the empty name.
-unsafe impl Interned for TypeName {
+unsafe impl Interned for Name {
     fn hash(&self) -> u64 {
         // FNV-1a.
         let mut h = 0xcbf2_9ce4_8422_2325u64;
@@ -37,31 +49,44 @@ unsafe impl Interned for TypeName {
     }
 }
 
-impl TypeName {
+impl Name {
     /// The name's bytes.
     fn name(&self) -> &[u8] {
         self.bytes.get(..usize::from(self.len)).unwrap_or(&[])
     }
 }
 
+/// Every user name, by global id.
+static USERS: InternTable<Name> = InternTable::new();
+/// Every role name, by global id.
+static ROLES: InternTable<Name> = InternTable::new();
 /// Every type name, by global id.
-static NAMES: InternTable<TypeName> = InternTable::new();
+static TYPES: InternTable<Name> = InternTable::new();
 
-/// The global id of type `name` (at most [`MAX_NAME`] bytes: `EINVAL`
-/// beyond), giving it one if it has none. May allocate (`ENOMEM`).
-pub(crate) fn intern(cx: &MaySleep, name: &[u8]) -> Result<u32> {
+/// The table of `kind`'s names.
+fn table(kind: Kind) -> &'static InternTable<Name> {
+    match kind {
+        Kind::User => &USERS,
+        Kind::Role => &ROLES,
+        Kind::Type => &TYPES,
+    }
+}
+
+/// The global id of the `kind` named `name` (at most [`MAX_NAME`] bytes:
+/// `EINVAL` beyond), giving it one if it has none. May allocate (`ENOMEM`).
+pub(crate) fn intern(cx: &MaySleep, kind: Kind, name: &[u8]) -> Result<u32> {
     let mut bytes = [0u8; MAX_NAME as usize];
     bytes
         .get_mut(..name.len())
         .ok_or(EINVAL)?
         .copy_from_slice(name);
     let len = u8::try_from(name.len()).map_err(|_| EINVAL)?;
-    NAMES.intern(cx, &TypeName { len, bytes })
+    table(kind).intern(cx, &Name { len, bytes })
 }
 
-/// The name of global type `id`, if it was given out.
-pub(crate) fn name(id: u32) -> Option<&'static [u8]> {
-    NAMES.get(id).map(TypeName::name)
+/// The name of `kind`'s global id `id`, if it was given out.
+pub(crate) fn name(kind: Kind, id: u32) -> Option<&'static [u8]> {
+    table(kind).get(id).map(Name::name)
 }
 
 #[cfg(test)]
@@ -69,17 +94,26 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_name_keeps_its_id() {
+    fn a_name_keeps_its_id_in_its_kind() {
         let cx = crate::harness::cx();
-        let a = intern(&cx, b"type_names_test_a_t").unwrap();
-        let b = intern(&cx, b"type_names_test_b_t").unwrap();
+        let a = intern(&cx, Kind::Type, b"type_names_test_a_t").unwrap();
+        let b = intern(&cx, Kind::Type, b"type_names_test_b_t").unwrap();
         assert_ne!(a, b);
-        assert_eq!(intern(&cx, b"type_names_test_a_t").unwrap(), a);
-        assert_eq!(name(a), Some(&b"type_names_test_a_t"[..]));
-        assert_eq!(name(b), Some(&b"type_names_test_b_t"[..]));
-        assert_eq!(intern(&cx, &[b'x'; MAX_NAME as usize + 1]), Err(EINVAL));
+        assert_eq!(intern(&cx, Kind::Type, b"type_names_test_a_t").unwrap(), a);
+        assert_eq!(name(Kind::Type, a), Some(&b"type_names_test_a_t"[..]));
+        assert_eq!(name(Kind::Type, b), Some(&b"type_names_test_b_t"[..]));
+        assert_eq!(
+            intern(&cx, Kind::Type, &[b'x'; MAX_NAME as usize + 1]),
+            Err(EINVAL)
+        );
         let longest = [b'y'; MAX_NAME as usize];
-        let id = intern(&cx, &longest).unwrap();
-        assert_eq!(name(id), Some(&longest[..]));
+        let id = intern(&cx, Kind::Type, &longest).unwrap();
+        assert_eq!(name(Kind::Type, id), Some(&longest[..]));
+        // Each kind numbers its own names.
+        let u = intern(&cx, Kind::User, b"type_names_test_a_t").unwrap();
+        let r = intern(&cx, Kind::Role, b"type_names_test_r").unwrap();
+        assert_eq!(name(Kind::User, u), Some(&b"type_names_test_a_t"[..]));
+        assert_eq!(name(Kind::Role, r), Some(&b"type_names_test_r"[..]));
+        assert_eq!(intern(&cx, Kind::User, b"type_names_test_a_t").unwrap(), u);
     }
 }

@@ -37,9 +37,17 @@ pub(crate) const LSM_ID_PROBE: u64 = 116;
 /// `LSM_ID_MLTE`: the name of mlte's labels (linux/patches/0009).
 pub(crate) const LSM_ID_MLTE: u64 = 119;
 
-/// `AUDIT_SUBJ_TYPE` (`include/uapi/linux/audit.h`): an audit rule's
-/// field for the type of the subject's label.
+/// `AUDIT_SUBJ_USER` (`include/uapi/linux/audit.h`): an audit rule's
+/// field for the user of the subject's label.
+pub(crate) const AUDIT_SUBJ_USER: u32 = 13;
+/// `AUDIT_SUBJ_ROLE`: the field for the role of the subject's label.
+pub(crate) const AUDIT_SUBJ_ROLE: u32 = 14;
+/// `AUDIT_SUBJ_TYPE`: the field for the type of the subject's label.
 pub(crate) const AUDIT_SUBJ_TYPE: u32 = 15;
+/// `AUDIT_OBJ_USER`: the field for the user of an object's label.
+pub(crate) const AUDIT_OBJ_USER: u32 = 19;
+/// `AUDIT_OBJ_ROLE`: the field for the role of an object's label.
+pub(crate) const AUDIT_OBJ_ROLE: u32 = 20;
 /// `AUDIT_OBJ_TYPE`: the field for the type of an object's label.
 pub(crate) const AUDIT_OBJ_TYPE: u32 = 21;
 /// `Audit_equal` (the same header): a rule's operator `=`, as the kernel

@@ -137,7 +137,9 @@ fn decision_policy(types: usize) -> Vec<u8> {
     // subject type, a trusted object type), as tests/bench/mlte/.
     text += "mlsconstrain file { read } l1 dom l2 or t1 == t0 or t2 == t1;\n\
              mlsconstrain file { write append } l1 eq l2 or t1 == t0 or t2 == t1;\n\
-             sid kernel t0:s0; sid file t0:s0; sid unlabeled t0:s0;\n";
+             user u roles object_r level s0 range s0 - s1:c0,c1023;\n\
+             sid kernel u:object_r:t0:s0; sid file u:object_r:t0:s0;\n\
+             sid unlabeled u:object_r:t0:s0;\n";
     crate::mlte::policy_text::parse(&text)
         .expect("benchmark policy parses")
         .compile()
@@ -166,10 +168,11 @@ pub fn decision_loop(iters: u64) -> u64 {
     let labels: Vec<(Label, Label)> = (0..512u32)
         .map(|t| {
             let (s, o) = (Label::default(), Label::default());
-            // The policy's type ids stand for global ones here: the
-            // policy is not loaded, only checked.
+            // The policy's ids stand for global ones here: the policy is
+            // not loaded, only checked. User 0 is `u`, role 0 `object_r`.
             let intern = |ty: u32, level| {
-                sidtab::intern(&crate::harness::cx(), &StoredContext::new(ty, level)).ok()
+                let ctx = StoredContext::new(0, 0, ty, level, level);
+                sidtab::intern(&crate::harness::cx(), &ctx).ok()
             };
             s.set(intern(t, high));
             o.set(intern((t * 7 + 3) % 512, low));
@@ -177,7 +180,8 @@ pub fn decision_loop(iters: u64) -> u64 {
         })
         .collect();
     let kernel = policy.sid_view(InitialSid::Kernel).context;
-    let fallback = &StoredContext::new(kernel.ty, kernel.level);
+    let fallback =
+        &StoredContext::new(kernel.user, kernel.role, kernel.ty, kernel.low, kernel.high);
     let mut allowed = 0;
     for i in 0..iters {
         let (s, o) = &labels[(i % 512) as usize];
@@ -215,8 +219,14 @@ pub fn cached_decision_loop(iters: u64, pairs: u32) -> u64 {
     let subjects = [level("s1:c0,c1023"), level("s1:c0")];
     let objects = [level("s0:c0"), level("s0")];
     let stored = |ty: u32, level: Level| {
-        policy::with(|p| p.map(|p| p.store(&Context { ty, level })))
-            .expect("benchmark policy is loaded")
+        let ctx = Context {
+            user: 0,
+            role: 0,
+            ty,
+            low: level,
+            high: level,
+        };
+        policy::with(|p| p.map(|p| p.store(&ctx))).expect("benchmark policy is loaded")
     };
     let sid = |ty: u32, level: Level| -> Sid {
         sidtab::intern(&cx, &stored(ty, level)).expect("benchmark context interns")

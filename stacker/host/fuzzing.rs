@@ -203,7 +203,7 @@ fn exercise_compiled(view: &Compiled<'_>) {
     let classes = Class::ALL;
     for s in &sids {
         assert!(s.ty < types, "a sid's type out of range");
-        assert!(view.level_allowed(&s.level), "a sid's level is not allowed");
+        assert!(view.validate(s).is_ok(), "a sid's context is not valid");
         for o in &sids {
             for &class in &classes {
                 let _ = view.allowed(s.ty, o.ty, class);

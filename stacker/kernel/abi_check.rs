@@ -12,7 +12,11 @@ use kernel::bindings as b;
 
 const _: () = {
     assert!(abi::SIGKILL == b::SIGKILL as i32);
+    assert!(abi::AUDIT_SUBJ_USER == b::AUDIT_SUBJ_USER);
+    assert!(abi::AUDIT_SUBJ_ROLE == b::AUDIT_SUBJ_ROLE);
     assert!(abi::AUDIT_SUBJ_TYPE == b::AUDIT_SUBJ_TYPE);
+    assert!(abi::AUDIT_OBJ_USER == b::AUDIT_OBJ_USER);
+    assert!(abi::AUDIT_OBJ_ROLE == b::AUDIT_OBJ_ROLE);
     assert!(abi::AUDIT_OBJ_TYPE == b::AUDIT_OBJ_TYPE);
     assert!(abi::AUDIT_OP_EQUAL == b::Audit_equal);
     assert!(abi::AUDIT_OP_NOT_EQUAL == b::Audit_not_equal);

@@ -32,12 +32,12 @@ DESCRIBE = {
     "capstack-own-lsm": "capstack registered as its own LSM (`lsm=capstack`)",
     "landlock-yama": "upstream reference: Landlock + Yama",
     "selinux": "upstream reference: SELinux, enforcing, a minimal MLS policy "
-               "(`tests/bench/selinux/`), workloads in `bench_t:s1:c0.c1`",
+               "(`tests/bench/selinux/`), workloads in `system_u:system_r:bench_t:s1:c0.c1`",
     "mlte": "stacker + mlte, enforcing its counterpart of that policy "
-            "(`tests/bench/mlte/`), workloads in `bench_t:s1:c0,c1`",
+            "(`tests/bench/mlte/`), workloads in `system_u:system_r:bench_t:s1:c0,c1`",
     "mlte-capstack": "stacker + capstack then mlte (`stacker.chain=capstack,mlte`)",
     "mlte-cat1024": "`mlte` with 1,024 categories in every label: the policy with c0 to "
-                    "c1023, workloads in `bench_t:s1:c0.c1023`",
+                    "c1023, workloads in `system_u:system_r:bench_t:s1:c0.c1023`",
     "ima": "upstream reference: IMA (built in, idle in the other variants), measuring and "
            "appraising, enforcing, the appraise workloads' files (`tests/bench/appraise.c`)",
     "integrity": "stacker + integrity (`stacker.chain=integrity`), with IMA's policy",

@@ -7,7 +7,7 @@
  *   - SELinux: the bench's MLS policy (tests/bench/selinux, compiled for
  *     this kernel by scripts/selinux-policy.sh into /etc/selinux/policy),
  *     loaded through selinuxfs and enforcing. A child that enters
- *     bench_t:s1:c0,c1 through attr/exec may read a root_t file of the
+ *     system_u:system_r:bench_t:s1:c0,c1 through attr/exec may read a root_t file of the
  *     initramfs and may not write it (TE has no write, MLS no write down):
  *     EACCES, and an "avc:  denied" record.
  *   - AppArmor: a profile (tests/guest/coexist/apparmor.profile, loaded by
@@ -168,7 +168,7 @@ static int setup(void)
 	    put_file("/tmp/aa_secret", "secret\n", 7, 0644) ||
 	    put_file("/tmp/mlte_secret", "secret\n", 7, 0644) ||
 	    put_file("/tmp/denied_by_name", "x\n", 2, 0644) ||
-	    mlte_set_label("/tmp/mlte_secret", "secret_t:s0"))
+	    mlte_set_label("/tmp/mlte_secret", "system_u:object_r:secret_t:s0"))
 		return -1;
 	return make_file(SETUP_DONE);
 }
@@ -288,7 +288,7 @@ TEST(selinux_denies)
 		ASSERT_EQ(0, read_value(SELINUXFS "/enforce", v, sizeof(v)));
 		ASSERT_STREQ("1", v);
 	}
-	/* Read down into the initramfs (root_t:s0): allowed. */
+	/* Read down into the initramfs (system_u:object_r:root_t:s0): allowed. */
 	EXPECT_EQ(0, open_in("/proc/self/attr/exec", BENCH_CONTEXT, MLTE_POLICY, "r"));
 	/* Write it: no TE allow, and no write down. */
 	EXPECT_EQ(EACCES, open_in("/proc/self/attr/exec", BENCH_CONTEXT, MLTE_POLICY, "w"));
@@ -341,7 +341,7 @@ TEST(get_self_attr_has_both)
 	ASSERT_LE(0, theirs);
 	EXPECT_EQ(other_is_first(), theirs < mine);
 	c = entry(&e, mine);
-	EXPECT_STREQ("mlte:init_t:s0", (char *)c->ctx);
+	EXPECT_STREQ("mlte:system_u:system_r:init_t:s0", (char *)c->ctx);
 	c = entry(&e, theirs);
 	EXPECT_STREQ(other_current(), (char *)c->ctx);
 	/*
@@ -391,7 +391,7 @@ TEST(get_self_attr_single)
 	get_self_attr(&e, LSM_ATTR_CURRENT, LSM_ID_STACKER);
 	ASSERT_EQ(1, e.count) TH_LOG("%s", strerror(errno));
 	EXPECT_EQ((uint64_t)LSM_ID_STACKER, e.u.ctx.id);
-	EXPECT_STREQ("mlte:init_t:s0", (char *)e.u.ctx.ctx);
+	EXPECT_STREQ("mlte:system_u:system_r:init_t:s0", (char *)e.u.ctx.ctx);
 	get_self_attr(&e, LSM_ATTR_CURRENT, other_id());
 	ASSERT_EQ(1, e.count) TH_LOG("%s", strerror(errno));
 	EXPECT_EQ(other_id(), e.u.ctx.id);
@@ -427,7 +427,7 @@ TEST(proc_attr_current_is_the_first_lsm)
 	SETUP();
 	ASSERT_EQ(0, read_value("/proc/self/attr/current", v, sizeof(v)));
 	v[strcspn(v, "\n")] = '\0';
-	EXPECT_STREQ(other_is_first() ? other_current() : "init_t:s0", v);
+	EXPECT_STREQ(other_is_first() ? other_current() : "system_u:system_r:init_t:s0", v);
 }
 
 /*
@@ -446,10 +446,10 @@ TEST(proc_attr_stacker_dir)
 	EXPECT_EQ(0, strncmp(dirs, "mlte\n", 5)) TH_LOG("'%s'", dirs);
 	ASSERT_EQ(0, read_value("/proc/self/attr/stacker/mlte/current", v, sizeof(v)))
 		TH_LOG("%s", strerror(errno));
-	EXPECT_STREQ("init_t:s0", v);
+	EXPECT_STREQ("system_u:system_r:init_t:s0", v);
 	EXPECT_ERRNO(0, write_value("/proc/self/attr/stacker/mlte/current", v));
 	EXPECT_ERRNO(EINVAL, write_value("/proc/self/attr/stacker/mlte/current",
-					 "mlte:init_t:s0"));
+					 "mlte:system_u:system_r:init_t:s0"));
 	/* Another LSM's attribute is not reached through stacker's directory. */
 	EXPECT_ERRNO(EINVAL, read_value("/proc/self/attr/stacker/mlte/exec", v, sizeof(v)));
 	EXPECT_ERRNO(ENOENT, open("/proc/self/attr/stacker/selinux", O_RDONLY));
@@ -457,7 +457,7 @@ TEST(proc_attr_stacker_dir)
 	/* The first LSM still answers attr/current. */
 	ASSERT_EQ(0, read_value("/proc/self/attr/current", v, sizeof(v)));
 	v[strcspn(v, "\n")] = '\0';
-	EXPECT_STREQ(other_is_first() ? other_current() : "init_t:s0", v);
+	EXPECT_STREQ(other_is_first() ? other_current() : "system_u:system_r:init_t:s0", v);
 }
 
 /* AppArmor's own directory answers for AppArmor, in either order. */

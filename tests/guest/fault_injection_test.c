@@ -765,19 +765,19 @@ TEST_F_TIMEOUT(fault, mlte_policy_load, TIMEOUT)
 TEST_F_TIMEOUT(fault, mlte_relabel, TIMEOUT)
 {
 	struct faults f = FAULTS("mlte_relabel");
-	static const char to[] = "secret_t:s0";
+	static const char to[] = "system_u:object_r:secret_t:s0";
 	int err;
 
 	NEEDS("mlte");
 	ASSERT_TRUE(mlte_policy_loaded());
 	ASSERT_EQ(0, make_file(WORK "/relabel"));
 	while (fault_next(_metadata, &f)) {
-		ASSERT_EQ(0, mlte_set_label(WORK "/relabel", "public_t:s0"));
-		ASSERT_STREQ("public_t:s0", mlte_label_of(WORK "/relabel"));
+		ASSERT_EQ(0, mlte_set_label(WORK "/relabel", "system_u:object_r:public_t:s0"));
+		ASSERT_STREQ("system_u:object_r:public_t:s0", mlte_label_of(WORK "/relabel"));
 		fault_arm(_metadata, &f);
 		err = errno_of(setxattr(WORK "/relabel", MLTE_XATTR, to, strlen(to), 0));
 		fault_disarm(_metadata, &f, err);
-		EXPECT_STREQ(err ? "public_t:s0" : to, mlte_label_of(WORK "/relabel"));
+		EXPECT_STREQ(err ? "system_u:object_r:public_t:s0" : to, mlte_label_of(WORK "/relabel"));
 	}
 	fault_report(_metadata, &f);
 }
@@ -792,44 +792,44 @@ TEST_F_TIMEOUT(fault, mlte_getxattr, TIMEOUT)
 	NEEDS("mlte");
 	ASSERT_TRUE(mlte_policy_loaded());
 	ASSERT_EQ(0, make_file(WORK "/label"));
-	ASSERT_EQ(0, mlte_set_label(WORK "/label", "public_t:s1:c0"));
+	ASSERT_EQ(0, mlte_set_label(WORK "/label", "system_u:object_r:public_t:s1:c0"));
 	while (fault_next(_metadata, &f)) {
 		memset(buf, 0, sizeof(buf));
 		fault_arm(_metadata, &f);
 		n = getxattr(WORK "/label", MLTE_XATTR, buf, sizeof(buf) - 1);
 		fault_disarm(_metadata, &f, errno_of(n));
 		if (n >= 0)
-			EXPECT_STREQ("public_t:s1:c0", buf);
+			EXPECT_STREQ("system_u:object_r:public_t:s1:c0", buf);
 	}
 	fault_report(_metadata, &f);
-	EXPECT_STREQ("public_t:s1:c0", mlte_label_of(WORK "/label"));
+	EXPECT_STREQ("system_u:object_r:public_t:s1:c0", mlte_label_of(WORK "/label"));
 }
 
-/* Sets this task's context to init_t:s0, without a fault. */
+/* Sets this task's context to system_u:system_r:init_t:s0, without a fault. */
 static int reset_context(void)
 {
-	return write_value(ATTR, "mlte:init_t:s0") < 0 ? errno : 0;
+	return write_value(ATTR, "mlte:system_u:system_r:init_t:s0") < 0 ? errno : 0;
 }
 
 /* Writing /proc/self/attr/current: a failed write keeps the old context. */
 TEST_F_TIMEOUT(fault, mlte_attr_current_write, TIMEOUT)
 {
 	struct faults f = FAULTS("mlte_attr_current_write");
-	static const char to[] = "mlte:init_t:s1";
+	static const char to[] = "mlte:system_u:system_r:init_t:s1";
 	int fd, err;
 
 	NEEDS("mlte");
 	ASSERT_TRUE(mlte_policy_loaded());
 	while (fault_next(_metadata, &f)) {
 		ASSERT_EQ(0, reset_context());
-		ASSERT_STREQ("init_t:s0", context());
+		ASSERT_STREQ("system_u:system_r:init_t:s0", context());
 		fd = open(ATTR, O_WRONLY);
 		ASSERT_LE(0, fd);
 		fault_arm(_metadata, &f);
 		err = errno_of(write(fd, to, strlen(to)));
 		fault_disarm(_metadata, &f, err);
 		close(fd);
-		EXPECT_STREQ(err ? "init_t:s0" : "init_t:s1", context());
+		EXPECT_STREQ(err ? "system_u:system_r:init_t:s0" : "system_u:system_r:init_t:s1", context());
 	}
 	fault_report(_metadata, &f);
 	EXPECT_EQ(0, reset_context());
@@ -855,7 +855,7 @@ TEST_F_TIMEOUT(fault, mlte_attr_current_read, TIMEOUT)
 		fault_disarm(_metadata, &f, errno_of(n));
 		close(fd);
 		if (n >= 0)
-			EXPECT_STREQ("init_t:s0", buf);
+			EXPECT_STREQ("system_u:system_r:init_t:s0", buf);
 	}
 	fault_report(_metadata, &f);
 }
@@ -864,7 +864,7 @@ TEST_F_TIMEOUT(fault, mlte_attr_current_read, TIMEOUT)
 TEST_F_TIMEOUT(fault, mlte_lsm_set_self_attr, TIMEOUT)
 {
 	struct faults f = FAULTS("mlte_lsm_set_self_attr");
-	static const char to[] = "mlte:init_t:s1";
+	static const char to[] = "mlte:system_u:system_r:init_t:s1";
 	union {
 		struct lsm_ctx ctx;
 		char bytes[256];
@@ -884,7 +884,7 @@ TEST_F_TIMEOUT(fault, mlte_lsm_set_self_attr, TIMEOUT)
 		fault_arm(_metadata, &f);
 		err = errno_of(syscall(SYS_lsm_set_self_attr, LSM_ATTR_CURRENT, &u.ctx, size, 0));
 		fault_disarm(_metadata, &f, err);
-		EXPECT_STREQ(err ? "init_t:s0" : "init_t:s1", context());
+		EXPECT_STREQ(err ? "system_u:system_r:init_t:s0" : "system_u:system_r:init_t:s1", context());
 	}
 	fault_report(_metadata, &f);
 	EXPECT_EQ(0, reset_context());
@@ -894,7 +894,7 @@ TEST_F_TIMEOUT(fault, mlte_lsm_set_self_attr, TIMEOUT)
 TEST_F_TIMEOUT(fault, mlte_lsm_get_self_attr, TIMEOUT)
 {
 	struct faults f = FAULTS("mlte_lsm_get_self_attr");
-	static const char want[] = "mlte:init_t:s0";
+	static const char want[] = "mlte:system_u:system_r:init_t:s0";
 	union {
 		struct lsm_ctx ctx;
 		char bytes[1024];

@@ -72,6 +72,23 @@ static int stacker_labels(struct label *out, int max)
 	return found;
 }
 
+/*
+ * Field `n` (from 0: user, role, type) of the context `ctx`, USER:ROLE:
+ * TYPE:RANGE, into `out`; empty if it has fewer fields.
+ */
+static void context_field(const char *ctx, int n, char *out, size_t size)
+{
+	size_t len;
+
+	for (; n > 0 && ctx; n--) {
+		ctx = strchr(ctx, ':');
+		if (ctx)
+			ctx++;
+	}
+	len = ctx ? strcspn(ctx, ":") : 0;
+	snprintf(out, size, "%.*s", (int)len, ctx ? ctx : "");
+}
+
 /* Whether LSM `name` is active (/sys/kernel/security/lsm). */
 static int lsm_active(const char *name)
 {
@@ -275,6 +292,7 @@ TEST_F(labels, auditctl_rules_name_mlte_types)
 {
 	const char *file = "/tmp/labels_rules";
 	char subj[128], obj[128], pid[16], subj_eq[160], subj_ne[160], obj_eq[160], obj_ne[160];
+	char label[256], role[128], user[128], subj_role[160], obj_user[160];
 	char record[4096], needle[64];
 	int go[2], status;
 	pid_t child;
@@ -287,13 +305,18 @@ TEST_F(labels, auditctl_rules_name_mlte_types)
 	ASSERT_EQ(0, access(AUDITCTL, X_OK));
 	ASSERT_LT(0, self->n);
 	ASSERT_STREQ("mlte", self->labels[0].name);
-	snprintf(subj, sizeof(subj), "%.*s", (int)strcspn(self->labels[0].value, ":"),
-		 self->labels[0].value);
+	/* Contexts are USER:ROLE:TYPE:RANGE: the type is the third field. */
+	context_field(self->labels[0].value, 2, subj, sizeof(subj));
+	context_field(self->labels[0].value, 1, role, sizeof(role));
 	ASSERT_EQ(0, make_file(file));
-	n = getxattr(file, MLTE_XATTR, obj, sizeof(obj) - 1);
+	n = getxattr(file, MLTE_XATTR, label, sizeof(label) - 1);
 	ASSERT_LT(0, n);
-	obj[n] = '\0';
-	obj[strcspn(obj, ":")] = '\0';
+	label[n] = '\0';
+	context_field(label, 2, obj, sizeof(obj));
+	context_field(label, 0, user, sizeof(user));
+	ASSERT_NE(0, obj[0]) TH_LOG("not a whole context: %s", label);
+	snprintf(subj_role, sizeof(subj_role), "subj_role=%s", role);
+	snprintf(obj_user, sizeof(obj_user), "obj_user=%s", user);
 	snprintf(subj_eq, sizeof(subj_eq), "subj_type=%s", subj);
 	snprintf(subj_ne, sizeof(subj_ne), "subj_type!=%s", subj);
 	snprintf(obj_eq, sizeof(obj_eq), "obj_type=%s", obj);
@@ -311,6 +334,7 @@ TEST_F(labels, auditctl_rules_name_mlte_types)
 			_exit(2);
 		close(open(file, O_RDONLY));
 		getxattr(file, "user.stacker", v, sizeof(v));
+		lgetxattr(file, "user.stacker", v, sizeof(v));
 		_exit(0);
 	}
 	close(go[0]);
@@ -326,6 +350,13 @@ TEST_F(labels, auditctl_rules_name_mlte_types)
 		  "getxattr", "-F", pid, "-F", obj_ne, "-k", "stk_obj_ne", NULL }));
 	EXPECT_EQ(0, auditctl((const char *[]){ "-a", "always,exit", "-F", "arch=b64", "-S",
 		  "getxattr", "-F", pid, "-F", obj_eq, "-k", "stk_obj_eq", NULL }));
+	/* The subject's role and the object's user, in one rule. */
+	EXPECT_EQ(0, auditctl((const char *[]){ "-a", "always,exit", "-F", "arch=b64", "-S",
+		  "lgetxattr", "-F", pid, "-F", "subj_role=no_such_r", "-k", "stk_no_role",
+		  NULL }));
+	EXPECT_EQ(0, auditctl((const char *[]){ "-a", "always,exit", "-F", "arch=b64", "-S",
+		  "lgetxattr", "-F", pid, "-F", subj_role, "-F", obj_user, "-k", "stk_roles",
+		  NULL }));
 	EXPECT_EQ(1, write(go[1], "x", 1));
 	close(go[1]);
 	ASSERT_EQ(child, waitpid(child, &status, 0));
@@ -352,6 +383,11 @@ TEST_F(labels, auditctl_rules_name_mlte_types)
 		TH_LOG("%s matched", obj_ne);
 	EXPECT_TRUE(audit_record_absent("key=\"stk_unknown\"", AUDIT_SYSCALL))
 		TH_LOG("a rule on an unknown type matched");
+	EXPECT_EQ(0, find_audit_record("key=\"stk_roles\"", NULL, AUDIT_SYSCALL, record,
+				       sizeof(record)))
+		TH_LOG("no record for %s %s", subj_role, obj_user);
+	EXPECT_TRUE(audit_record_absent("key=\"stk_no_role\"", AUDIT_SYSCALL))
+		TH_LOG("a rule on an unknown role matched");
 }
 
 /*
@@ -391,7 +427,7 @@ TEST_F(labels, a_load_remakes_audit_rules)
 		  "openat", "-F", pid, "-F", "obj_type=shared_t", "-k", "stk_reload", NULL }));
 	/* The renamed policy declares shared_t; the file gets it. */
 	EXPECT_EQ(0, load_policy(RENAMED_BIN));
-	EXPECT_EQ(0, mlte_set_label(file, "shared_t:s0"));
+	EXPECT_EQ(0, mlte_set_label(file, "system_u:object_r:shared_t:s0"));
 	EXPECT_EQ(1, write(go[1], "x", 1));
 	close(go[1]);
 	ASSERT_EQ(child, waitpid(child, &status, 0));

@@ -21,6 +21,7 @@
 #define MAX_CONTEXTS 64
 #define MAX_CLASSES 16
 #define MAX_PERMS 32
+#define CONTEXT_MAX 96
 
 struct class {
 	char name[32];
@@ -124,14 +125,14 @@ static int load(const char *file, const char *into)
 	return n == len ? 0 : -1;
 }
 
-static int read_contexts(const char *file, char ctx[][64])
+static int read_contexts(const char *file, char ctx[][CONTEXT_MAX])
 {
 	FILE *f = fopen(file, "r");
 	int n = 0;
 
 	if (!f)
 		return -1;
-	while (n < MAX_CONTEXTS && fgets(ctx[n], 64, f)) {
+	while (n < MAX_CONTEXTS && fgets(ctx[n], CONTEXT_MAX, f)) {
 		ctx[n][strcspn(ctx[n], "\n")] = '\0';
 		if (ctx[n][0])
 			n++;
@@ -158,9 +159,9 @@ FIXTURE_TEARDOWN(equivalence) {}
 /* Loads policy `seed` into both and compares every decision. */
 static void compare(struct __test_metadata *_metadata, int seed)
 {
-	static char ctx[MAX_CONTEXTS][64];
+	static char ctx[MAX_CONTEXTS][CONTEXT_MAX];
 	long queries = 0, compared = 0, allowed_both = 0, quiet_both = 0, differences = 0;
-	char path[256], q[256];
+	char path[256], q[2 * CONTEXT_MAX + 64];
 	int n, s, t, c, p;
 
 	snprintf(path, sizeof(path), DIR_EQ "/%d.contexts", seed);
@@ -177,11 +178,10 @@ static void compare(struct __test_metadata *_metadata, int seed)
 			for (c = 0; c < class_count; c++) {
 				unsigned int se, ml, se_audit, ml_audit;
 
-				snprintf(q, sizeof(q), "system_u:object_r:%.63s system_u:object_r:%.63s %d",
-					 ctx[s], ctx[t], classes[c].index);
+				/* The same contexts, whole, to both. */
+				snprintf(q, sizeof(q), "%.95s %.95s %d", ctx[s], ctx[t], classes[c].index);
 				ASSERT_EQ(0, ask(SELINUXFS "/access", q, &se, &se_audit)) TH_LOG("SELinux: %s", q);
-				snprintf(q, sizeof(q), "%.63s %.63s %.31s", ctx[s], ctx[t],
-					 classes[c].name);
+				snprintf(q, sizeof(q), "%.95s %.95s %.31s", ctx[s], ctx[t], classes[c].name);
 				ASSERT_EQ(0, ask(MLTE "access", q, &ml, &ml_audit)) TH_LOG("mlte: %s", q);
 				queries++;
 				for (p = 0; p < classes[c].count; p++) {

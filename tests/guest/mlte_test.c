@@ -106,7 +106,7 @@ static int child_op(const char *op, const char *arg)
 	if (!strcmp(op, "removeacl"))
 		return removexattr(arg, ACL_XATTR) ? errno : 0;
 	if (!strcmp(op, "relabel"))
-		return mlte_set_label(arg, "public_t:s0") ? errno : 0;
+		return mlte_set_label(arg, "system_u:object_r:public_t:s0") ? errno : 0;
 	if (!strcmp(op, "socket")) {
 		fd = socket(AF_UNIX, SOCK_STREAM, 0);
 		return fd < 0 ? errno : (close(fd), 0);
@@ -177,7 +177,7 @@ static int as_flags(const char *level, int nnp, const char *exec, const char *op
 	pid_t pid = fork();
 
 	if (pid == 0) {
-		snprintf(ctx, sizeof(ctx), "mlte:init_t:%s", level);
+		snprintf(ctx, sizeof(ctx), "mlte:system_u:system_r:init_t:%s", level);
 		if (write_value(ATTR, ctx) < 0)
 			_exit(SETUP_FAILED - 1);
 		if (nnp && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
@@ -326,12 +326,12 @@ TEST_F(mlte, policy_loaded)
 }
 
 static const char *const files[][2] = {
-	{ DIR "/public", "public_t:s0" },
-	{ DIR "/secret", "secret_t:s0" },
-	{ DIR "/public_s2", "public_t:s2" },
-	{ DIR "/public_s1c0", "public_t:s1:c0" },
-	{ DIR "/public_s1c2", "public_t:s1:c2" },
-	{ DIR "/tmpdir", "tmp_t:s0" },
+	{ DIR "/public", "system_u:object_r:public_t:s0" },
+	{ DIR "/secret", "system_u:object_r:secret_t:s0" },
+	{ DIR "/public_s2", "system_u:object_r:public_t:s2" },
+	{ DIR "/public_s1c0", "system_u:object_r:public_t:s1:c0" },
+	{ DIR "/public_s1c2", "system_u:object_r:public_t:s1:c2" },
+	{ DIR "/tmpdir", "system_u:object_r:tmp_t:s0" },
 };
 
 /*
@@ -367,11 +367,11 @@ FIXTURE_SETUP(loaded)
 		ASSERT_ERRNO(0, mlte_set_label(files[i][0], files[i][1]))
 			TH_LOG("%s: %s", files[i][0], files[i][1]);
 	}
-	if (strcmp(mlte_label_of(USER), "user_exec_t:s0"))
-		ASSERT_EQ(0, copy_self(USER, "user_exec_t:s0"))
+	if (strcmp(mlte_label_of(USER), "system_u:object_r:user_exec_t:s0"))
+		ASSERT_EQ(0, copy_self(USER, "system_u:object_r:user_exec_t:s0"))
 			TH_LOG(USER ": %s", strerror(errno));
-	if (strcmp(mlte_label_of(NONET), "nonet_exec_t:s0"))
-		ASSERT_EQ(0, copy_self(NONET, "nonet_exec_t:s0"))
+	if (strcmp(mlte_label_of(NONET), "system_u:object_r:nonet_exec_t:s0"))
+		ASSERT_EQ(0, copy_self(NONET, "system_u:object_r:nonet_exec_t:s0"))
 			TH_LOG(NONET ": %s", strerror(errno));
 }
 
@@ -388,7 +388,7 @@ TEST_F(loaded, init_runs_in_sid_kernel)
 	char buf[256] = "";
 
 	EXPECT_ERRNO(0, read_value(ATTR, buf, sizeof(buf)));
-	EXPECT_STREQ("init_t:s0", buf);
+	EXPECT_STREQ("system_u:system_r:init_t:s0", buf);
 }
 
 TEST_F(loaded, labels_set_and_read_back)
@@ -398,8 +398,8 @@ TEST_F(loaded, labels_set_and_read_back)
 	/* Each file has a label of its own, which the message shows. */
 	for (i = 0; i < ARRAY_SIZE(files); i++)
 		EXPECT_STREQ(files[i][1], mlte_label_of(files[i][0]));
-	EXPECT_STREQ("user_exec_t:s0", mlte_label_of(USER));
-	EXPECT_STREQ("nonet_exec_t:s0", mlte_label_of(NONET));
+	EXPECT_STREQ("system_u:object_r:user_exec_t:s0", mlte_label_of(USER));
+	EXPECT_STREQ("system_u:object_r:nonet_exec_t:s0", mlte_label_of(NONET));
 }
 
 /* Type enforcement and MLS, from the test domains. */
@@ -516,12 +516,12 @@ TEST_F(loaded, user_cannot_remove_acl_of_public)
 /* exec moves the task into its domain (exit 1: attr/current, 2: lsm_get_self_attr). */
 TEST_F(loaded, exec_enters_user_t)
 {
-	EXPECT_EQ(0, as("s1:c0,c1", USER, "attr", "user_t:s1:c0,c1"));
+	EXPECT_EQ(0, as("s1:c0,c1", USER, "attr", "system_u:system_r:user_t:s1:c0,c1"));
 }
 
 TEST_F(loaded, exec_enters_nonet_t)
 {
-	EXPECT_EQ(0, as("s0", NONET, "attr", "nonet_t:s0"));
+	EXPECT_EQ(0, as("s0", NONET, "attr", "system_u:system_r:nonet_t:s0"));
 }
 
 TEST_F(loaded, domain_change_is_a_secure_exec)
@@ -531,7 +531,7 @@ TEST_F(loaded, domain_change_is_a_secure_exec)
 
 TEST_F(loaded, no_new_privs_blocks_domain_change)
 {
-	EXPECT_EQ(EPERM, as_flags("s0", 1, USER, "attr", "user_t:s0"));
+	EXPECT_EQ(EPERM, as_flags("s0", 1, USER, "attr", "system_u:system_r:user_t:s0"));
 }
 
 /* New files: the type_transition in tmp_t, the parent's type elsewhere. */
@@ -545,7 +545,7 @@ TEST_F(loaded, new_file_gets_transition_label)
 {
 	unlink(DIR "/tmpdir/new");
 	ASSERT_EQ(0, as("s0", USER, "create", DIR "/tmpdir/new"));
-	EXPECT_STREQ("user_tmp_t:s0", mlte_label_of(DIR "/tmpdir/new"));
+	EXPECT_STREQ("system_u:object_r:user_tmp_t:s0", mlte_label_of(DIR "/tmpdir/new"));
 }
 
 /* A new file, made by init_t, with the label of the parent's type. */
@@ -559,7 +559,7 @@ static void new_plain_file(struct __test_metadata *_metadata)
 TEST_F(loaded, new_file_gets_parent_type)
 {
 	new_plain_file(_metadata);
-	EXPECT_STREQ("file_t:s0", mlte_label_of(DIR "/plain"));
+	EXPECT_STREQ("system_u:object_r:file_t:s0", mlte_label_of(DIR "/plain"));
 }
 
 TEST_F(loaded, user_cannot_create_outside_tmp)
@@ -577,21 +577,26 @@ TEST_F(loaded, user_cannot_relabel)
 TEST_F(loaded, invalid_label_einval)
 {
 	new_plain_file(_metadata);
-	EXPECT_ERRNO(EINVAL, mlte_set_label(DIR "/plain", "bogus_t:s0"));
+	EXPECT_ERRNO(EINVAL, mlte_set_label(DIR "/plain", "system_u:object_r:bogus_t:s0"));
+	/* The old TYPE:LEVEL form, and contexts the policy finds invalid: a
+	 * domain's role with a file type, a range above system_u's. */
+	EXPECT_ERRNO(EINVAL, mlte_set_label(DIR "/plain", "public_t:s0"));
+	EXPECT_ERRNO(EINVAL, mlte_set_label(DIR "/plain", "system_u:system_r:public_t:s0"));
+	EXPECT_ERRNO(EINVAL, mlte_set_label(DIR "/plain", "system_u:system_r:user_t:s0-s1:c0-s0"));
 }
 
 TEST_F(loaded, label_with_undeclared_level_einval)
 {
 	new_plain_file(_metadata);
-	EXPECT_ERRNO(EINVAL, mlte_set_label(DIR "/plain", "public_t:s3"));
+	EXPECT_ERRNO(EINVAL, mlte_set_label(DIR "/plain", "system_u:object_r:public_t:s3"));
 }
 
 TEST_F(loaded, refused_label_keeps_the_old)
 {
 	new_plain_file(_metadata);
-	mlte_set_label(DIR "/plain", "bogus_t:s0");
-	mlte_set_label(DIR "/plain", "public_t:s3");
-	EXPECT_STREQ("file_t:s0", mlte_label_of(DIR "/plain"));
+	mlte_set_label(DIR "/plain", "system_u:object_r:bogus_t:s0");
+	mlte_set_label(DIR "/plain", "system_u:object_r:public_t:s3");
+	EXPECT_STREQ("system_u:object_r:file_t:s0", mlte_label_of(DIR "/plain"));
 }
 
 /*
@@ -609,7 +614,7 @@ TEST_F(loaded, label_on_disk_read_at_lookup)
 	EXPECT_EQ(0, as("s0", USER, "read", ON_DISK("plain")));
 	EXPECT_EQ(EACCES, as("s0", USER, "read", ON_DISK("labelled")))
 		TH_LOG("user_t read a secret_t file: its label was not read");
-	EXPECT_STREQ("secret_t:s0", mlte_label_of(ON_DISK("labelled")));
+	EXPECT_STREQ("system_u:object_r:secret_t:s0", mlte_label_of(ON_DISK("labelled")));
 }
 
 /*
@@ -704,7 +709,7 @@ TEST_F(loaded, permissive_logs_avc_line)
 		if (tries)
 			sleep(1);
 		as("s0", USER, "read", DIR "/secret");
-	} while (!(klog_has("permissive=1") && klog_has("tcontext=secret_t:s0 tclass=file")) &&
+	} while (!(klog_has("permissive=1") && klog_has("tcontext=system_u:object_r:secret_t:s0 tclass=file")) &&
 		 ++tries < 11);
 	EXPECT_LT(tries, 11)
 		TH_LOG("no avc line with permissive=1 for secret_t");
@@ -724,9 +729,9 @@ TEST_F(loaded, dontaudit_denies_without_a_line)
 			sleep(1);
 		EXPECT_EQ(EACCES, as("s0", NONET, "read", DIR "/secret"));
 		as("s0", USER, "read", DIR "/secret");
-	} while (!klog_has("scontext=user_t:s0 tcontext=secret_t:s0 tclass=file") && ++tries < 11);
+	} while (!klog_has("scontext=system_u:system_r:user_t:s0 tcontext=system_u:object_r:secret_t:s0 tclass=file") && ++tries < 11);
 	ASSERT_LT(tries, 11) TH_LOG("no avc line for user_t's denial");
-	EXPECT_FALSE(klog_has("scontext=nonet_t:s0 tcontext=secret_t:s0 tclass=file"))
+	EXPECT_FALSE(klog_has("scontext=system_u:system_r:nonet_t:s0 tcontext=system_u:object_r:secret_t:s0 tclass=file"))
 		TH_LOG("a dontaudit denial was logged");
 }
 
@@ -832,11 +837,11 @@ TEST_F(loaded, reload_renaming_types_decides_lost_ones_as_unlabeled)
 	free(renamed);
 	EXPECT_EQ(EACCES, as("s0", USER, "read", DIR "/public"))
 		TH_LOG("public_t is gone: the file is unlabeled_t to user_t");
-	EXPECT_STREQ("public_t:s0", mlte_label_of(DIR "/public"));
+	EXPECT_STREQ("system_u:object_r:public_t:s0", mlte_label_of(DIR "/public"));
 	EXPECT_EQ(EACCES, as("s0", USER, "read", DIR "/secret"));
 	EXPECT_ERRNO(0, read_value(ATTR, buf, sizeof(buf)));
-	EXPECT_STREQ("init_t:s0", buf);
-	EXPECT_STREQ("user_exec_t:s0", mlte_label_of(USER));
+	EXPECT_STREQ("system_u:system_r:init_t:s0", buf);
+	EXPECT_STREQ("system_u:object_r:user_exec_t:s0", mlte_label_of(USER));
 	ASSERT_ERRNO(0, write_bytes(MLTE "policy", self->policy, self->len));
 	EXPECT_EQ(0, as("s0", USER, "read", DIR "/public"))
 		TH_LOG("the old policy reads public_t again");
@@ -861,8 +866,8 @@ TEST_F(loaded, a_policy_of_5000_more_types_loads_and_decides)
 	EXPECT_EQ(0, strncmp("loaded: 5011 types, ", summary, 20))
 		TH_LOG("summary: %s", summary);
 	ASSERT_EQ(0, make_file(DIR "/scaled") || make_file(DIR "/scaled_other"));
-	ASSERT_ERRNO(0, mlte_set_label(DIR "/scaled", "scale_42_t:s0"));
-	ASSERT_ERRNO(0, mlte_set_label(DIR "/scaled_other", "scale_43_t:s0"));
+	ASSERT_ERRNO(0, mlte_set_label(DIR "/scaled", "system_u:object_r:scale_42_t:s0"));
+	ASSERT_ERRNO(0, mlte_set_label(DIR "/scaled_other", "system_u:object_r:scale_43_t:s0"));
 	EXPECT_EQ(0, as("s0", USER, "read", DIR "/scaled"));
 	EXPECT_EQ(EACCES, as("s0", USER, "read", DIR "/scaled_other"));
 	/* The base policy's decisions are the same. */
@@ -872,7 +877,7 @@ TEST_F(loaded, a_policy_of_5000_more_types_loads_and_decides)
 	/* Back to the test policy: the new types read as unlabeled. */
 	ASSERT_ERRNO(0, write_bytes(MLTE "policy", self->policy, self->len));
 	EXPECT_EQ(EACCES, as("s0", USER, "read", DIR "/scaled"));
-	EXPECT_STREQ("scale_42_t:s0", mlte_label_of(DIR "/scaled"));
+	EXPECT_STREQ("system_u:object_r:scale_42_t:s0", mlte_label_of(DIR "/scaled"));
 	unlink(DIR "/scaled");
 	unlink(DIR "/scaled_other");
 }
@@ -933,7 +938,7 @@ TEST_F(loaded, access_answers_as_the_hooks_decide)
 
 			if (!strcmp(files[f][0], DIR "/tmpdir"))
 				continue;
-			snprintf(q, sizeof(q), "user_t:%s %s file", levels[l], files[f][1]);
+			snprintf(q, sizeof(q), "system_u:system_r:user_t:%s %s file", levels[l], files[f][1]);
 			ASSERT_LT(0, ask("access", q, strlen(q), answer, sizeof(answer)))
 				TH_LOG("%s: %s", q, strerror(errno));
 			ASSERT_EQ(6, sscanf(answer, "%x %x %x %x %lu %x", &allowed, &decided,
@@ -961,43 +966,58 @@ TEST_F(loaded, access_answers_as_the_hooks_decide)
 TEST_F(loaded, create_and_context_answer)
 {
 	char answer[256];
-	static const char canon[] = "user_t:s1:c0.c2";
+	static const char canon[] = "system_u:system_r:user_t:s1:c0.c2";
+	static const char unsorted[] = "system_u:system_r:user_t:s1:c2,c0,c1";
 
-	ASSERT_LT(0, ask_str("create", "user_t:s1 tmp_t:s0 file", answer, sizeof(answer)))
+	ASSERT_LT(0, ask_str("create", "system_u:system_r:user_t:s1 system_u:object_r:tmp_t:s0 file", answer, sizeof(answer)))
 		TH_LOG("create: %s", strerror(errno));
-	EXPECT_STREQ("user_tmp_t:s1", answer);
-	ASSERT_LT(0, ask_str("create", "init_t:s0 user_exec_t:s0 process", answer, sizeof(answer)));
-	EXPECT_STREQ("user_t:s0", answer);
-	ASSERT_LT(0, ask_str("create", "user_t:s2 public_t:s0 file\n", answer, sizeof(answer)));
-	EXPECT_STREQ("public_t:s2", answer);
+	EXPECT_STREQ("system_u:object_r:user_tmp_t:s1", answer);
+	ASSERT_LT(0, ask_str("create", "system_u:system_r:init_t:s0 system_u:object_r:user_exec_t:s0 process", answer, sizeof(answer)));
+	EXPECT_STREQ("system_u:system_r:user_t:s0", answer);
+	ASSERT_LT(0, ask_str("create", "system_u:system_r:user_t:s2 system_u:object_r:public_t:s0 file\n", answer, sizeof(answer)));
+	EXPECT_STREQ("system_u:object_r:public_t:s2", answer);
 	/* The canonical form, with its NUL, as selinuxfs's context file. */
 	EXPECT_EQ((long)sizeof(canon),
-		  ask("context", "user_t:s1:c2,c0,c1", 19, answer, sizeof(answer)))
+		  ask("context", unsorted, sizeof(unsorted), answer, sizeof(answer)))
 		TH_LOG("the question with its NUL, as libselinux writes it");
 	EXPECT_STREQ(canon, answer);
+	/* A range: shown as SELinux shows it, the high level only when it
+	 * differs; a new file gets the creator's low level. */
+	ASSERT_LT(0, ask_str("context", "system_u:system_r:user_t:s0-s2:c2,c1,c0", answer,
+			     sizeof(answer)));
+	EXPECT_STREQ("system_u:system_r:user_t:s0-s2:c0.c2", answer);
+	ASSERT_LT(0, ask_str("context", "system_u:object_r:public_t:s1:c0-s1:c0", answer,
+			     sizeof(answer)));
+	EXPECT_STREQ("system_u:object_r:public_t:s1:c0", answer);
+	ASSERT_LT(0, ask_str("create", "system_u:system_r:user_t:s0-s2:c0.c2 system_u:object_r:tmp_t:s0 file",
+			     answer, sizeof(answer)));
+	EXPECT_STREQ("system_u:object_r:user_tmp_t:s0", answer);
 }
 
 TEST_F(loaded, bad_questions_get_einval_and_one_question_per_open)
 {
+	static const char question[] = "system_u:system_r:user_t:s0 system_u:object_r:public_t:s0 file\n";
 	char answer[256];
 	int fd;
 
-	EXPECT_EQ(-1, ask_str("access", "nobody_t:s0 public_t:s0 file", answer, sizeof(answer)));
+	EXPECT_EQ(-1, ask_str("access", "system_u:object_r:nobody_t:s0 system_u:object_r:public_t:s0 file", answer, sizeof(answer)));
 	EXPECT_EQ(EINVAL, errno);
-	EXPECT_EQ(-1, ask_str("access", "user_t:s0 public_t:s0 nosuchclass", answer, sizeof(answer)));
+	EXPECT_EQ(-1, ask_str("access", "system_u:system_r:user_t:s0 system_u:object_r:public_t:s0 nosuchclass", answer, sizeof(answer)));
 	EXPECT_EQ(EINVAL, errno);
-	EXPECT_EQ(-1, ask_str("access", "user_t:s0 public_t:s0", answer, sizeof(answer)));
+	EXPECT_EQ(-1, ask_str("access", "system_u:system_r:user_t:s0 system_u:object_r:public_t:s0", answer, sizeof(answer)));
 	EXPECT_EQ(EINVAL, errno);
-	EXPECT_EQ(-1, ask_str("context", "user_t:s0:c9", answer, sizeof(answer)));
+	EXPECT_EQ(-1, ask_str("context", "system_u:system_r:user_t:s0:c9", answer, sizeof(answer)));
 	EXPECT_EQ(EINVAL, errno);
-	EXPECT_EQ(-1, ask_str("create", "user_t:s0 tmp_t:s0 file\x01", answer, sizeof(answer)));
+	EXPECT_EQ(-1, ask_str("context", "user_t:s0", answer, sizeof(answer)));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, ask_str("create", "system_u:system_r:user_t:s0 system_u:object_r:tmp_t:s0 file\x01", answer, sizeof(answer)));
 	EXPECT_EQ(EINVAL, errno);
 	/* A second question on one open file is refused; so is a question
 	 * after a read. */
 	fd = open(MLTE "access", O_RDWR);
 	ASSERT_LE(0, fd);
-	EXPECT_EQ(27, write(fd, "user_t:s0 public_t:s0 file\n", 27));
-	EXPECT_EQ(-1, write(fd, "user_t:s0 public_t:s0 file\n", 27));
+	EXPECT_EQ((ssize_t)strlen(question), write(fd, question, strlen(question)));
+	EXPECT_EQ(-1, write(fd, question, strlen(question)));
 	EXPECT_EQ(EBUSY, errno);
 	EXPECT_LT(0, read(fd, answer, sizeof(answer)))
 		TH_LOG("the first question's answer stays");
@@ -1005,7 +1025,7 @@ TEST_F(loaded, bad_questions_get_einval_and_one_question_per_open)
 	fd = open(MLTE "access", O_RDWR);
 	ASSERT_LE(0, fd);
 	EXPECT_EQ(0, read(fd, answer, sizeof(answer)));
-	EXPECT_EQ(-1, write(fd, "user_t:s0 public_t:s0 file\n", 27));
+	EXPECT_EQ(-1, write(fd, question, strlen(question)));
 	EXPECT_EQ(EBUSY, errno);
 	close(fd);
 }

@@ -21,8 +21,8 @@
  *   - root: fork+exec, setuid(0), a raw socket, open, setxattr (all
  *     allowed by both), and opens of the name denyname denies in A and of
  *     the one it denies in B;
- *   - user_t:s0 (mlte): read of a public_t file (allowed by both), read
- *     of a stress_t:s1 file (denied by both, for different reasons, so
+ *   - system_u:system_r:user_t:s0 (mlte): read of a public_t file (allowed by both), read
+ *     of a system_u:object_r:stress_t:s1 file (denied by both, for different reasons, so
  *     that a decision mixing the two would allow it), write of it (A
  *     allows, B denies) and a relabel (denied by both);
  *   - uid 1000 with CAP_NET_RAW and CAP_NET_BIND_SERVICE kept from before
@@ -307,8 +307,8 @@ static void root_worker(double end)
 static void mlte_worker(double end)
 {
 	/* One context per process: this one, forked, becomes user_t. */
-	if (write_value(ATTR, "mlte:user_t:s0") < 0) {
-		printf("# mlte worker: cannot enter user_t:s0: %s\n", strerror(errno));
+	if (write_value(ATTR, "mlte:system_u:system_r:user_t:s0") < 0) {
+		printf("# mlte worker: cannot enter system_u:system_r:user_t:s0: %s\n", strerror(errno));
 		decided(MLTE_READ_PUBLIC, -1, -1);
 		return;
 	}
@@ -316,8 +316,8 @@ static void mlte_worker(double end)
 		DECIDE(MLTE_READ_PUBLIC, open_close(DIR "/public", O_RDONLY));
 		DECIDE(MLTE_READ_UP, open_close(DIR "/stress", O_RDONLY));
 		DECIDE(MLTE_WRITE_UP, open_close(DIR "/stress", O_WRONLY));
-		DECIDE(MLTE_RELABEL, setxattr(DIR "/public", MLTE_XATTR, "stress_t:s0",
-					      strlen("stress_t:s0"), 0));
+		DECIDE(MLTE_RELABEL, setxattr(DIR "/public", MLTE_XATTR, "system_u:object_r:stress_t:s0",
+					      strlen("system_u:object_r:stress_t:s0"), 0));
 	}
 }
 
@@ -385,8 +385,8 @@ static int setup_files(void)
 	return owned_file(DIR "/root_file", 0, NULL) || owned_file(DIR "/stormA", 0, NULL) ||
 	       owned_file(DIR "/stormB", 0, NULL) || owned_file(DIR "/own4244", 4244, NULL) ||
 	       owned_file(DIR "/own4246", 4246, NULL) ||
-	       owned_file(DIR "/public", 0, "public_t:s0") ||
-	       owned_file(DIR "/stress", 0, "stress_t:s1") ? -1 : 0;
+	       owned_file(DIR "/public", 0, "system_u:object_r:public_t:s0") ||
+	       owned_file(DIR "/stress", 0, "system_u:object_r:stress_t:s1") ? -1 : 0;
 }
 
 /*

@@ -11,13 +11,17 @@ Usage: equivalence.py DECLARATIONS SEED OUTDIR
                 head of scripts/selinux/mdp's policy.conf, as
                 scripts/selinux-policy.sh makes it)
   writes OUTDIR/SEED.conf (the policy.conf), OUTDIR/SEED.contexts (the
-  contexts to ask about, mlte's TYPE:LEVEL, one a line) and OUTDIR/classes
+  contexts to ask about, USER:ROLE:TYPE:RANGE as both SELinux and mlte
+  take them, one a line, each valid under the policy) and OUTDIR/classes
   (mlte's classes, each line "CLASS PERM...", in bit order).
 
-Each policy has 4 to 7 types, up to 3 attributes (some empty), 30 allow
-rules and 8 dontaudit rules over types, attributes, self, sets with
-exclusions and '*', and 5 mlsconstrain statements whose expressions nest l1/l2 relations and
-t1/t2 tests of types, sets and attributes with and, or and not.
+Each policy has 4 to 7 types, up to 3 attributes (some empty), 1 to 3
+roles with random types, 1 to 3 users with random roles and ranges, role
+allow rules, 30 allow rules and 8 dontaudit rules over types, attributes,
+self, sets with exclusions and '*', and 6 mlsconstrain statements whose
+expressions nest level relations (l1 l2, l1 h2, h1 l2, h1 h2, l1 h1,
+l2 h2), u1/u2, r1/r2 and t1/t2 comparisons and tests of names, sets and
+attributes with and, or and not.
 """
 import pathlib
 import random
@@ -27,8 +31,35 @@ import sys
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import mlte_classes  # noqa: E402
 
-LEVELS = ["s0", "s0:c1", "s1:c0", "s1:c0,c1", "s2:c0.c3"]
-RELATIONS = ["l1 dom l2", "l1 domby l2", "l1 eq l2", "l1 incomp l2"]
+# The ranges of the contexts asked about (low, high).
+RANGES = [("s0", "s0"), ("s0:c1", "s0:c1"), ("s1:c0", "s1:c0"), ("s1:c0,c1", "s1:c0,c1"),
+          ("s2:c0.c3", "s2:c0.c3"), ("s0", "s2:c0.c3"), ("s0", "s1:c0,c1"),
+          ("s1:c0", "s2:c0.c3"), ("s0:c1", "s1:c0,c1")]
+# The users' ranges.
+USER_RANGES = [("s0", "s2:c0.c3"), ("s0", "s1:c0,c1"), ("s1:c0", "s2:c0.c3"), ("s0", "s0:c1")]
+PAIRS = ["l1 l2", "l1 h2", "h1 l2", "h1 h2", "l1 h1", "l2 h2"]
+LEVEL_OPS = ["dom", "domby", "eq", "incomp", "==", "!="]
+MAX_CONTEXTS = 40
+
+
+def level(text):
+    """(sensitivity, categories) of a level's text."""
+    sens, _, cats = text.partition(":")
+    out = set()
+    for part in filter(None, cats.split(",")):
+        lo, _, hi = part.partition(".")
+        out.update(range(int(lo[1:]), int((hi or lo)[1:]) + 1))
+    return int(sens[1:]), out
+
+
+def dominates(a, b):
+    (sa, ca), (sb, cb) = level(a), level(b)
+    return sa >= sb and ca >= cb
+
+
+def context_text(user, role, ty, low, high):
+    rng = low if low == high else f"{low}-{high}"
+    return f"{user}:{role}:{ty}:{rng}"
 
 
 def generate(declarations, seed):
@@ -58,20 +89,36 @@ def generate(declarations, seed):
             return "*"
         return "{ " + " ".join(rng.sample(class_perms, rng.randint(1, min(4, len(class_perms))))) + " }"
 
-    def expr(depth):
+    roles = [f"role{i}_r" for i in range(rng.randint(1, 3))]
+    users = [f"user{i}_u" for i in range(rng.randint(1, 3))]
+    role_types = {r: sorted(rng.sample(types, rng.randint(1, len(types)))) for r in roles}
+    user_roles = {u: sorted(rng.sample(roles, rng.randint(1, len(roles)))) for u in users}
+    user_range = {u: rng.choice(USER_RANGES) for u in users}
+    role_allows = sorted({(rng.choice(roles), rng.choice(roles)) for _ in range(rng.randint(0, 3))})
+
+    def expr(depth, mls):
+        """An mlsconstrain expression (levels, the u1 u2, r1 r2 and t1 t2
+        comparisons, names of types: checkpolicy reads the MLS part before
+        users and roles are declared), or a constrain one (no levels;
+        names of users, roles and types)."""
         r = rng.random()
         if depth > 0 and r < 0.3:
             op = rng.choice(["and", "or"])
-            return f"( {expr(depth - 1)} {op} {expr(depth - 1)} )"
+            return f"( {expr(depth - 1, mls)} {op} {expr(depth - 1, mls)} )"
         if depth > 0 and r < 0.4:
-            return f"not ( {expr(depth - 1)} )"
-        if r < 0.7:
-            return rng.choice(RELATIONS)
-        side = rng.choice(["t1", "t2"])
+            return f"not ( {expr(depth - 1, mls)} )"
+        if mls and r < 0.65:
+            left, right = rng.choice(PAIRS).split()
+            return f"{left} {rng.choice(LEVEL_OPS)} {right}"
+        kind = rng.choice("urt")
         eq = rng.choice(["==", "!="])
-        if rng.random() < 0.5:
-            return f"{side} {eq} {rng.choice(names)}"
-        return f"{side} {eq} {{ {' '.join(rng.sample(names, 2))} }}"
+        if mls and kind != "t" or rng.random() < 0.25:
+            return f"{kind}1 {eq} {kind}2"
+        side = f"{kind}{rng.choice('12')}"
+        pool = {"u": users, "r": roles + ["object_r"], "t": names}[kind]
+        if rng.random() < 0.5 or len(pool) < 2:
+            return f"{side} {eq} {rng.choice(pool)}"
+        return f"{side} {eq} {{ {' '.join(rng.sample(pool, 2))} }}"
 
     out = [declarations.rstrip("\n") + "\n\n# Generated: seed %d.\n" % seed]
     out += ["sensitivity s0;\nsensitivity s1;\nsensitivity s2;\ndominance { s0 s1 s2 }\n"]
@@ -79,7 +126,13 @@ def generate(declarations, seed):
     out += [f"level s{s}:c0.c3;\n" for s in range(3)]
     for _ in range(5):
         cls, cperms = rng.choice(classes)
-        out.append(f"mlsconstrain {cls} {perms(cperms)} ({expr(3)});\n")
+        out.append(f"mlsconstrain {cls} {perms(cperms)} ({expr(3, True)});\n")
+    # constrain statements, which may name users and roles, follow the
+    # users, as checkpolicy wants.
+    constraints = []
+    for _ in range(3):
+        cls, cperms = rng.choice(classes)
+        constraints.append(f"constrain {cls} {perms(cperms)} ({expr(3, False)});\n")
     out += [f"attribute {a};\n" for a in attrs]
     for t in types:
         mine = [a for a in attrs if t in members[a]]
@@ -94,13 +147,42 @@ def generate(declarations, seed):
     # by mlte, which does not mediate class security).
     out.append("allow ty0 ty0:security *;\n")
     out.append("role system_r;\nrole system_r types { %s };\n" % " ".join(types))
+    for r in roles:
+        # Declared alone first: checkpolicy wants that of a role an allow
+        # rule names.
+        out.append(f"role {r};\nrole {r} types {{ {' '.join(role_types[r])} }};\n")
+    for a, b in role_allows:
+        out.append(f"allow {a} {b};\n")
     out.append("user system_u roles { system_r } level s0 range s0 - s2:c0.c3;\n")
+    for u in users:
+        low, high = user_range[u]
+        out.append(f"user {u} roles {{ {' '.join(user_roles[u])} }} level {low} range {low} - {high};\n")
+    out += constraints
     for sid in re.findall(r"^sid (\w+)$", declarations, re.M):
         if sid == "kernel":
             out.append("sid kernel system_u:system_r:ty0:s0 - s2:c0.c3\n")
         else:
             out.append(f"sid {sid} system_u:object_r:ty0:s0\n")
-    contexts = [f"{t}:{lv}" for t in types for lv in LEVELS]
+    # Every valid context of these users, roles, types and ranges (as
+    # policydb_context_isvalid(): object_r any type and range; otherwise
+    # the role has the type, the user the role, and the range is within
+    # the user's), a sample of them.
+    valid = []
+    for u in users:
+        for r in ["object_r"] + user_roles[u]:
+            for t in types:
+                for low, high in RANGES:
+                    if r != "object_r":
+                        ulow, uhigh = user_range[u]
+                        if t not in role_types[r] or not (dominates(low, ulow) and dominates(uhigh, high)):
+                            continue
+                    valid.append(context_text(u, r, t, low, high))
+    rng.shuffle(valid)
+    # As many subjects' (a role of their own) as objects', where there
+    # are enough.
+    subjects = [c for c in valid if ":object_r:" not in c][:MAX_CONTEXTS // 2]
+    objects = [c for c in valid if ":object_r:" in c]
+    contexts = sorted(subjects + objects[:MAX_CONTEXTS - len(subjects)])
     return "".join(out), contexts, classes
 
 

@@ -19,14 +19,14 @@ spec.loader.exec_module(fx)
 FS_UUID = "5eed1e24-0000-4000-8000-1a7e91e7c0de"
 KEY = bytes(range(32))
 IMA = b"\x04\x04" + hashlib.sha256(b"x").digest()
-MLTE = b"secret_t:s0"
+MLTE = b"system_u:object_r:secret_t:s0"
 INO, GENERATION, UID, GID, MODE = 27, 0x12345678, 1001, 1002, 0o100755
 # What stacker's integrity-hmac (the kernel's layout code, built for the
 # host) prints for the values above:
 #   integrity-hmac --key KEY --uuid FS_UUID --ino 27 --generation 305419896
 #       --uid 1001 --gid 1002 --mode 100755
 #       --xattr security.ima=IMA --xattr security.mlte=MLTE
-RUST_EVM = "02dec1582c186f0749f09d6b82b38c2b3f0a79e1823872c1dbf4dcf59c5465fcbd"
+RUST_EVM = "02d6e197cc0d3bb9b0da08fc16c111f2cd1c946f6dbc7366389b533578acafae3b"
 
 # Real output of debugfs 1.47.0 `-R "stat /signed/good"` and
 # `-R "stat /mlte/unreadable"` on a fixture image, and of /signed/good after

@@ -3,7 +3,7 @@
 # Guest setup of the bench variants "mlte*" (stacker.chain=...mlte...):
 # loads the mlte policy of tests/bench/mlte/ (compiled on the host by
 # mlte-policy, /bench/mlte/policy in the initramfs), the counterpart of
-# the selinux variant's, and moves the shell into bench_t:s1:c0,c1, the
+# the selinux variant's, and moves the shell into system_u:system_r:bench_t:s1:c0,c1, the
 # context the workloads run in.
 #
 # Sourced by run.sh (see there for the contract): setup_load runs once, in
@@ -20,7 +20,7 @@ mlte=/sys/kernel/security/stacker/mlte
 # A setup that sources this file may choose another policy and context
 # first (mlte-cat1024.sh).
 policy=${mlte_policy:-/bench/mlte/policy}
-bench_context=${mlte_bench_context:-bench_t:s1:c0,c1}
+bench_context=${mlte_bench_context:-system_u:system_r:bench_t:s1:c0,c1}
 # Where the first check leaves the denial count, for the last one.
 denials_file=/tmp/mlte-denials
 
@@ -35,7 +35,7 @@ setup_load() {
 	dd if="$policy" of=$mlte/policy bs="$(wc -c <"$policy")" count=1 \
 		2>/dev/null || { echo "BENCH-FAIL mlte: loading the policy failed"; return 1; }
 	[ "$(cat $mlte/enforce)" = 1 ] || { echo "BENCH-FAIL mlte: not enforcing"; return 1; }
-	# An s0 file for the MLS probe (init_t creates it: bench_tmp_t:s0).
+	# An s0 file for the MLS probe (init_t creates it: system_u:object_r:bench_tmp_t:s0).
 	echo probe >/tmp/mlte-s0 || return 1
 	# The context the workloads run in: init_t may set any.
 	printf 'mlte:%s' $bench_context >/proc/self/attr/current ||
@@ -53,7 +53,7 @@ setup_check() {
 		# down works; writing down is the one denial expected.
 		cat /tmp/mlte-s0 >/dev/null || { echo "BENCH-FAIL mlte: read down denied"; return 1; }
 		if (echo x >/tmp/mlte-s0) 2>/dev/null; then
-			echo "BENCH-FAIL mlte: bench_t:s1 wrote down to an s0 file"
+			echo "BENCH-FAIL mlte: system_u:system_r:bench_t:s1 wrote down to an s0 file"
 			return 1
 		fi
 		denials >$denials_file
