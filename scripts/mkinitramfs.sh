@@ -119,6 +119,11 @@ done
 sed -e 's/public_t/shared_t/g' -e '/^type init_t;/d' -e '/^type user_tmp_t;/a type init_t;' \
 	"$STACKER_ROOT/tests/guest/mlte/test.policy" >"$root/etc/mlte/renamed.policy"
 compile_mlte "$root/etc/mlte/renamed.policy" "$root/etc/mlte/renamed.bin"
+# The test policy with nonet_t a permissive domain and user_t's reads of
+# public_t audited when granted.
+{ cat "$STACKER_ROOT/tests/guest/mlte/test.policy"
+  printf 'permissive nonet_t;\nauditallow user_t public_t : file read;\n'; } >"$root/etc/mlte/audited.policy"
+compile_mlte "$root/etc/mlte/audited.policy" "$root/etc/mlte/audited.bin"
 # The test policy with 5,000 more types and 100,000 rules among them
 # (tests/guest/mlte/scale-policy.py, a fixed seed).
 python3 "$STACKER_ROOT/tests/guest/mlte/scale-policy.py" "$STACKER_ROOT/tests/guest/mlte/test.policy" \

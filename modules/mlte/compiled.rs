@@ -18,7 +18,7 @@
 //! ```text
 //! header:       "MLTE" version types classes rules transitions levels
 //!               constraints dontaudits roles users role_types user_roles
-//!               role_transitions role_allows
+//!               role_transitions role_allows auditallows permissives
 //! type names:   types x 64 bytes, NUL-padded, 1..=64 bytes of [a-z0-9_]
 //! name index:   types x type id, in strictly ascending order of name
 //! role names:   roles x 64 bytes, as type names, strictly ascending (a
@@ -39,6 +39,10 @@
 //!               unique (`role_transition`)
 //! role allows:  role_allows x (role, new role), strictly ascending
 //!               (`allow R1 R2`)
+//! auditallow:   auditallows x (source, target, class, perms), as the
+//!               rules: the grants to log (`auditallow`)
+//! permissive:   permissives x type, strictly ascending: the domains
+//!               whose denials are logged, not enforced (`permissive`)
 //! constraints:  constraints x (class, perms, words, words x u32), classes
 //!               in ascending order
 //!
@@ -66,7 +70,7 @@ use core::ops::Deref;
 /// The magic at the start of the compiled form.
 pub(crate) const MAGIC: &[u8; 4] = b"MLTE";
 /// The version this code reads and writes.
-pub(crate) const VERSION: u32 = 5;
+pub(crate) const VERSION: u32 = 6;
 /// The most types a policy may declare.
 pub(crate) const MAX_TYPES: u32 = 32_768;
 /// The most roles a policy may declare (`object_r` included).
@@ -86,7 +90,7 @@ pub(crate) const MAX_CONSTRAINTS: u32 = 1024;
 /// The role of objects (files, IPC objects), which needs no authorization.
 pub(crate) const OBJECT_R: &[u8] = b"object_r";
 /// The bytes of the header.
-const HEADER: usize = 60;
+const HEADER: usize = 68;
 /// The bytes of a rule or a transition.
 const RULE_BYTES: usize = 16;
 /// The bytes of a (role, type), (user, role) or (role, role) pair.
@@ -155,6 +159,8 @@ struct Layout {
     user_roles: Table,
     role_transitions: Table,
     role_allows: Table,
+    auditallows: Table,
+    permissives: Table,
     /// The id of `object_r`.
     object_r: u32,
     /// Byte span of each class's constraint records.
@@ -383,7 +389,7 @@ fn check(bytes: &[u8]) -> Result<Layout, Invalid> {
     }
     let field = |at| u32_at(bytes, at).ok_or(bad(at, "cut short in the header"));
     if field(4)? != VERSION {
-        return Err(bad(4, "unknown version (this kernel reads version 5)"));
+        return Err(bad(4, "unknown version (this kernel reads version 6)"));
     }
     let types = field(8)?;
     if types == 0 || types > MAX_TYPES {
@@ -421,7 +427,7 @@ fn check(bytes: &[u8]) -> Result<Layout, Invalid> {
     if users == 0 || users > MAX_USERS {
         return Err(bad(40, "user count out of range (1 to 4096)"));
     }
-    let mut counts = [0u32; 4];
+    let mut counts = [0u32; 6];
     for (i, c) in counts.iter_mut().enumerate() {
         let at = 44 + 4 * i;
         *c = field(at)?;
@@ -429,7 +435,7 @@ fn check(bytes: &[u8]) -> Result<Layout, Invalid> {
             return Err(bad(at, "table count out of range (0 to 2000000)"));
         }
     }
-    let [role_types, user_roles, role_transitions, role_allows] = counts;
+    let [role_types, user_roles, role_transitions, role_allows, auditallows, permissives] = counts;
     // Type names: fixed slots.
     let mut at = HEADER;
     for _ in 0..types {
@@ -451,7 +457,9 @@ fn check(bytes: &[u8]) -> Result<Layout, Invalid> {
     let user_roles_at = role_types_at + PAIR_BYTES * role_types as usize;
     let role_trans_at = user_roles_at + PAIR_BYTES * user_roles as usize;
     let role_allows_at = role_trans_at + RULE_BYTES * role_transitions as usize;
-    let constraints_at = role_allows_at + PAIR_BYTES * role_allows as usize;
+    let auditallow_at = role_allows_at + PAIR_BYTES * role_allows as usize;
+    let permissive_at = auditallow_at + RULE_BYTES * auditallows as usize;
+    let constraints_at = permissive_at + 4 * permissives as usize;
     if bytes.len() < constraints_at {
         return Err(bad(
             index_at.min(bytes.len()),
@@ -508,6 +516,8 @@ fn check(bytes: &[u8]) -> Result<Layout, Invalid> {
     check_pairs(bytes, user_roles_at, user_roles, users, roles)?;
     check_transitions(bytes, role_trans_at, role_transitions, roles, types)?;
     check_pairs(bytes, role_allows_at, role_allows, roles, roles)?;
+    check_rules(bytes, auditallow_at, auditallows, types)?;
+    check_types(bytes, permissive_at, permissives, types)?;
     // Constraints.
     let limits = constraint::Limits {
         users,
@@ -592,6 +602,8 @@ fn check(bytes: &[u8]) -> Result<Layout, Invalid> {
         user_roles: table(user_roles_at, user_roles),
         role_transitions: table(role_trans_at, role_transitions),
         role_allows: table(role_allows_at, role_allows),
+        auditallows: table(auditallow_at, auditallows),
+        permissives: table(permissive_at, permissives),
         object_r,
         constraints: spans,
         sids: [none; SIDS.len()],
@@ -674,7 +686,31 @@ fn check_transitions(
     Ok(())
 }
 
-/// Checks the `count` rules (allow or dontaudit) at `at`: types and
+/// Checks the `count` type ids at `at`: each below `types`, strictly
+/// ascending.
+fn check_types(bytes: &[u8], at: usize, count: u32, types: u32) -> Result<(), Invalid> {
+    let mut previous = None;
+    for i in 0..count as usize {
+        let at = at + 4 * i;
+        let ty = u32_at(bytes, at).unwrap_or(u32::MAX);
+        if ty >= types {
+            return Err(Invalid {
+                at,
+                why: "permissive type that does not exist",
+            });
+        }
+        if previous.is_some_and(|p| p >= ty) {
+            return Err(Invalid {
+                at,
+                why: "permissive types not sorted or repeated",
+            });
+        }
+        previous = Some(ty);
+    }
+    Ok(())
+}
+
+/// Checks the `count` rules (allow, auditallow or dontaudit) at `at`: types and
 /// classes in range, strictly ascending keys, permission bits within the
 /// class, not none.
 fn check_rules(bytes: &[u8], at: usize, count: u32, types: u32) -> Result<(), Invalid> {
@@ -911,6 +947,37 @@ impl<'a> Compiled<'a> {
             (source, target, class as u32),
         )
         .unwrap_or(0)
+    }
+
+    /// The permissions of `class` whose grant to `source` on `target` an
+    /// `auditallow` rule logs.
+    pub(crate) fn auditallow(&self, source: u32, target: u32, class: Class) -> u32 {
+        search(
+            self.bytes,
+            self.layout.auditallows,
+            (source, target, class as u32),
+        )
+        .unwrap_or(0)
+    }
+
+    /// Whether domain `ty` is permissive (`permissive TYPE;`): its denials
+    /// are logged and not enforced, as SELinux's `AVD_FLAGS_PERMISSIVE`.
+    pub(crate) fn permissive(&self, ty: u32) -> bool {
+        let t = self.layout.permissives;
+        let (mut lo, mut hi) = (0usize, t.count as usize);
+        while lo < hi {
+            // `lo < hi`, so nothing wraps.
+            let mid = lo.wrapping_add(hi.wrapping_sub(lo) / 2);
+            match u32_at(self.bytes, entry(t.at, mid, 4))
+                .unwrap_or(u32::MAX)
+                .cmp(&ty)
+            {
+                core::cmp::Ordering::Equal => return true,
+                core::cmp::Ordering::Less => lo = mid.wrapping_add(1),
+                core::cmp::Ordering::Greater => hi = mid,
+            }
+        }
+        false
     }
 
     /// The number of rules.
@@ -1342,6 +1409,60 @@ sid kernel system_u:system_r:init_t:s0; sid file system_u:object_r:tmp_t:s0; sid
         let mut longer = bytes.clone();
         longer.push(0);
         assert!(Checked::new(&longer[..]).is_err(), "trailing byte");
+    }
+
+    /// The auditallow and permissive tables are checked as the others:
+    /// types in range, sorted, unique, no empty rule.
+    #[test]
+    fn hostile_auditallow_and_permissive_tables_are_refused() {
+        let text = format!(
+            "{POLICY}\nauditallow user_t tmp_t : file read;\npermissive init_t;\npermissive user_t;\n"
+        );
+        let p = parse(&text).unwrap();
+        let bytes = p.compile().unwrap();
+        let c = Checked::new(&bytes[..]).unwrap();
+        let v = c.view();
+        let (init, user, tmp) = (
+            v.type_id(b"init_t"),
+            v.type_id(b"user_t"),
+            v.type_id(b"tmp_t"),
+        );
+        let (init, user, tmp) = (init.unwrap(), user.unwrap(), tmp.unwrap());
+        assert!(v.permissive(init) && v.permissive(user) && !v.permissive(tmp));
+        assert_eq!(
+            v.auditallow(user, tmp, Class::File),
+            perm(Class::File, "read")
+        );
+        assert_eq!(v.auditallow(tmp, user, Class::File), 0);
+        let constraints = bytes.len()
+            - p.constraints
+                .iter()
+                .map(|(_, _, ops)| 12 + 4 * ops.len())
+                .sum::<usize>();
+        let (permissive, auditallow) = (constraints - 8, constraints - 8 - 16);
+        let set = |at: usize, v: u32| {
+            let mut b = bytes.clone();
+            b[at..at + 4].copy_from_slice(&v.to_le_bytes());
+            b
+        };
+        for (b, why) in [
+            (set(permissive, 99), "permissive type that does not exist"),
+            (
+                set(permissive, user),
+                "permissive types not sorted or repeated",
+            ),
+            (set(auditallow + 12, 0), "rule that allows nothing"),
+            (set(auditallow, 99), "rule names a type that does not exist"),
+        ] {
+            assert_eq!(Checked::new(&b[..]).unwrap_err().why, why);
+        }
+        assert_eq!(
+            Checked::new(&set(64, MAX_RULES + 1)[..]).unwrap_err(),
+            Invalid {
+                at: 64,
+                why: "table count out of range (0 to 2000000)"
+            }
+        );
     }
 
     #[test]

@@ -376,3 +376,52 @@ fn setcurrent_into_another_role_needs_a_role_allow() {
     Cred::set_current(Arc::new(Cred::new(0)));
     assert_eq!(set("system_u:user_r:init_t:s0"), Err(EINVAL));
 }
+
+/// `auditallow` logs a grant ("avc: granted", no `permissive=`), each
+/// time, as SELinux's; a grant it does not name is not logged. A
+/// `permissive` domain's denial is logged with `permissive=1` and allowed
+/// while enforcing; another domain's is refused.
+#[test]
+fn auditallow_logs_grants_and_a_permissive_domain_is_not_enforced() {
+    let (_s, h) = boot();
+    let example = include_str!("example.policy");
+    let load = |text: &str| {
+        let (_, compiled) = crate::mlte_compile(text).expect("compiles");
+        assert_eq!(PolicyFile::store(&compiled), Ok(()));
+    };
+    load(&format!(
+        "{example}\nauditallow init_t bin_t : file open;\npermissive init_t;\n"
+    ));
+    let bin = file(&h, "ls", Some("system_u:object_r:bin_t:s0"));
+    let granted = |log: &[String]| {
+        log.iter()
+            .filter(|l| l.contains("avc: granted { open } for") && l.contains("tclass=file"))
+            .count()
+    };
+    platform::take_log();
+    for _ in 0..2 {
+        assert_eq!(open(&h, &bin), Ok(()));
+    }
+    let log = platform::take_log();
+    assert_eq!(granted(&log), 2, "{log:?}");
+    assert!(log.iter().all(|l| !l.contains("permissive=")), "{log:?}");
+    // init_t has no rule on user_tmp_t: denied, logged, allowed.
+    let tmp = file(&h, "t", Some("system_u:object_r:user_tmp_t:s0"));
+    platform::take_log();
+    assert_eq!(open(&h, &tmp), Ok(()));
+    let log = platform::take_log();
+    assert!(
+        log.iter()
+            .any(|l| l.contains("avc: denied { open }") && l.trim_end().ends_with("permissive=1")),
+        "{log:?}"
+    );
+    // Without the statements: the same open is refused, and the grant is
+    // quiet.
+    load(example);
+    platform::take_log();
+    assert_eq!(open(&h, &tmp), Err(EACCES));
+    assert_eq!(open(&h, &bin), Ok(()));
+    let log = platform::take_log();
+    assert_eq!(granted(&log), 0, "{log:?}");
+    assert!(log.iter().any(|l| l.contains("permissive=0")), "{log:?}");
+}

@@ -719,7 +719,9 @@ crate::submodule::submodule! {
             dir.create_file::<StatusFile>(c"status")?;
             dir.create_file::<query::AccessFile>(c"access")?;
             dir.create_file::<query::CreateFile>(c"create")?;
-            dir.create_file::<query::ContextFile>(c"context")
+            dir.create_file::<query::ContextFile>(c"context")?;
+            dir.create_file::<query::MlsFile>(c"mls")?;
+            dir.create_file::<query::PolicyversFile>(c"policyvers")
         }
     }
     hooks {

@@ -300,41 +300,55 @@ impl<'a> Policy<'a> {
         )
     }
 
-    /// Every permission of `class` that `s` has on `o`: from the cache, or
-    /// computed and kept.
+    /// The permissions of `class` that `s` has on `o` and whose grant is
+    /// not logged (allowed, and no `auditallow` names them): from the
+    /// cache, or computed and kept. A check for other permissions takes
+    /// the slow path ([`Policy::vectors`]).
     #[inline(always)]
-    pub(crate) fn allowed(&self, s: Sid, o: Sid, class: Class) -> u32 {
+    pub(crate) fn allowed_quietly(&self, s: Sid, o: Sid, class: Class) -> u32 {
         match self.cache.lookup(s, o, class) {
-            Some(allowed) => allowed,
+            Some(quiet) => quiet,
             None => self.compute(s, o, class),
         }
     }
 
-    /// [`Policy::allowed`] on a miss: the rules and the class's
-    /// constraints, on the contexts behind the SIDs.
+    /// [`Policy::allowed_quietly`] on a miss.
     #[inline(never)]
     fn compute(&self, s: Sid, o: Sid, class: Class) -> u32 {
-        let all = class.all_perms();
-        let denied = self
-            .compiled
-            .denied(&self.context(s), &self.context(o), class, all);
-        let allowed = all & !denied;
-        self.cache.insert(s, o, class, allowed);
-        allowed
+        let v = self.vectors(s, o, class);
+        let quiet = v.allowed & !v.auditallow;
+        self.cache.insert(s, o, class, quiet);
+        quiet
     }
 
-    /// The permissions of `class` whose denial of `s` on `o` is not
-    /// logged (`dontaudit`). On the denial path only: it resolves both
-    /// SIDs.
-    pub(crate) fn dontaudit(&self, s: Sid, o: Sid, class: Class) -> u32 {
+    /// The decision of `s` on `o` in `class`, computed (not cached): the
+    /// rules and the class's constraints on the contexts behind the SIDs.
+    pub(crate) fn vectors(&self, s: Sid, o: Sid, class: Class) -> Vectors {
+        let all = class.all_perms();
         let (s, o) = (self.context(s), self.context(o));
-        self.compiled.dontaudit(s.ty, o.ty, class)
+        Vectors {
+            allowed: all & !self.compiled.denied(&s, &o, class, all),
+            auditallow: self.compiled.auditallow(s.ty, o.ty, class),
+            dontaudit: self.compiled.dontaudit(s.ty, o.ty, class),
+            permissive: self.compiled.permissive(s.ty),
+        }
     }
 
     /// Decisions computed (cache misses) since this policy was loaded.
     pub(crate) fn misses(&self) -> u64 {
         self.cache.misses()
     }
+}
+
+/// A decision, as SELinux's `struct av_decision`: the permissions
+/// allowed, those whose grant is logged (`auditallow`), those whose denial
+/// is not (`dontaudit`), and whether the subject's domain is permissive.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct Vectors {
+    pub(crate) allowed: u32,
+    pub(crate) auditallow: u32,
+    pub(crate) dontaudit: u32,
+    pub(crate) permissive: bool,
 }
 
 /// Whether denials are enforced (else only logged).
@@ -507,65 +521,80 @@ pub(crate) fn check(
     perms: u32,
     target: Target<'_>,
 ) -> Result {
-    match perms & !policy.allowed(s, o, class) {
-        0 => Ok(()),
-        denied => deny(policy, s, o, class, denied, target),
+    if perms & !policy.allowed_quietly(s, o, class) == 0 {
+        return Ok(());
     }
+    check_slow(policy, s, o, class, perms, target)
 }
 
-/// The verdict on a decision that denied `denied` (nonzero, bits of
-/// `class`'s permissions) to `s` on `o`: counted, logged (rate-limited)
-/// and, when enforcing, `EACCES`.
+/// The verdict on `perms` that are not all allowed quietly, as SELinux's
+/// `avc_has_perm()` and `avc_audit()`: a grant an `auditallow` names is
+/// logged ("granted"); a denial is counted, logged unless a `dontaudit`
+/// names it (rate-limited), and `EACCES` when enforcing and the subject's
+/// domain is not `permissive`.
 #[cold]
-fn deny(
+fn check_slow(
     policy: &Policy<'_>,
     s: Sid,
     o: Sid,
     class: Class,
-    denied: u32,
+    perms: u32,
     target: Target<'_>,
 ) -> Result {
-    DENIALS.fetch_add(1, Ordering::Relaxed);
-    let enforcing = enforcing();
-    // As SELinux's auditdeny: what a `dontaudit` rule names is denied but
-    // not logged.
-    let audited = denied & !policy.dontaudit(s, o, class);
-    if audited != 0 && platform::ratelimit_audit() {
-        report(policy, s, o, class, audited, target, enforcing);
+    let v = policy.vectors(s, o, class);
+    let denied = perms & !v.allowed;
+    if denied == 0 {
+        let audited = perms & v.auditallow;
+        if audited != 0 && platform::ratelimit_audit() {
+            report(policy, s, o, class, audited, target, None);
+        }
+        return Ok(());
     }
-    if enforcing {
+    DENIALS.fetch_add(1, Ordering::Relaxed);
+    let enforced = enforcing() && !v.permissive;
+    let audited = denied & !v.dontaudit;
+    if audited != 0 && platform::ratelimit_audit() {
+        report(policy, s, o, class, audited, target, Some(enforced));
+    }
+    if enforced {
         Err(EACCES)
     } else {
         Ok(())
     }
 }
 
-/// Logs one denial.
+/// Logs one decision, as SELinux's AVC line: a denial (`enforced` says
+/// whether it was), or a grant (`None`) that an `auditallow` names.
 #[cold]
 fn report(
     policy: &Policy<'_>,
     s: Sid,
     o: Sid,
     class: Class,
-    denied: u32,
+    perms: u32,
     target: Target<'_>,
-    enforcing: bool,
+    enforced: Option<bool>,
 ) {
     let (pid, comm) = platform::current_task();
     let comm = comm_str(&comm);
-    let perms = PermNames(class, denied);
+    let perms = PermNames(class, perms);
     let (scontext, tcontext) = (policy.show(s), policy.show(o));
     let tclass = class.name();
-    let permissive = u8::from(!enforcing);
+    let verdict = if enforced.is_some() {
+        "denied"
+    } else {
+        "granted"
+    };
+    // SELinux's line has `permissive=` for denials only.
+    let permissive = Permissive(enforced);
     let line = |object: fmt::Arguments<'_>| {
         // The kernel's `pr_warn!` formats its own `Display`; these types
         // have `core`'s, which `format_args!` reaches.
         platform::pr_warn!(
             "{}\n",
             format_args!(
-                "mlte: avc: denied {perms} for pid={pid} comm=\"{comm}\"{object} \
-                 scontext={scontext} tcontext={tcontext} tclass={tclass} \
-                 permissive={permissive}"
+                "mlte: avc: {verdict} {perms} for pid={pid} comm=\"{comm}\"{object} \
+                 scontext={scontext} tcontext={tcontext} tclass={tclass}{permissive}"
             )
         )
     };
@@ -578,6 +607,18 @@ fn report(
         Target::Inode(inode) => line(format_args!(" ino={}", inode.ino())),
         Target::Task(target) => line(format_args!(" tpid={target}")),
         Target::None => line(format_args!("")),
+    }
+}
+
+/// The ` permissive=N` of a denial's line (nothing for a grant's).
+struct Permissive(Option<bool>);
+
+impl fmt::Display for Permissive {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Some(enforced) => write!(f, " permissive={}", u8::from(!enforced)),
+            None => Ok(()),
+        }
     }
 }
 

@@ -121,6 +121,11 @@ pub(crate) struct Policy {
     /// `dontaudit` rules: (source, target, class) to the permissions whose
     /// denial is not logged.
     pub(crate) dontaudit: BTreeMap<(u32, u32, u8), u32>,
+    /// `auditallow` rules: (source, target, class) to the permissions whose
+    /// grant is logged.
+    pub(crate) auditallow: BTreeMap<(u32, u32, u8), u32>,
+    /// `permissive` domains: their denials are logged, not enforced.
+    pub(crate) permissive: BTreeSet<u32>,
     /// Type transitions: (source, target, class) to the new type.
     pub(crate) transitions: BTreeMap<(u32, u32, u8), u32>,
     /// `level` statements, by sensitivity.
@@ -345,6 +350,8 @@ enum AvKind {
     Allow,
     /// `dontaudit`: denials not to log.
     Dontaudit,
+    /// `auditallow`: grants to log.
+    Auditallow,
     /// `neverallow`: checked once every rule is expanded: no `allow` may
     /// grant these.
     Neverallow,
@@ -1308,6 +1315,11 @@ impl<'a> Parser<'a> {
             }
             "allow" => self.av_rule(AvKind::Allow, pos)?,
             "dontaudit" => self.av_rule(AvKind::Dontaudit, pos)?,
+            "auditallow" => self.av_rule(AvKind::Auditallow, pos)?,
+            "permissive" => {
+                let ty = self.type_ref(None)?;
+                self.policy.permissive.insert(ty);
+            }
             "neverallow" => self.av_rule(AvKind::Neverallow, pos)?,
             "type_transition" => {
                 let sources = self.type_set(false)?;
@@ -1480,11 +1492,11 @@ impl<'a> Parser<'a> {
                     ClassRef::Other => self.policy.left_out += 1,
                 }
             }
-            "validatetrans" | "mlsvalidatetrans" | "auditallow" | "bool" | "if" | "permissive"
-            | "type_change" | "type_member" | "range_transition" | "fs_use_xattr"
-            | "fs_use_task" | "fs_use_trans" | "genfscon" | "portcon" | "netifcon" | "nodecon"
-            | "allowxperm" | "typebounds" | "default_user" | "default_role" | "default_type"
-            | "default_range" | "handleunknown" | "mls" => {
+            "validatetrans" | "mlsvalidatetrans" | "bool" | "if" | "type_change"
+            | "type_member" | "range_transition" | "fs_use_xattr" | "fs_use_task"
+            | "fs_use_trans" | "genfscon" | "portcon" | "netifcon" | "nodecon" | "allowxperm"
+            | "typebounds" | "default_user" | "default_role" | "default_type" | "default_range"
+            | "handleunknown" | "mls" => {
                 return Err(Error {
                     pos,
                     message: format!("'{}': not supported by mlte", keyword.text),
@@ -1580,10 +1592,10 @@ impl Parser<'_> {
                             expanded.push((source, target, class));
                         }
                     }
-                    let table = if kind == AvKind::Allow {
-                        &mut self.policy.allow
-                    } else {
-                        &mut self.policy.dontaudit
+                    let table = match kind {
+                        AvKind::Allow => &mut self.policy.allow,
+                        AvKind::Auditallow => &mut self.policy.auditallow,
+                        AvKind::Dontaudit | AvKind::Neverallow => &mut self.policy.dontaudit,
                     };
                     for key in expanded {
                         *table.entry(key).or_insert(0) |= perms;
@@ -1967,6 +1979,8 @@ impl Policy {
             count(self.user_roles.len()),
             count(self.role_transitions.len()),
             count(self.role_allows.len()),
+            count(self.auditallow.len()),
+            count(self.permissive.len()),
         ] {
             out.extend_from_slice(&v.to_le_bytes());
         }
@@ -1975,10 +1989,11 @@ impl Policy {
             self.user_roles.len(),
             self.role_transitions.len(),
             self.role_allows.len(),
+            self.auditallow.len(),
         ] {
             if count(table) > MAX_RULES {
                 return Err(format!(
-                    "{table} role or user entries of one kind: a policy has at most {MAX_RULES}"
+                    "{table} entries of one table (role, user or auditallow): a policy has at most {MAX_RULES}"
                 ));
             }
         }
@@ -2060,6 +2075,15 @@ impl Policy {
         for &(a, b) in &self.role_allows {
             out.extend_from_slice(&a.to_le_bytes());
             out.extend_from_slice(&b.to_le_bytes());
+        }
+        // Sorted and unique, as the rules.
+        for (&(s, t, c), &bits) in &self.auditallow {
+            for v in [s, t, u32::from(c), bits] {
+                out.extend_from_slice(&v.to_le_bytes());
+            }
+        }
+        for &ty in &self.permissive {
+            out.extend_from_slice(&ty.to_le_bytes());
         }
         // Constraints by class; in the order written within a class.
         let mut constraints: Vec<_> = self.constraints.iter().collect();
@@ -2325,8 +2349,8 @@ user u roles object_r level s0 range s0; sid kernel u:object_r:init_t:s0; sid fi
                 "1:24: 'u3': not supported by mlte",
             ),
             (
-                "type a;\nauditallow a a:file read;",
-                "2:1: 'auditallow': not supported by mlte",
+                "type a;\ntype_member a a:file a;",
+                "2:1: 'type_member': not supported by mlte",
             ),
             (
                 "genfscon proc / a:s0",
@@ -2358,6 +2382,37 @@ user u roles object_r level s0 range s0; sid kernel u:object_r:init_t:s0; sid fi
                 err.starts_with(want),
                 "{text:?}: got '{err}', want '{want}...'"
             );
+        }
+    }
+
+    /// `auditallow` is expanded as `allow`; `permissive` takes a declared
+    /// type (an alias names its type), not an attribute.
+    #[test]
+    fn auditallow_and_permissive_statements() {
+        let head = "sensitivity s0; level s0; attribute d; type a, d; type b alias bb;\n";
+        let p = parse(&format!(
+            "{head}auditallow d self : file {{ read write }};\npermissive bb;\n"
+        ))
+        .unwrap();
+        use crate::mlte::classes::{perm, Class};
+        let rw = perm(Class::File, "read") | perm(Class::File, "write");
+        assert_eq!(p.auditallow.get(&(0, 0, 0)), Some(&rw));
+        assert_eq!(p.auditallow.len(), 1);
+        assert_eq!(p.permissive.iter().copied().collect::<Vec<_>>(), [1]);
+        for (text, want) in [
+            (
+                "permissive d;",
+                "2:12: 'd' is an attribute: a type is expected here",
+            ),
+            ("permissive nosuch;", "2:12: unknown type 'nosuch'"),
+            ("permissive a", "2:13: expected ';'"),
+            (
+                "auditallow a b : file nosuch;",
+                "2:23: class file has no permission 'nosuch'",
+            ),
+        ] {
+            let err = parse(&format!("{head}{text}")).unwrap_err().to_string();
+            assert!(err.starts_with(want), "{text}: got '{err}', want '{want}'");
         }
     }
 

@@ -3,16 +3,19 @@
 //! Asking the policy in force from userspace, as `/sys/fs/selinux` lets
 //! userspace object managers ask SELinux: `mlte/access`, `mlte/create` and
 //! `mlte/context`, transaction files (write a question, read the answer on
-//! the same open file), as selinuxfs's of the same names.
+//! the same open file), as selinuxfs's of the same names; and, read-only,
+//! `mlte/mls` (`1`) and `mlte/policyvers` (the compiled form's version).
 //!
 //! - `access`: `SCON TCON CLASS [REQUESTED]` gives SELinux's answer line,
 //!   `ALLOWED DECIDED AUDITALLOW AUDITDENY SEQNO FLAGS` (`%x %x %x %x %u
 //!   %x`): the permissions of `CLASS` the policy allows `SCON` on `TCON`, as
 //!   a bitmap in the class's permission order (`classes.rs`); every bit
-//!   decided; no `auditallow` (0: mlte has none); the denials that are
-//!   logged (all but those a `dontaudit` rule names, as SELinux's
+//!   decided; the grants that are logged (what `auditallow` rules name,
+//!   whether allowed or not, as SELinux's auditallow); the denials that
+//!   are logged (all but those a `dontaudit` rule names, as SELinux's
 //!   auditdeny); the policy's sequence number (policies loaded since
-//!   boot); no flags.
+//!   boot); the flags, `1` (`AVD_FLAGS_PERMISSIVE`) when `SCON`'s type is
+//!   a `permissive` domain.
 //! - `create`: `SCON TCON CLASS` gives the context of a new object of
 //!   `CLASS` that `SCON` creates in `TCON` (for `process`: the domain an
 //!   exec of a `TCON` file enters), as SELinux's `security_compute_sid()`:
@@ -152,24 +155,37 @@ pub(crate) fn access(
     let all = class.all_perms();
     Ok(Decision {
         allowed: all & !policy.denied(&s, &t, class, all),
+        auditallow: policy.auditallow(s.ty, t.ty, class),
         auditdeny: !policy.dontaudit(s.ty, t.ty, class),
+        permissive: policy.permissive(s.ty),
     })
 }
 
-/// What `access` answers: the allowed vector, and the denials that are
-/// logged (all but those of `dontaudit` rules).
+/// What `access` answers: the allowed vector, the grants that are logged
+/// (`auditallow`), the denials that are logged (all but those of
+/// `dontaudit` rules), and whether the source's domain is permissive.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) struct Decision {
     pub(crate) allowed: u32,
+    pub(crate) auditallow: u32,
     pub(crate) auditdeny: u32,
+    pub(crate) permissive: bool,
 }
+
+/// SELinux's `AVD_FLAGS_PERMISSIVE`, the flag of a permissive domain.
+const AVD_FLAGS_PERMISSIVE: u32 = 0x0001;
 
 /// `access`'s answer line: SELinux's `%x %x %x %x %u %x`.
 pub(crate) fn write_access(out: &mut impl Write, d: Decision, seqno: u64) -> fmt::Result {
+    let flags = if d.permissive {
+        AVD_FLAGS_PERMISSIVE
+    } else {
+        0
+    };
     write!(
         out,
-        "{:x} ffffffff 0 {:x} {seqno} 0",
-        d.allowed, d.auditdeny
+        "{:x} ffffffff {:x} {:x} {seqno} {flags:x}",
+        d.allowed, d.auditallow, d.auditdeny
     )
 }
 
@@ -347,6 +363,27 @@ impl Attribute for ContextFile {
     }
 }
 
+/// `.../mlte/mls`: `1`, as selinuxfs's `mls` for a policy with MLS
+/// (mlte's always has levels), for libselinux's `is_selinux_mls_enabled`.
+pub(crate) struct MlsFile;
+
+impl Attribute for MlsFile {
+    fn show(out: &mut TextBuf) -> Result {
+        out.format(|out| out.write_str("1"))
+    }
+}
+
+/// `.../mlte/policyvers`: the version of the compiled form this kernel
+/// loads, as selinuxfs's `policyvers` gives the policy database version it
+/// reads (no newline, as there).
+pub(crate) struct PolicyversFile;
+
+impl Attribute for PolicyversFile {
+    fn show(out: &mut TextBuf) -> Result {
+        out.format(|out| write!(out, "{}", super::compiled::VERSION))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -416,6 +453,39 @@ mod tests {
             ask_access("system_u:system_r:user_t:s0 system_u:system_r:user_t:s0 process").unwrap(),
             format!("{signal:x} ffffffff 0 ffffffff 7 0"),
             "self"
+        );
+    }
+
+    /// `auditallow` fills the third field (whether allowed or not, as
+    /// SELinux's), `permissive` the flags (`AVD_FLAGS_PERMISSIVE`).
+    #[test]
+    fn access_gives_auditallow_and_the_permissive_flag() {
+        let text = format!(
+            "{POLICY}\nauditallow user_t tmp_t : file {{ read getattr }};\npermissive user_t;\n"
+        );
+        let checked = Checked::new(parse(&text).unwrap().compile().unwrap()).unwrap();
+        let ask = |q: &str| {
+            let mut out = String::new();
+            write_access(&mut out, access(&checked.view(), q.as_bytes()).unwrap(), 7).unwrap();
+            out
+        };
+        let (read, write, getattr) = (
+            perm(Class::File, "read"),
+            perm(Class::File, "write"),
+            perm(Class::File, "getattr"),
+        );
+        assert_eq!(
+            ask("system_u:system_r:user_t:s1 system_u:object_r:tmp_t:s1 file"),
+            format!(
+                "{:x} ffffffff {:x} ffffffff 7 1",
+                read | write,
+                read | getattr
+            )
+        );
+        assert_eq!(
+            ask("system_u:system_r:init_t:s0 system_u:object_r:tmp_t:s0 file"),
+            "0 ffffffff 0 ffffffff 7 0",
+            "init_t: neither"
         );
     }
 

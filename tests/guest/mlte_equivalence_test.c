@@ -9,8 +9,9 @@
  * mlte's, which permissions the source has on the target: SELinux through
  * /sys/fs/selinux/access (class and permission values from
  * /sys/fs/selinux/class), mlte through its access file. Every permission
- * mlte has must be decided alike, and its denial audited alike
- * (dontaudit).
+ * mlte has must be decided alike, its grant audited alike (auditallow),
+ * its denial audited alike (dontaudit), and the source's domain be
+ * permissive in both or in neither (the answer's flags).
  */
 #define _GNU_SOURCE
 #include "guest_util.h"
@@ -90,13 +91,18 @@ static int selinux_values(void)
 	return 0;
 }
 
-/*
- * Writes `q` to transaction file `path` and reads the answer's allowed and
- * auditdeny vectors (its first and fourth fields, hexadecimal).
- */
-static int ask(const char *path, const char *q, unsigned int *allowed, unsigned int *auditdeny)
+/* An access file's answer: "ALLOWED DECIDED AUDITALLOW AUDITDENY SEQNO FLAGS". */
+struct answer {
+	unsigned int allowed, auditallow, auditdeny, flags;
+};
+
+/* SELinux's AVD_FLAGS_PERMISSIVE. */
+#define AVD_FLAGS_PERMISSIVE 0x0001
+
+/* Writes `q` to transaction file `path` and reads the answer. */
+static int ask(const char *path, const char *q, struct answer *a)
 {
-	unsigned int decided, auditallow;
+	unsigned int decided, seqno;
 	char answer[256];
 	int fd = open(path, O_RDWR);
 	long n = -1;
@@ -109,7 +115,8 @@ static int ask(const char *path, const char *q, unsigned int *allowed, unsigned 
 	if (n <= 0)
 		return -1;
 	answer[n] = '\0';
-	return sscanf(answer, "%x %x %x %x", allowed, &decided, &auditallow, auditdeny) == 4 ? 0 : -1;
+	return sscanf(answer, "%x %x %x %x %u %x", &a->allowed, &decided, &a->auditallow,
+		      &a->auditdeny, &seqno, &a->flags) == 6 ? 0 : -1;
 }
 
 static int load(const char *file, const char *into)
@@ -161,6 +168,7 @@ static void compare(struct __test_metadata *_metadata, int seed)
 {
 	static char ctx[MAX_CONTEXTS][CONTEXT_MAX];
 	long queries = 0, compared = 0, allowed_both = 0, quiet_both = 0, differences = 0;
+	long auditallow_both = 0, permissive_both = 0;
 	char path[256], q[2 * CONTEXT_MAX + 64];
 	int n, s, t, c, p;
 
@@ -176,23 +184,39 @@ static void compare(struct __test_metadata *_metadata, int seed)
 	for (s = 0; s < n; s++)
 		for (t = 0; t < n; t++)
 			for (c = 0; c < class_count; c++) {
-				unsigned int se, ml, se_audit, ml_audit;
+				struct answer se, ml;
+				int se_permissive, ml_permissive;
 
 				/* The same contexts, whole, to both. */
 				snprintf(q, sizeof(q), "%.95s %.95s %d", ctx[s], ctx[t], classes[c].index);
-				ASSERT_EQ(0, ask(SELINUXFS "/access", q, &se, &se_audit)) TH_LOG("SELinux: %s", q);
+				ASSERT_EQ(0, ask(SELINUXFS "/access", q, &se)) TH_LOG("SELinux: %s", q);
 				snprintf(q, sizeof(q), "%.95s %.95s %.31s", ctx[s], ctx[t], classes[c].name);
-				ASSERT_EQ(0, ask(MLTE "access", q, &ml, &ml_audit)) TH_LOG("mlte: %s", q);
+				ASSERT_EQ(0, ask(MLTE "access", q, &ml)) TH_LOG("mlte: %s", q);
 				queries++;
+				se_permissive = !!(se.flags & AVD_FLAGS_PERMISSIVE);
+				ml_permissive = !!(ml.flags & AVD_FLAGS_PERMISSIVE);
+				permissive_both += se_permissive && ml_permissive;
+				if (se_permissive != ml_permissive && differences++ < 10)
+					TH_LOG("policy %d: %s %s %s: SELinux's flags %x, mlte's %x", seed,
+					       ctx[s], ctx[t], classes[c].name, se.flags, ml.flags);
 				for (p = 0; p < classes[c].count; p++) {
-					int a = !!(se & (1u << classes[c].bit[p]));
-					int b = !!(ml & (1u << p));
-					int x = !!(se_audit & (1u << classes[c].bit[p]));
-					int y = !!(ml_audit & (1u << p));
+					unsigned int se_bit = 1u << classes[c].bit[p], ml_bit = 1u << p;
+					int a = !!(se.allowed & se_bit);
+					int b = !!(ml.allowed & ml_bit);
+					int x = !!(se.auditdeny & se_bit);
+					int y = !!(ml.auditdeny & ml_bit);
+					int u = !!(se.auditallow & se_bit);
+					int v = !!(ml.auditallow & ml_bit);
 
 					compared++;
 					allowed_both += a && b;
 					quiet_both += !x && !y;
+					auditallow_both += u && v;
+					if (u != v && differences++ < 10)
+						TH_LOG("policy %d: %s %s %s %s: SELinux %s, mlte %s a grant",
+						       seed, ctx[s], ctx[t], classes[c].name,
+						       classes[c].perms[p], u ? "audits" : "does not audit",
+						       v ? "audits" : "does not audit");
 					if (a != b && differences++ < 10)
 						TH_LOG("policy %d: %s %s %s %s: SELinux %s, mlte %s", seed,
 						       ctx[s], ctx[t], classes[c].name, classes[c].perms[p],
@@ -205,11 +229,15 @@ static void compare(struct __test_metadata *_metadata, int seed)
 				}
 			}
 	TH_LOG("figure: policy %d: %d contexts, %ld (scon, tcon, class) queries to each, "
-	       "%ld permissions compared (allowed and audited), %ld allowed by both, "
-	       "%ld dontaudit in both, %ld differences",
-	       seed, n, queries, compared, allowed_both, quiet_both, differences);
+	       "%ld permissions compared (allowed, auditallow, auditdeny), %ld allowed by both, "
+	       "%ld auditallow in both, %ld dontaudit in both, %ld queries of a permissive "
+	       "domain in both, %ld differences",
+	       seed, n, queries, compared, allowed_both, auditallow_both, quiet_both,
+	       permissive_both, differences);
 	EXPECT_LT(0, allowed_both);
 	EXPECT_LT(0, quiet_both);
+	EXPECT_LT(0, auditallow_both);
+	EXPECT_LT(0, permissive_both);
 	EXPECT_LT(allowed_both, compared);
 	EXPECT_EQ(0, differences);
 }

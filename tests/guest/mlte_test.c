@@ -53,6 +53,8 @@
 #define RENAMED_BIN "/etc/mlte/renamed.bin"
 /* The test policy with 5,000 more types and 100,000 rules among them. */
 #define SCALE_BIN "/etc/mlte/scale.bin"
+/* The test policy with a permissive domain and an auditallow rule. */
+#define AUDITED_BIN "/etc/mlte/audited.bin"
 #define DIR "/tmp/mlte"
 
 /* A child's exit status when something other than the operation failed. */
@@ -847,6 +849,46 @@ TEST_F(loaded, reload_renaming_types_decides_lost_ones_as_unlabeled)
 		TH_LOG("the old policy reads public_t again");
 }
 
+/*
+ * A permissive domain and an auditallow rule (/etc/mlte/audited.bin: the
+ * test policy with "permissive nonet_t;" and "auditallow user_t public_t :
+ * file read;"), while enforcing: nonet_t's socket, denied by the test
+ * policy, goes ahead with a "permissive=1" line; user_t's read of public_t
+ * is logged as "granted". Each line is made again, once a second, past the
+ * shared rate limit.
+ */
+TEST_F(loaded, permissive_domain_and_auditallow)
+{
+	char *audited = NULL;
+	long len = read_whole(AUDITED_BIN, &audited);
+	int tries = 0;
+
+	ASSERT_LT(0, len)
+		TH_LOG(AUDITED_BIN ": %s", strerror(errno));
+	ASSERT_EQ(EACCES, as("s0", NONET, "socket", "-"));
+	ASSERT_ERRNO(0, write_bytes(MLTE "policy", audited, len));
+	free(audited);
+	do {
+		if (tries)
+			sleep(1);
+		EXPECT_EQ(0, as("s0", NONET, "socket", "-"))
+			TH_LOG("a permissive domain's denial goes ahead");
+	} while (!(klog_has("scontext=system_u:system_r:nonet_t:s0") &&
+		   klog_has("tclass=socket permissive=1")) && ++tries < 11);
+	EXPECT_LT(tries, 11) TH_LOG("no permissive=1 line for nonet_t's socket");
+	tries = 0;
+	do {
+		if (tries)
+			sleep(1);
+		EXPECT_EQ(0, as("s0", USER, "read", DIR "/public"));
+	} while (!klog_has("avc: granted { read } for") && ++tries < 11);
+	EXPECT_LT(tries, 11) TH_LOG("no granted line for user_t's read of public_t");
+	EXPECT_EQ(EACCES, as("s0", USER, "read", DIR "/secret"))
+		TH_LOG("user_t is not permissive");
+	ASSERT_ERRNO(0, write_bytes(MLTE "policy", self->policy, self->len));
+	EXPECT_EQ(EACCES, as("s0", NONET, "socket", "-"));
+}
+
 TEST_F(loaded, a_policy_of_5000_more_types_loads_and_decides)
 {
 	char *scale = NULL, summary[256] = "";
@@ -1028,6 +1070,26 @@ TEST_F(loaded, bad_questions_get_einval_and_one_question_per_open)
 	EXPECT_EQ(-1, write(fd, question, strlen(question)));
 	EXPECT_EQ(EBUSY, errno);
 	close(fd);
+}
+
+/*
+ * mls and policyvers, as selinuxfs's: "1" (mlte always has levels), and
+ * the version of the compiled form the kernel loads, the one in the test
+ * policy's header (bytes 4 to 7, little-endian), both without a newline.
+ */
+TEST_F(loaded, mls_and_policyvers)
+{
+	char buf[32] = "";
+	unsigned int version;
+
+	ASSERT_GE(self->len, 8);
+	version = (unsigned char)self->policy[4] | (unsigned char)self->policy[5] << 8 |
+		  (unsigned char)self->policy[6] << 16 | (unsigned int)(unsigned char)self->policy[7] << 24;
+	EXPECT_ERRNO(0, read_value(MLTE "mls", buf, sizeof(buf)));
+	EXPECT_STREQ("1", buf);
+	EXPECT_ERRNO(0, read_value(MLTE "policyvers", buf, sizeof(buf)));
+	EXPECT_EQ(version, strtoul(buf, NULL, 10)) TH_LOG("policyvers '%s'", buf);
+	EXPECT_EQ(-1, write_value(MLTE "mls", "0"));
 }
 
 /* With capstack in the chain (either order), its denial happens too. */

@@ -17,8 +17,9 @@ Usage: equivalence.py DECLARATIONS SEED OUTDIR
 
 Each policy has 4 to 7 types, up to 3 attributes (some empty), 1 to 3
 roles with random types, 1 to 3 users with random roles and ranges, role
-allow rules, 30 allow rules and 8 dontaudit rules over types, attributes,
-self, sets with exclusions and '*', and 6 mlsconstrain statements whose
+allow rules, 30 allow rules, 8 dontaudit and 8 auditallow rules over
+types, attributes, self, sets with exclusions and '*', 1 or 2 permissive
+domains, and 5 mlsconstrain and 3 constrain statements whose
 expressions nest level relations (l1 l2, l1 h2, h1 l2, h1 h2, l1 h1,
 l2 h2), u1/u2, r1/r2 and t1/t2 comparisons and tests of names, sets and
 attributes with and, or and not.
@@ -143,6 +144,10 @@ def generate(declarations, seed):
     for _ in range(8):
         cls, cperms = rng.choice(classes)
         out.append(f"dontaudit {one_set(False)} {one_set(True)}:{cls} {perms(cperms)};\n")
+    for _ in range(8):
+        cls, cperms = rng.choice(classes)
+        out.append(f"auditallow {one_set(False)} {one_set(True)}:{cls} {perms(cperms)};\n")
+    out += [f"permissive {t};\n" for t in sorted(rng.sample(types, rng.randint(1, 2)))]
     # The test runs in the kernel SID (ty0): it may ask SELinux (left out
     # by mlte, which does not mediate class security).
     out.append("allow ty0 ty0:security *;\n")
