@@ -124,6 +124,11 @@ compile_mlte "$root/etc/mlte/renamed.policy" "$root/etc/mlte/renamed.bin"
 { cat "$STACKER_ROOT/tests/guest/mlte/test.policy"
   printf 'permissive nonet_t;\nauditallow user_t public_t : file read;\n'; } >"$root/etc/mlte/audited.policy"
 compile_mlte "$root/etc/mlte/audited.policy" "$root/etc/mlte/audited.bin"
+# The test policy with a boolean that lets user_t read secret_t.
+{ cat "$STACKER_ROOT/tests/guest/mlte/test.policy"
+  printf 'bool user_reads_secret false;\nif (user_reads_secret) { allow user_t secret_t : file { read open getattr }; }\n'; } \
+	>"$root/etc/mlte/boolean.policy"
+compile_mlte "$root/etc/mlte/boolean.policy" "$root/etc/mlte/boolean.bin"
 # The test policy with 5,000 more types and 100,000 rules among them
 # (tests/guest/mlte/scale-policy.py, a fixed seed).
 python3 "$STACKER_ROOT/tests/guest/mlte/scale-policy.py" "$STACKER_ROOT/tests/guest/mlte/test.policy" \
@@ -170,6 +175,7 @@ for n in 1 2 3 4 5 6; do
 		|| { cat "$out/equivalence/$seed.log" >&2; die "checkpolicy refused equivalence policy $seed"; }
 	compile_mlte "$out/equivalence/$seed.conf" "$eq/$n.mlte"
 	install -m 0644 "$out/equivalence/$seed.contexts" "$eq/$n.contexts"
+	install -m 0644 "$out/equivalence/$seed.booleans" "$eq/$n.booleans"
 	echo "$n $seed" >>"$eq/seeds"
 done
 install -m 0644 "$out/equivalence/classes" "$eq/classes"

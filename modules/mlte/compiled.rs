@@ -19,6 +19,7 @@
 //! header:       "MLTE" version types classes rules transitions levels
 //!               constraints dontaudits roles users role_types user_roles
 //!               role_transitions role_allows auditallows permissives
+//!               validatetrans bools conds cond_rules
 //! type names:   types x 64 bytes, NUL-padded, 1..=64 bytes of [a-z0-9_]
 //! name index:   types x type id, in strictly ascending order of name
 //! role names:   roles x 64 bytes, as type names, strictly ascending (a
@@ -43,8 +44,18 @@
 //!               rules: the grants to log (`auditallow`)
 //! permissive:   permissives x type, strictly ascending: the domains
 //!               whose denials are logged, not enforced (`permissive`)
+//! bool names:   bools x 64 bytes, as role names, strictly ascending (a
+//!               boolean's id is its place)
+//! bool values:  bools x default value (0 or 1)
+//! conditions:   conds x (words, 31 words of a condition, `booleans.rs`)
+//! cond. rules:  cond_rules x (source, target, class, perms, cond, kind |
+//!               branch << 8), strictly ascending: an allow (kind 0),
+//!               auditallow (1) or dontaudit (2) rule in force while
+//!               condition `cond` is true (branch 0) or false (1)
 //! constraints:  constraints x (class, perms, words, words x u32), classes
 //!               in ascending order
+//! validatetrans: validatetrans x (class, words, words x u32), classes in
+//!               ascending order (`validatetrans`, `mlsvalidatetrans`)
 //!
 //! level:        sensitivity, 16 x u64 category words (`CategorySet`)
 //! context:      user, role, type, low level, high level
@@ -60,6 +71,9 @@
 //!
 //! Kernel-independent: no allocation, no panic path.
 
+use super::booleans::{
+    self, BoolValues, CondValues, Conds, COND_RECORD, COND_WORDS, MAX_BOOLS, MAX_CONDS,
+};
 use super::category::{CategorySet, WORDS};
 use super::classes::{perm, Class, CLASSES, CLASS_COUNT};
 use super::constraint;
@@ -70,7 +84,7 @@ use core::ops::Deref;
 /// The magic at the start of the compiled form.
 pub(crate) const MAGIC: &[u8; 4] = b"MLTE";
 /// The version this code reads and writes.
-pub(crate) const VERSION: u32 = 6;
+pub(crate) const VERSION: u32 = 8;
 /// The most types a policy may declare.
 pub(crate) const MAX_TYPES: u32 = 32_768;
 /// The most roles a policy may declare (`object_r` included).
@@ -90,9 +104,17 @@ pub(crate) const MAX_CONSTRAINTS: u32 = 1024;
 /// The role of objects (files, IPC objects), which needs no authorization.
 pub(crate) const OBJECT_R: &[u8] = b"object_r";
 /// The bytes of the header.
-const HEADER: usize = 68;
+const HEADER: usize = 84;
 /// The bytes of a rule or a transition.
 const RULE_BYTES: usize = 16;
+/// The bytes of a conditional rule.
+const COND_RULE_BYTES: usize = 24;
+/// A conditional rule's kind: `allow`.
+pub(crate) const COND_KIND_ALLOW: u32 = 0;
+/// A conditional rule's kind: `auditallow`.
+pub(crate) const COND_KIND_AUDITALLOW: u32 = 1;
+/// A conditional rule's kind: `dontaudit`.
+pub(crate) const COND_KIND_DONTAUDIT: u32 = 2;
 /// The bytes of a (role, type), (user, role) or (role, role) pair.
 const PAIR_BYTES: usize = 8;
 /// The bytes of an encoded level.
@@ -161,10 +183,16 @@ struct Layout {
     role_allows: Table,
     auditallows: Table,
     permissives: Table,
+    bool_names: Table,
+    bool_values_at: usize,
+    conds: Table,
+    cond_rules: Table,
     /// The id of `object_r`.
     object_r: u32,
     /// Byte span of each class's constraint records.
     constraints: [(usize, usize); CLASS_COUNT],
+    /// Byte span of each class's validatetrans records.
+    validatetrans: [(usize, usize); CLASS_COUNT],
     /// The sid contexts, decoded once: hooks read them for every
     /// unlabelled object.
     sids: [SidContext; SIDS.len()],
@@ -389,7 +417,7 @@ fn check(bytes: &[u8]) -> Result<Layout, Invalid> {
     }
     let field = |at| u32_at(bytes, at).ok_or(bad(at, "cut short in the header"));
     if field(4)? != VERSION {
-        return Err(bad(4, "unknown version (this kernel reads version 6)"));
+        return Err(bad(4, "unknown version (this kernel reads version 8)"));
     }
     let types = field(8)?;
     if types == 0 || types > MAX_TYPES {
@@ -427,7 +455,7 @@ fn check(bytes: &[u8]) -> Result<Layout, Invalid> {
     if users == 0 || users > MAX_USERS {
         return Err(bad(40, "user count out of range (1 to 4096)"));
     }
-    let mut counts = [0u32; 6];
+    let mut counts = [0u32; 7];
     for (i, c) in counts.iter_mut().enumerate() {
         let at = 44 + 4 * i;
         *c = field(at)?;
@@ -435,7 +463,26 @@ fn check(bytes: &[u8]) -> Result<Layout, Invalid> {
             return Err(bad(at, "table count out of range (0 to 2000000)"));
         }
     }
-    let [role_types, user_roles, role_transitions, role_allows, auditallows, permissives] = counts;
+    let [role_types, user_roles, role_transitions, role_allows, auditallows, permissives, validatetrans] =
+        counts;
+    if validatetrans > MAX_CONSTRAINTS {
+        return Err(bad(68, "validatetrans count out of range (0 to 1024)"));
+    }
+    let bools = field(72)?;
+    if bools > MAX_BOOLS {
+        return Err(bad(72, "boolean count out of range (0 to 1024)"));
+    }
+    let conds = field(76)?;
+    if conds > MAX_CONDS {
+        return Err(bad(76, "condition count out of range (0 to 4096)"));
+    }
+    let cond_rules = field(80)?;
+    if cond_rules > MAX_RULES {
+        return Err(bad(
+            80,
+            "conditional rule count out of range (0 to 2000000)",
+        ));
+    }
     // Type names: fixed slots.
     let mut at = HEADER;
     for _ in 0..types {
@@ -459,7 +506,11 @@ fn check(bytes: &[u8]) -> Result<Layout, Invalid> {
     let role_allows_at = role_trans_at + RULE_BYTES * role_transitions as usize;
     let auditallow_at = role_allows_at + PAIR_BYTES * role_allows as usize;
     let permissive_at = auditallow_at + RULE_BYTES * auditallows as usize;
-    let constraints_at = permissive_at + 4 * permissives as usize;
+    let bool_names_at = permissive_at + 4 * permissives as usize;
+    let bool_values_at = bool_names_at + MAX_NAME as usize * bools as usize;
+    let conds_at = bool_values_at + 4 * bools as usize;
+    let cond_rules_at = conds_at + COND_RECORD * conds as usize;
+    let constraints_at = cond_rules_at + COND_RULE_BYTES * cond_rules as usize;
     if bytes.len() < constraints_at {
         return Err(bad(
             index_at.min(bytes.len()),
@@ -518,58 +569,43 @@ fn check(bytes: &[u8]) -> Result<Layout, Invalid> {
     check_pairs(bytes, role_allows_at, role_allows, roles, roles)?;
     check_rules(bytes, auditallow_at, auditallows, types)?;
     check_types(bytes, permissive_at, permissives, types)?;
+    check_sorted_names(
+        bytes,
+        bool_names_at,
+        bools,
+        "cut short in the boolean names",
+    )?;
+    for i in 0..bools as usize {
+        let at = bool_values_at + 4 * i;
+        if u32_at(bytes, at).is_none_or(|v| v > 1) {
+            return Err(bad(at, "boolean default neither 0 nor 1"));
+        }
+    }
+    for i in 0..conds as usize {
+        let at = conds_at + COND_RECORD * i;
+        let words = u32_at(bytes, at).unwrap_or(u32::MAX) as usize;
+        let ops = bytes
+            .get(at + 4..at + 4 + 4 * words.min(COND_WORDS + 1))
+            .unwrap_or(&[]);
+        booleans::check(ops, bools).map_err(|(word, why)| bad(at + 4 + 4 * word, why))?;
+        let unused = bytes
+            .get(at + 4 + 4 * words..at + COND_RECORD)
+            .unwrap_or(&[]);
+        if unused.iter().any(|&b| b != 0) {
+            return Err(bad(at, "condition record not zero-padded"));
+        }
+    }
+    check_cond_rules(bytes, cond_rules_at, cond_rules, types, conds)?;
     // Constraints.
     let limits = constraint::Limits {
         users,
         roles,
         types,
     };
-    let mut spans = [(constraints_at, constraints_at); CLASS_COUNT];
-    let mut at = constraints_at;
-    let mut last_class = 0usize;
-    for _ in 0..constraints {
-        let get = |k: usize| u32_at(bytes, at + 4 * k);
-        let (Some(class), Some(perms), Some(words)) = (get(0), get(1), get(2)) else {
-            return Err(bad(at, "cut short in the constraints"));
-        };
-        let Some(&(_, names)) = CLASSES.get(class as usize) else {
-            return Err(bad(at, "constraint names a class that does not exist"));
-        };
-        let class = class as usize;
-        if class < last_class {
-            return Err(bad(at, "constraints not in ascending order of class"));
-        }
-        if perms == 0 || (names.len() < 32 && perms >> names.len() != 0) {
-            return Err(bad(
-                at + 4,
-                "constraint permissions empty or beyond the class's",
-            ));
-        }
-        if words == 0 || words > constraint::MAX_WORDS {
-            return Err(bad(
-                at + 8,
-                "constraint length out of range (1 to 64 words)",
-            ));
-        }
-        let ops_at = at + 12;
-        let end = ops_at + 4 * words as usize;
-        let ops = bytes
-            .get(ops_at..end)
-            .ok_or(bad(ops_at, "cut short in a constraint"))?;
-        constraint::check(ops, &limits).map_err(|(word, why)| bad(ops_at + 4 * word, why))?;
-        // The span of a class runs from its first record to the end of its
-        // last: records of one class are adjacent (classes ascend).
-        if let Some(span) = spans.get_mut(class) {
-            if class != last_class || span.0 == span.1 {
-                span.0 = at;
-            }
-            span.1 = end;
-        }
-        last_class = class;
-        at = end;
-    }
+    let (spans, at) = check_programs(bytes, constraints_at, constraints, &limits, false)?;
+    let (validatetrans_spans, at) = check_programs(bytes, at, validatetrans, &limits, true)?;
     if at != bytes.len() {
-        return Err(bad(at, "trailing bytes after the constraints"));
+        return Err(bad(at, "trailing bytes after the validatetrans programs"));
     }
     let table = |at, count| Table { at, count };
     let none = Level {
@@ -604,8 +640,13 @@ fn check(bytes: &[u8]) -> Result<Layout, Invalid> {
         role_allows: table(role_allows_at, role_allows),
         auditallows: table(auditallow_at, auditallows),
         permissives: table(permissive_at, permissives),
+        bool_names: table(bool_names_at, bools),
+        bool_values_at,
+        conds: table(conds_at, conds),
+        cond_rules: table(cond_rules_at, cond_rules),
         object_r,
         constraints: spans,
+        validatetrans: validatetrans_spans,
         sids: [none; SIDS.len()],
     };
     // User ranges, then the sids, now that levels, roles and users can be
@@ -653,6 +694,70 @@ fn check(bytes: &[u8]) -> Result<Layout, Invalid> {
     Ok(layout)
 }
 
+/// Checks the `count` programs at `at`: `constrain`/`mlsconstrain`
+/// records (class, perms, words, program), or with `third` `validatetrans`
+/// records (class, words, program), classes ascending. The byte span of
+/// each class's records, and where they end.
+fn check_programs(
+    bytes: &[u8],
+    mut at: usize,
+    count: u32,
+    limits: &constraint::Limits,
+    third: bool,
+) -> Result<([(usize, usize); CLASS_COUNT], usize), Invalid> {
+    let bad = |at, why| Invalid { at, why };
+    let mut spans = [(at, at); CLASS_COUNT];
+    let mut last_class = 0usize;
+    let head = if third { 8 } else { 12 };
+    for _ in 0..count {
+        let get = |k: usize| u32_at(bytes, at + 4 * k);
+        let (class, perms, words) = if third {
+            (get(0), Some(u32::MAX), get(1))
+        } else {
+            (get(0), get(1), get(2))
+        };
+        let (Some(class), Some(perms), Some(words)) = (class, perms, words) else {
+            return Err(bad(at, "cut short in the constraints"));
+        };
+        let Some(&(_, names)) = CLASSES.get(class as usize) else {
+            return Err(bad(at, "constraint names a class that does not exist"));
+        };
+        let class = class as usize;
+        if class < last_class {
+            return Err(bad(at, "constraints not in ascending order of class"));
+        }
+        if !third && (perms == 0 || (names.len() < 32 && perms >> names.len() != 0)) {
+            return Err(bad(
+                at + 4,
+                "constraint permissions empty or beyond the class's",
+            ));
+        }
+        if words == 0 || words > constraint::MAX_WORDS {
+            return Err(bad(
+                at + head - 4,
+                "constraint length out of range (1 to 64 words)",
+            ));
+        }
+        let ops_at = at + head;
+        let end = ops_at + 4 * words as usize;
+        let ops = bytes
+            .get(ops_at..end)
+            .ok_or(bad(ops_at, "cut short in a constraint"))?;
+        constraint::check(ops, limits, third).map_err(|(word, why)| bad(ops_at + 4 * word, why))?;
+        // The span of a class runs from its first record to the end of its
+        // last: records of one class are adjacent (classes ascend).
+        if let Some(span) = spans.get_mut(class) {
+            if class != last_class || span.0 == span.1 {
+                span.0 = at;
+            }
+            span.1 = end;
+        }
+        last_class = class;
+        at = end;
+    }
+    Ok((spans, at))
+}
+
 /// Checks the `count` transitions at `at` (`(source, target, class,
 /// new)`, the source and the new one below `sources`, the target below
 /// `targets`): sorted and unique.
@@ -680,6 +785,55 @@ fn check_transitions(
         }
         if previous.is_some_and(|p| p >= key) {
             return Err(bad(at, "transitions not sorted or repeated"));
+        }
+        previous = Some(key);
+    }
+    Ok(())
+}
+
+/// Checks the `count` conditional rules at `at`: types, classes and
+/// conditions in range, kind and branch known, strictly ascending, the
+/// permissions within the class and not none.
+fn check_cond_rules(
+    bytes: &[u8],
+    at: usize,
+    count: u32,
+    types: u32,
+    conds: u32,
+) -> Result<(), Invalid> {
+    let bad = |at, why| Invalid { at, why };
+    let mut previous: Option<[u32; 5]> = None;
+    for i in 0..count as usize {
+        let at = at + COND_RULE_BYTES * i;
+        let get = |k: usize| u32_at(bytes, at + 4 * k).unwrap_or(u32::MAX);
+        let [s, t, c, perms, cond, flags] = [0, 1, 2, 3, 4, 5].map(get);
+        if s >= types || t >= types {
+            return Err(bad(at, "rule names a type that does not exist"));
+        }
+        let Some(&(_, names)) = CLASSES.get(c as usize) else {
+            return Err(bad(at + 8, "rule names a class that does not exist"));
+        };
+        if perms == 0 || (names.len() < 32 && perms >> names.len() != 0) {
+            return Err(bad(
+                at + 12,
+                "conditional rule permissions empty or beyond the class's",
+            ));
+        }
+        if cond >= conds {
+            return Err(bad(
+                at + 16,
+                "conditional rule names a condition that does not exist",
+            ));
+        }
+        if flags & 0xff > COND_KIND_DONTAUDIT || flags >> 8 > 1 {
+            return Err(bad(
+                at + 20,
+                "conditional rule of an unknown kind or branch",
+            ));
+        }
+        let key = [s, t, c, cond, flags];
+        if previous.is_some_and(|p| p >= key) {
+            return Err(bad(at, "conditional rules not sorted or repeated"));
         }
         previous = Some(key);
     }
@@ -939,25 +1093,125 @@ impl<'a> Compiled<'a> {
     }
 
     /// The permissions of `class` whose denial of `source` on `target` a
-    /// `dontaudit` rule keeps out of the log.
-    pub(crate) fn dontaudit(&self, source: u32, target: u32, class: Class) -> u32 {
+    /// `dontaudit` rule (one in force under `conds`) keeps out of the log.
+    pub(crate) fn dontaudit(
+        &self,
+        source: u32,
+        target: u32,
+        class: Class,
+        conds: &impl Conds,
+    ) -> u32 {
         search(
             self.bytes,
             self.layout.dontaudits,
             (source, target, class as u32),
         )
         .unwrap_or(0)
+            | self.cond_rules(source, target, class, COND_KIND_DONTAUDIT, conds)
     }
 
     /// The permissions of `class` whose grant to `source` on `target` an
-    /// `auditallow` rule logs.
-    pub(crate) fn auditallow(&self, source: u32, target: u32, class: Class) -> u32 {
+    /// `auditallow` rule (one in force under `conds`) logs.
+    pub(crate) fn auditallow(
+        &self,
+        source: u32,
+        target: u32,
+        class: Class,
+        conds: &impl Conds,
+    ) -> u32 {
         search(
             self.bytes,
             self.layout.auditallows,
             (source, target, class as u32),
         )
         .unwrap_or(0)
+            | self.cond_rules(source, target, class, COND_KIND_AUDITALLOW, conds)
+    }
+
+    /// The permissions the conditional rules of `kind` in force under
+    /// `conds` give `source` on `target` in `class`: those of each rule of
+    /// the triple whose condition has the value of its branch (SELinux's
+    /// `cond_compute_av()`).
+    fn cond_rules(
+        &self,
+        source: u32,
+        target: u32,
+        class: Class,
+        kind: u32,
+        conds: &impl Conds,
+    ) -> u32 {
+        let t = self.layout.cond_rules;
+        if t.count == 0 {
+            return 0;
+        }
+        let key = (source, target, class as u32);
+        let get = |i: usize, k: usize| {
+            u32_at(self.bytes, entry(entry(t.at, i, COND_RULE_BYTES), k, 4)).unwrap_or(u32::MAX)
+        };
+        // The first entry of the triple: a lower bound.
+        let (mut lo, mut hi) = (0usize, t.count as usize);
+        while lo < hi {
+            // `lo < hi`, so nothing wraps.
+            let mid = lo.wrapping_add(hi.wrapping_sub(lo) / 2);
+            if (get(mid, 0), get(mid, 1), get(mid, 2)) < key {
+                lo = mid.wrapping_add(1);
+            } else {
+                hi = mid;
+            }
+        }
+        let mut perms = 0;
+        let mut i = lo;
+        while i < t.count as usize && (get(i, 0), get(i, 1), get(i, 2)) == key {
+            let flags = get(i, 5);
+            let on_true = flags >> 8 == 0;
+            if flags & 0xff == kind && conds.holds(get(i, 4)) == on_true {
+                perms |= get(i, 3);
+            }
+            i = i.wrapping_add(1);
+        }
+        perms
+    }
+
+    /// The number of booleans.
+    pub(crate) fn bool_count(&self) -> u32 {
+        self.layout.bool_names.count
+    }
+
+    /// The name of boolean `id` (empty out of range).
+    pub(crate) fn bool_name(&self, id: u32) -> &'a [u8] {
+        self.slot(self.layout.bool_names.at, self.layout.bool_names.count, id)
+    }
+
+    /// The id of the boolean named `name`.
+    pub(crate) fn bool_id(&self, name: &[u8]) -> Option<u32> {
+        self.sorted_id(self.layout.bool_names, name)
+    }
+
+    /// The booleans' values as the policy declares them.
+    pub(crate) fn default_bools(&self) -> BoolValues {
+        let mut values = BoolValues::default();
+        for id in 0..self.bool_count() {
+            let at = entry(self.layout.bool_values_at, id as usize, 4);
+            values.set(id, u32_at(self.bytes, at) == Some(1));
+        }
+        values
+    }
+
+    /// The value of every condition under `values`.
+    pub(crate) fn cond_values(&self, values: &BoolValues) -> CondValues {
+        let mut out = CondValues::NONE;
+        let t = self.layout.conds;
+        for cond in 0..t.count {
+            let at = entry(t.at, cond as usize, COND_RECORD);
+            let words = u32_at(self.bytes, at).unwrap_or(0) as usize;
+            let ops_at = at.wrapping_add(4);
+            let ops = self
+                .bytes
+                .get(ops_at..entry(ops_at, words, 4))
+                .unwrap_or(&[]);
+            out.set(cond, booleans::eval(ops, values));
+        }
+        out
     }
 
     /// Whether domain `ty` is permissive (`permissive TYPE;`): its denials
@@ -1007,16 +1261,24 @@ impl<'a> Compiled<'a> {
     }
 
     /// The permissions `source` has on `target` in `class`, as a bitmap of
-    /// the class's permissions: a binary search of the rules; 0 when none
-    /// allows anything (ids out of range included).
+    /// the class's permissions: a binary search of the rules, and of the
+    /// conditional rules in force under `conds`; 0 when none allows
+    /// anything (ids out of range included).
     #[inline]
-    pub(crate) fn allowed(&self, source: u32, target: u32, class: Class) -> u32 {
+    pub(crate) fn allowed(
+        &self,
+        source: u32,
+        target: u32,
+        class: Class,
+        conds: &impl Conds,
+    ) -> u32 {
         search(
             self.bytes,
             self.layout.rules,
             (source, target, class as u32),
         )
         .unwrap_or(0)
+            | self.cond_rules(source, target, class, COND_KIND_ALLOW, conds)
     }
 
     /// Which of `perms` (bits of `class`'s permissions) subject `s` is
@@ -1031,8 +1293,9 @@ impl<'a> Compiled<'a> {
         o: &impl ContextView,
         class: Class,
         perms: u32,
+        conds: &impl Conds,
     ) -> u32 {
-        let mut denied = perms & !self.allowed(s.ty(), o.ty(), class);
+        let mut denied = perms & !self.allowed(s.ty(), o.ty(), class, conds);
         let (mut at, end) = self
             .layout
             .constraints
@@ -1060,6 +1323,35 @@ impl<'a> Compiled<'a> {
             denied |= perms & PROCESS_TRANS_PERMS;
         }
         denied
+    }
+
+    /// Whether relabelling an object of `class` from `old` to `new` by a
+    /// task in `task` passes every `validatetrans` of the class, as
+    /// SELinux's `security_validate_transition()`.
+    pub(crate) fn validate_transition(
+        &self,
+        old: &impl ContextView,
+        new: &impl ContextView,
+        task: &impl ContextView,
+        class: Class,
+    ) -> bool {
+        let (mut at, end) = self
+            .layout
+            .validatetrans
+            .get(class as usize)
+            .copied()
+            .unwrap_or((0, 0));
+        while at < end {
+            let words = u32_at(self.bytes, entry(at, 1, 4)).unwrap_or(0) as usize;
+            let ops_at = at.wrapping_add(8);
+            let ops_end = entry(ops_at, words, 4);
+            let ops = self.bytes.get(ops_at..ops_end).unwrap_or(&[]);
+            if !constraint::holds_with_third(ops, old, new, Some(task)) {
+                return false;
+            }
+            at = ops_end;
+        }
+        true
     }
 
     /// The type a new object of `class` gets when `source` creates it in (or
@@ -1192,12 +1484,16 @@ sid kernel system_u:system_r:init_t:s0; sid file system_u:object_r:tmp_t:s0; sid
                 for (i, &class) in CLASS_LIST.iter().enumerate() {
                     let key = (s, t, i as u8);
                     let want = p.allow.get(&key).copied().unwrap_or(0);
-                    assert_eq!(c.allowed(s, t, class), want);
+                    assert_eq!(c.allowed(s, t, class, &CondValues::NONE), want);
                     assert_eq!(c.transition(s, t, class), p.transitions.get(&key).copied());
                 }
             }
         }
-        assert_eq!(c.allowed(5, 0, Class::File), 0, "out of range: nothing");
+        assert_eq!(
+            c.allowed(5, 0, Class::File, &CondValues::NONE),
+            0,
+            "out of range: nothing"
+        );
         assert_eq!(c.type_name(1), b"user_t");
         assert_eq!(c.type_name(5), b"");
         assert_eq!(c.type_id(b"bin_t"), Some(2));
@@ -1257,14 +1553,17 @@ sid kernel system_u:system_r:init_t:s0; sid file system_u:object_r:tmp_t:s0; sid
         // Every rule decides as written, and triples without one allow
         // nothing.
         for (&(s, t, class), &bits) in &p.allow {
-            assert_eq!(c.allowed(s, t, Class::ALL[usize::from(class)]), bits);
+            assert_eq!(
+                c.allowed(s, t, Class::ALL[usize::from(class)], &CondValues::NONE),
+                bits
+            );
         }
         let mut none = 0;
         for s in 0..200u32 {
             for t in 0..200u32 {
                 for (i, &class) in CLASS_LIST.iter().enumerate() {
                     let want = p.allow.get(&(s, t, i as u8)).copied().unwrap_or(0);
-                    assert_eq!(c.allowed(s, t, class), want);
+                    assert_eq!(c.allowed(s, t, class, &CondValues::NONE), want);
                     none += usize::from(want == 0);
                 }
             }
@@ -1289,47 +1588,98 @@ sid kernel system_u:system_r:init_t:s0; sid file system_u:object_r:tmp_t:s0; sid
         let tmp = |level: &str| ctx(&c, &format!("system_u:object_r:tmp_t:{level}"));
         // Types allow read and write; levels decide.
         assert_eq!(
-            c.denied(&user("s1"), &tmp("s1"), Class::File, read | write),
+            c.denied(
+                &user("s1"),
+                &tmp("s1"),
+                Class::File,
+                read | write,
+                &CondValues::NONE
+            ),
             0
         );
         assert_eq!(
-            c.denied(&user("s1"), &tmp("s2"), Class::File, read),
+            c.denied(
+                &user("s1"),
+                &tmp("s2"),
+                Class::File,
+                read,
+                &CondValues::NONE
+            ),
             read,
             "read up"
         );
         assert_eq!(
-            c.denied(&user("s1"), &tmp("s0"), Class::File, write),
+            c.denied(
+                &user("s1"),
+                &tmp("s0"),
+                Class::File,
+                write,
+                &CondValues::NONE
+            ),
             write,
             "write down"
         );
         assert_eq!(
-            c.denied(&user("s1"), &tmp("s0"), Class::File, read),
+            c.denied(
+                &user("s1"),
+                &tmp("s0"),
+                Class::File,
+                read,
+                &CondValues::NONE
+            ),
             0,
             "read down"
         );
         assert_eq!(
-            c.denied(&user("s1"), &tmp("s2"), Class::File, write),
+            c.denied(
+                &user("s1"),
+                &tmp("s2"),
+                Class::File,
+                write,
+                &CondValues::NONE
+            ),
             0,
             "write up"
         );
         // Categories: s1:c0,c1 reads s1:c0 but not s1:c2.
         let s = user("s1:c0,c1");
-        assert_eq!(c.denied(&s, &tmp("s1:c0"), Class::File, read), 0);
-        assert_eq!(c.denied(&s, &tmp("s1:c2"), Class::File, read), read);
+        assert_eq!(
+            c.denied(&s, &tmp("s1:c0"), Class::File, read, &CondValues::NONE),
+            0
+        );
+        assert_eq!(
+            c.denied(&s, &tmp("s1:c2"), Class::File, read, &CondValues::NONE),
+            read
+        );
         // The type test: init_t writes down (no allow rule, though).
         let init = ctx(&c, "system_u:system_r:init_t:s2");
         assert_eq!(
-            c.denied(&init, &tmp("s0"), Class::File, write),
+            c.denied(&init, &tmp("s0"), Class::File, write, &CondValues::NONE),
             write,
             "no allow rule"
         );
         // A type denial is not masked by constraints, and the other
         // classes have none.
         assert_eq!(
-            c.denied(&user("s0"), &user("s0"), Class::Process, 1 << 1),
+            c.denied(
+                &user("s0"),
+                &user("s0"),
+                Class::Process,
+                1 << 1,
+                &CondValues::NONE
+            ),
             0
         );
-        assert_eq!(c.denied(&user("s0"), &user("s0"), Class::Process, 1), 1);
+        assert_eq!(
+            c.denied(
+                &user("s0"),
+                &user("s0"),
+                Class::Process,
+                1,
+                &CondValues::NONE
+            ),
+            1
+        );
     }
 
     #[test]
@@ -1430,10 +1780,10 @@ sid kernel system_u:system_r:init_t:s0; sid file system_u:object_r:tmp_t:s0; sid
         let (init, user, tmp) = (init.unwrap(), user.unwrap(), tmp.unwrap());
         assert!(v.permissive(init) && v.permissive(user) && !v.permissive(tmp));
         assert_eq!(
-            v.auditallow(user, tmp, Class::File),
+            v.auditallow(user, tmp, Class::File, &CondValues::NONE),
             perm(Class::File, "read")
         );
-        assert_eq!(v.auditallow(tmp, user, Class::File), 0);
+        assert_eq!(v.auditallow(tmp, user, Class::File, &CondValues::NONE), 0);
         let constraints = bytes.len()
             - p.constraints
                 .iter()
@@ -1463,6 +1813,126 @@ sid kernel system_u:system_r:init_t:s0; sid file system_u:object_r:tmp_t:s0; sid
                 why: "table count out of range (0 to 2000000)"
             }
         );
+    }
+
+    /// The validatetrans programs are checked as the constraints, and may
+    /// test a third context where the constraints may not.
+    #[test]
+    fn hostile_validatetrans_programs_are_refused() {
+        let text = format!("{POLICY}\nvalidatetrans file (t3 == init_t);\n");
+        let bytes = parse(&text).unwrap().compile().unwrap();
+        assert!(Checked::new(&bytes[..]).is_ok());
+        // The record: class, words (2), OP_NAME | THIRD, the type.
+        let record = bytes.len() - 16;
+        let set = |at: usize, v: u32| {
+            let mut b = bytes.clone();
+            b[at..at + 4].copy_from_slice(&v.to_le_bytes());
+            b
+        };
+        for (b, why) in [
+            (
+                set(68, 0),
+                "trailing bytes after the validatetrans programs",
+            ),
+            (
+                set(68, MAX_CONSTRAINTS + 1),
+                "validatetrans count out of range (0 to 1024)",
+            ),
+            (
+                set(record, 99),
+                "constraint names a class that does not exist",
+            ),
+            (
+                set(record + 4, 0),
+                "constraint length out of range (1 to 64 words)",
+            ),
+            (
+                set(record + 12, 99),
+                "name test names a user, role or type that does not exist",
+            ),
+        ] {
+            assert_eq!(Checked::new(&b[..]).unwrap_err().why, why);
+        }
+        // A constraint may not test a third context.
+        let p = parse(POLICY).unwrap();
+        let plain = p.compile().unwrap();
+        let last_op = plain.len() - 12;
+        let mut b = plain.clone();
+        let op = u32::from_le_bytes(b[last_op..last_op + 4].try_into().unwrap());
+        b[last_op..last_op + 4].copy_from_slice(&(op | constraint::THIRD).to_le_bytes());
+        assert_eq!(Checked::new(&b[..]).unwrap_err().why, "unknown operation");
+    }
+
+    /// The booleans, conditions and conditional rules are checked: values
+    /// 0 or 1, names sorted, conditions well formed over existing
+    /// booleans, rules sorted with known kinds, branches and conditions.
+    #[test]
+    fn hostile_boolean_tables_are_refused() {
+        let text = format!(
+            "{POLICY}\nbool a_b true;\nbool c_d false;\n\
+             if (a_b && !c_d) {{ allow user_t tmp_t : dir search; }}\n"
+        );
+        let bytes = parse(&text).unwrap().compile().unwrap();
+        let c = Checked::new(&bytes[..]).unwrap();
+        assert_eq!(c.view().bool_id(b"c_d"), Some(1));
+        let p = parse(POLICY).unwrap();
+        let constraints = bytes.len()
+            - p.constraints
+                .iter()
+                .map(|(_, _, ops)| 12 + 4 * ops.len())
+                .sum::<usize>();
+        let rule = constraints - COND_RULE_BYTES;
+        let cond = rule - COND_RECORD;
+        let values = cond - 8;
+        let names = values - 2 * MAX_NAME as usize;
+        let set = |at: usize, v: u32| {
+            let mut b = bytes.clone();
+            b[at..at + 4].copy_from_slice(&v.to_le_bytes());
+            b
+        };
+        for (b, why) in [
+            (set(values, 2), "boolean default neither 0 nor 1"),
+            (
+                set(names, u32::from_le_bytes(*b"z_b\0")),
+                "role or user names not in strictly ascending order",
+            ),
+            (
+                set(cond, 0),
+                "condition length out of range (1 to 31 words)",
+            ),
+            (
+                set(cond + 4, booleans::COND_BOOL | 2 << 8),
+                "condition names a boolean that does not exist",
+            ),
+            (set(cond + 4, 99), "unknown condition operation"),
+            (set(cond + 4 + 4 * 5, 1), "condition record not zero-padded"),
+            (
+                set(rule + 16, 1),
+                "conditional rule names a condition that does not exist",
+            ),
+            (
+                set(rule + 20, 3),
+                "conditional rule of an unknown kind or branch",
+            ),
+            (
+                set(rule + 20, 2 << 8),
+                "conditional rule of an unknown kind or branch",
+            ),
+            (
+                set(rule + 12, 0),
+                "conditional rule permissions empty or beyond the class's",
+            ),
+            (
+                set(72, MAX_BOOLS + 1),
+                "boolean count out of range (0 to 1024)",
+            ),
+            (
+                set(76, MAX_CONDS + 1),
+                "condition count out of range (0 to 4096)",
+            ),
+        ] {
+            assert_eq!(Checked::new(&b[..]).unwrap_err().why, why);
+        }
     }
 
     #[test]
@@ -1634,7 +2104,7 @@ sid kernel system_u:system_r:init_t:s0; sid file system_u:object_r:tmp_t:s0; sid
                 let k = &c.sid_view(InitialSid::Kernel).context;
                 for s in 0..c.types() {
                     let x = Context { ty: s, ..*k };
-                    let _ = c.denied(&x, k, Class::File, u32::MAX);
+                    let _ = c.denied(&x, k, Class::File, u32::MAX, &CondValues::NONE);
                     let _ = c.transition(s, s, Class::File);
                 }
             }

@@ -13,18 +13,23 @@
 //!                                 push "<left> <relation> <right>" for the
 //!                                 pair of levels (l1 l2, l1 h2, h1 l2,
 //!                                 h1 h2, l1 h1, l2 h2)
-//! OP_NAME | side << 8 | neg << 9 | attr << 10, id
+//! OP_NAME | side << 8 | neg << 9 | attr << 10 | third << 12, id
 //!                                 push "t1 == id" (attr 0, a type),
 //!                                 "r1 == id" (1, a role) or "u1 == id"
 //!                                 (2, a user); of the object ("t2") when
-//!                                 side is 1; negated ("!=") when neg is 1
+//!                                 side is 1; of the third context ("t3",
+//!                                 `validatetrans` only) when third is 1;
+//!                                 negated ("!=") when neg is 1
 //! OP_SAME | neg << 9 | attr << 10 push "t1 == t2", "r1 == r2" or "u1 == u2"
 //! OP_AND, OP_OR                   pop two, push one
 //! OP_NOT                          pop one, push one
 //! ```
 //!
 //! `u1`/`r1`/`t1`/`l1`/`h1` are the subject's user, role, type, low and
-//! high level; `u2`/`r2`/`t2`/`l2`/`h2` the object's.
+//! high level; `u2`/`r2`/`t2`/`l2`/`h2` the object's. In a
+//! `validatetrans` (SELinux's `security_validate_transition()`), `1` is
+//! the object's old context, `2` its new one and `u3`/`r3`/`t3` the
+//! relabelling task's.
 //!
 //! Kernel-independent: no allocation, no panic path.
 
@@ -65,6 +70,9 @@ pub(crate) const ATTR_TYPE: u32 = 0;
 pub(crate) const ATTR_ROLE: u32 = 1;
 /// A name test of users.
 pub(crate) const ATTR_USER: u32 = 2;
+/// In an `OP_NAME` word: the test is of the third context (`u3`, `r3`,
+/// `t3`).
+pub(crate) const THIRD: u32 = 1 << 12;
 
 /// The most words one expression may have.
 pub(crate) const MAX_WORDS: u32 = 64;
@@ -88,9 +96,10 @@ fn word(ops: &[u8], i: usize) -> Option<u32> {
 
 /// Checks the program `ops` (its length a multiple of 4) for a policy with
 /// `limits`: known operations, ids in range, no stack underflow or
-/// overflow, exactly one value at the end. On error, the word index and
-/// what was wrong.
-pub(crate) fn check(ops: &[u8], limits: &Limits) -> Result<(), (usize, &'static str)> {
+/// overflow, exactly one value at the end; a test of a third context only
+/// if `third` (a `validatetrans`). On error, the word index and what was
+/// wrong.
+pub(crate) fn check(ops: &[u8], limits: &Limits, third: bool) -> Result<(), (usize, &'static str)> {
     let n = ops.len() / 4;
     if n == 0 || n > MAX_WORDS as usize || ops.len() % 4 != 0 {
         return Err((0, "expression length out of range (1 to 64 words)"));
@@ -101,8 +110,12 @@ pub(crate) fn check(ops: &[u8], limits: &Limits) -> Result<(), (usize, &'static 
         let op = word(ops, i).unwrap_or(u32::MAX);
         let (pops, extra) = match (op & 0xff, op >> 8) {
             (OP_LEVEL, flags) if flags & 0xf <= NEQ && flags >> 4 < PAIRS.len() as u32 => (0, 0),
-            (OP_NAME, flags) if flags <= 0xb && flags >> 2 <= ATTR_USER => {
-                let limit = match flags >> 2 {
+            (OP_NAME, flags)
+                if flags & !0x10 <= 0xb
+                    && (flags & 0xf) >> 2 <= ATTR_USER
+                    && (flags & 0x10 == 0 || third && flags & 1 == 0) =>
+            {
+                let limit = match (flags & 0xf) >> 2 {
                     ATTR_TYPE => limits.types,
                     ATTR_ROLE => limits.roles,
                     _ => limits.users,
@@ -168,6 +181,19 @@ fn relation(relation: u32, a: LevelView<'_>, b: LevelView<'_>) -> bool {
 /// wrap rather than panic (they are bounded by the checks above anyway).
 #[inline]
 pub(crate) fn holds(ops: &[u8], s: &impl ContextView, o: &impl ContextView) -> bool {
+    holds_with_third(ops, s, o, None::<&super::context::Context>)
+}
+
+/// [`holds`] with a third context (`u3`, `r3`, `t3`), for a
+/// `validatetrans`: `s` the old context, `o` the new one, `x` the task's.
+/// A test of a third context without one yields `false`.
+#[inline]
+pub(crate) fn holds_with_third<X: ContextView>(
+    ops: &[u8],
+    s: &impl ContextView,
+    o: &impl ContextView,
+    x: Option<&X>,
+) -> bool {
     // The stack: bit 0 is the top; `depth` values are on it.
     let (mut stack, mut depth) = (0u32, 0u32);
     let mut i = 0;
@@ -190,11 +216,16 @@ pub(crate) fn holds(ops: &[u8], s: &impl ContextView, o: &impl ContextView) -> b
                     return false;
                 };
                 i = i.wrapping_add(1);
-                let attr = op >> 10;
-                if attr > ATTR_USER {
+                let attr = (op >> 10) & 3;
+                if attr > ATTR_USER || op >> 13 != 0 {
                     return false;
                 }
-                let value = if op & (1 << 8) == 0 {
+                let value = if op & THIRD != 0 {
+                    match x {
+                        Some(x) => attr_of(x, attr),
+                        None => return false,
+                    }
+                } else if op & (1 << 8) == 0 {
                     attr_of(s, attr)
                 } else {
                     attr_of(o, attr)
@@ -307,13 +338,42 @@ mod tests {
         ];
         for (words, want) in cases {
             let p = prog(words);
-            assert_eq!(check(&p, &LIMITS), Ok(()), "{words:?}");
+            assert_eq!(check(&p, &LIMITS, false), Ok(()), "{words:?}");
             assert_eq!(holds(&p, &s, &o), want, "{words:?}");
         }
         let p = prog(&[level(INCOMP, 0)]);
         let a = ctx(0, 0, 0, "s1:c0", "s1:c0");
         let b = ctx(0, 0, 0, "s1:c2", "s1:c2");
         assert!(holds(&p, &a, &b));
+    }
+
+    /// `u3`/`r3`/`t3` test the third context (a `validatetrans`'s task),
+    /// and only where one is allowed and given.
+    #[test]
+    fn third_context_tests() {
+        let (old, new) = (ctx(0, 0, 0, "s0", "s0"), ctx(0, 0, 1, "s0", "s0"));
+        let task = ctx(1, 2, 2, "s0", "s0");
+        for (words, want) in [
+            (&[OP_NAME | THIRD, 2][..], true),
+            (&[OP_NAME | THIRD | 1 << 9, 2][..], false),
+            (&[OP_NAME | THIRD | ATTR_ROLE << 10, 2][..], true),
+            (&[OP_NAME | THIRD | ATTR_USER << 10, 0][..], false),
+        ] {
+            let p = prog(words);
+            assert_eq!(check(&p, &LIMITS, true), Ok(()), "{words:?}");
+            assert!(
+                check(&p, &LIMITS, false).is_err(),
+                "{words:?}: not a validatetrans"
+            );
+            assert_eq!(
+                holds_with_third(&p, &old, &new, Some(&task)),
+                want,
+                "{words:?}"
+            );
+            assert!(!holds(&p, &old, &new), "{words:?}: no third context");
+        }
+        // A third context on the object's side is no test.
+        assert!(check(&prog(&[OP_NAME | THIRD | 1 << 8, 0]), &LIMITS, true).is_err());
     }
 
     #[test]
@@ -337,15 +397,15 @@ mod tests {
         let s = ctx(0, 0, 0, "s0", "s0");
         for words in cases {
             let p = prog(words);
-            assert!(check(&p, &LIMITS).is_err(), "{words:?}");
+            assert!(check(&p, &LIMITS, false).is_err(), "{words:?}");
             assert!(
                 !holds(&p, &s, &s) || words.len() == 1,
                 "{words:?} must deny"
             );
         }
         let deep: Vec<u32> = (0..33).map(|_| OP_LEVEL).collect();
-        assert!(check(&prog(&deep), &LIMITS).is_err());
+        assert!(check(&prog(&deep), &LIMITS, false).is_err());
         let long: Vec<u32> = (0..65).map(|_| OP_NOT).collect();
-        assert!(check(&prog(&long), &LIMITS).is_err());
+        assert!(check(&prog(&long), &LIMITS, false).is_err());
     }
 }

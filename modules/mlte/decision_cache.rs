@@ -19,8 +19,9 @@
 //! list: a reader that finds an entry being written, or another triple's,
 //! looks on and then computes the decision (a miss); a writer that finds
 //! another writer in the entry leaves it. A cache belongs to one policy
-//! (`policy.rs`) and goes with it on a reload, and a SID's context never
-//! changes (`sidtab.rs`), so an entry is never stale.
+//! (`policy.rs`) and goes with it on a reload, a SID's context never
+//! changes (`sidtab.rs`), and a commit of booleans starts a new generation
+//! that no older entry answers in, so an entry is never stale.
 //!
 //! Kernel-independent: the host tests run the same file.
 
@@ -42,8 +43,9 @@ const SET_BITS: u32 = SETS.trailing_zeros();
 ///
 /// When `seq` is even and unchanged around a read of the other fields,
 /// they were written together by one [`DecisionCache::insert`]: `class` is
-/// the class plus one (0: empty), `key` the subject SID in its high half
-/// and the object SID in its low half, `allowed` the vector.
+/// the class plus one (0: empty) in its low 8 bits and the generation it
+/// was decided in above them ([`tag`]), `key` the subject SID in its high
+/// half and the object SID in its low half, `allowed` the vector.
 #[derive(Default)]
 struct Entry {
     seq: AtomicU32,
@@ -73,6 +75,15 @@ pub(crate) struct DecisionCache {
     sets: [[Entry; WAYS]; SETS],
     /// Decisions computed (misses) since the policy was loaded.
     misses: AtomicU64,
+    /// The generation (24 bits, wrapping): a boolean commit starts a new
+    /// one, and an entry answers only in the generation it was decided in.
+    generation: AtomicU32,
+}
+
+/// An entry's `class` word for `class` decided in `generation`: never 0.
+#[inline(always)]
+fn tag(class: Class, generation: u32) -> u32 {
+    (class as u32 + 1) | generation << 8
 }
 
 // SAFETY: all zero is an empty cache (every entry's class is 0, its count
@@ -98,7 +109,8 @@ impl DecisionCache {
     /// The cached vector of `s` on `o` in `class`, if there is one.
     #[inline(always)]
     pub(crate) fn lookup(&self, s: Sid, o: Sid, class: Class) -> Option<u32> {
-        let (k, c) = (key(s, o), class as u32 + 1);
+        let c = tag(class, self.generation.load(Ordering::Relaxed));
+        let k = key(s, o);
         self.set(s, o, class)?.iter().find_map(|e| e.read(k, c))
     }
 
@@ -106,14 +118,14 @@ impl DecisionCache {
     /// of its set that holds the triple, or an empty one, or else in place
     /// of the triple of the way the miss count picks; unless another writer
     /// is in that way.
-    pub(crate) fn insert(&self, s: Sid, o: Sid, class: Class, allowed: u32) {
+    pub(crate) fn insert(&self, generation: u32, s: Sid, o: Sid, class: Class, allowed: u32) {
         let misses = self.misses.fetch_add(1, Ordering::Relaxed);
         let Some(set) = self.set(s, o, class) else {
             return;
         };
         // The triple's own way (two CPUs may miss on it at once), or an
         // empty one, or the one the miss count picks.
-        let (k, c) = (key(s, o), class as u32 + 1);
+        let (k, c) = (key(s, o), tag(class, generation));
         let e = set
             .iter()
             .find(|e| e.key.load(Ordering::Relaxed) == k && e.class.load(Ordering::Relaxed) == c)
@@ -145,6 +157,19 @@ impl DecisionCache {
     pub(crate) fn misses(&self) -> u64 {
         self.misses.load(Ordering::Relaxed)
     }
+
+    /// The generation in force: read before what a decision depends on
+    /// (the booleans), and given to [`DecisionCache::insert`].
+    pub(crate) fn generation(&self) -> u32 {
+        self.generation.load(Ordering::Acquire) & 0xff_ffff
+    }
+
+    /// Starts a new generation, after what decisions depend on changed:
+    /// no entry made before answers any more.
+    pub(crate) fn new_generation(&self) {
+        let next = self.generation.load(Ordering::Relaxed).wrapping_add(1) & 0xff_ffff;
+        self.generation.store(next, Ordering::Release);
+    }
 }
 
 #[cfg(test)]
@@ -168,13 +193,13 @@ mod tests {
         let cache = empty();
         let (s, o) = (sid(7), sid(9));
         assert_eq!(cache.lookup(s, o, Class::File), None, "empty");
-        cache.insert(s, o, Class::File, 0b1011);
+        cache.insert(0, s, o, Class::File, 0b1011);
         assert_eq!(cache.lookup(s, o, Class::File), Some(0b1011));
         assert_eq!(cache.lookup(s, o, Class::Dir), None, "other class");
         assert_eq!(cache.lookup(o, s, Class::File), None, "swapped SIDs");
         let k = Sid::initial(InitialSid::Kernel);
         assert_eq!(cache.lookup(k, o, Class::File), None);
-        cache.insert(s, o, Class::File, 0);
+        cache.insert(0, s, o, Class::File, 0);
         assert_eq!(cache.lookup(s, o, Class::File), Some(0), "a denial too");
         assert_eq!(cache.misses(), 2);
         // Were the classes of one pair to share an entry, the class in the
@@ -184,7 +209,7 @@ mod tests {
             .set(s, o, Class::File)
             .unwrap()
             .iter()
-            .find(|e| e.read(key(s, o), Class::File as u32 + 1).is_some())
+            .find(|e| e.read(key(s, o), tag(Class::File, 0)).is_some())
             .unwrap();
         for dir in cache.set(s, o, Class::Dir).unwrap() {
             dir.key
@@ -194,6 +219,22 @@ mod tests {
             }
         }
         assert_eq!(cache.lookup(s, o, Class::Dir), None, "another class");
+    }
+
+    /// A new generation: no entry of the old one answers; a decision
+    /// inserted under the old generation after the change is not used.
+    #[test]
+    fn a_new_generation_drops_every_entry() {
+        let cache = empty();
+        let (s, o) = (sid(7), sid(9));
+        cache.insert(0, s, o, Class::File, 0b11);
+        let before = cache.generation();
+        cache.new_generation();
+        assert_eq!(cache.lookup(s, o, Class::File), None);
+        cache.insert(before, s, o, Class::File, 0b11);
+        assert_eq!(cache.lookup(s, o, Class::File), None, "late, old");
+        cache.insert(cache.generation(), s, o, Class::File, 0b01);
+        assert_eq!(cache.lookup(s, o, Class::File), Some(0b01));
     }
 
     /// Up to WAYS triples of one set are all kept: hot triples that hash
@@ -208,7 +249,7 @@ mod tests {
             .collect();
         assert_eq!(alike.len(), WAYS);
         for &o in &alike {
-            cache.insert(sid(1), sid(o), Class::File, o);
+            cache.insert(0, sid(1), sid(o), Class::File, o);
         }
         for &o in &alike {
             assert_eq!(cache.lookup(sid(1), sid(o), Class::File), Some(o));
@@ -221,7 +262,7 @@ mod tests {
     fn sequential_sids_all_stay() {
         let cache = empty();
         for i in 0..64 {
-            cache.insert(sid(4 + 2 * i), sid(5 + 2 * i), Class::File, i);
+            cache.insert(0, sid(4 + 2 * i), sid(5 + 2 * i), Class::File, i);
         }
         for i in 0..64 {
             assert_eq!(
@@ -238,7 +279,7 @@ mod tests {
         let vector = |s: u32, o: u32| s.wrapping_mul(31) ^ o;
         for s in 1..200 {
             for o in 1..20 {
-                cache.insert(sid(s), sid(o), Class::Socket, vector(s, o));
+                cache.insert(0, sid(s), sid(o), Class::Socket, vector(s, o));
             }
         }
         let mut hits = 0;
@@ -275,7 +316,7 @@ mod tests {
                 let (cache, stop) = (cache.clone(), stop.clone());
                 std::thread::spawn(move || {
                     while !stop.load(Ordering::Relaxed) {
-                        cache.insert(sid(1), sid(o), Class::File, o);
+                        cache.insert(0, sid(1), sid(o), Class::File, o);
                     }
                 })
             })

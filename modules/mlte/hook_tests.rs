@@ -425,3 +425,122 @@ fn auditallow_logs_grants_and_a_permissive_domain_is_not_enforced() {
     assert_eq!(granted(&log), 0, "{log:?}");
     assert!(log.iter().any(|l| l.contains("permissive=0")), "{log:?}");
 }
+
+/// A relabel (`setxattr security.mlte`) that `validatetrans` refuses gets
+/// `EPERM` after `relabelfrom`/`relabelto` pass, as SELinux's
+/// `selinux_inode_setxattr()`, with SELinux's
+/// `op=security_validate_transition` line; permissive mode logs it and
+/// lets it through.
+#[test]
+fn validatetrans_refuses_a_relabel_with_eperm() {
+    let (_s, h) = boot();
+    let load = |text: &str| {
+        let (_, compiled) = crate::mlte_compile(text).expect("compiles");
+        assert_eq!(PolicyFile::store(&compiled), Ok(()));
+    };
+    let example = format!(
+        "{}\nallow init_t {{ etc_t tmp_t bin_t }} : file {{ relabelfrom relabelto }};\n",
+        include_str!("example.policy")
+    );
+    // Old `etc_t` may become anything but `bin_t`, unless the task is
+    // `user_t`; levels must stay.
+    load(&format!(
+        "{example}validatetrans file (t1 != etc_t or t2 != bin_t or t3 == user_t);\n\
+         mlsvalidatetrans file (l1 eq l2);\n"
+    ));
+    let relabel = |to: &str| {
+        let f = file(&h, "f", Some("system_u:object_r:etc_t:s0"));
+        h.setxattr(&f, b"security.mlte", to.as_bytes())
+    };
+    platform::take_log();
+    assert_eq!(relabel("system_u:object_r:tmp_t:s0"), Ok(()));
+    assert_eq!(relabel("system_u:object_r:bin_t:s0"), Err(EPERM));
+    assert_eq!(
+        relabel("system_u:object_r:tmp_t:s1:c0"),
+        Err(EPERM),
+        "level"
+    );
+    let log = platform::take_log();
+    assert!(
+        log.iter().any(|l| l.contains(
+            "mlte: op=security_validate_transition seresult=denied \
+             oldcontext=system_u:object_r:etc_t:s0 newcontext=system_u:object_r:bin_t:s0 \
+             taskcontext=system_u:system_r:init_t:s0 tclass=file"
+        )),
+        "{log:?}"
+    );
+    policy::set_enforcing(false);
+    assert_eq!(relabel("system_u:object_r:bin_t:s0"), Ok(()));
+    policy::set_enforcing(true);
+    load(&example);
+    assert_eq!(
+        relabel("system_u:object_r:bin_t:s0"),
+        Ok(()),
+        "no statement"
+    );
+}
+
+/// Booleans: a conditional `allow` follows its boolean through
+/// `mlte/booleans` and `mlte/commit_pending_bools` (the decision cache
+/// forgets what it decided under the old value), the `else` branch the
+/// other way; a reload keeps the current value of a boolean it has too.
+#[test]
+fn booleans_switch_conditional_rules_through_the_files() {
+    let (_s, h) = boot();
+    let text = format!(
+        "{}\nbool read_etc false;\nbool other true;\n\
+         if (read_etc && other) {{ allow init_t etc_t : file {{ read open getattr }}; }}\n\
+         else {{ dontaudit init_t etc_t : file {{ read open }}; }}\n",
+        include_str!("example.policy")
+    );
+    let load = |text: &str| {
+        let (_, compiled) = crate::mlte_compile(text).expect("compiles");
+        assert_eq!(PolicyFile::store(&compiled), Ok(()));
+    };
+    load(&text);
+    let etc = file(&h, "passwd", Some("system_u:object_r:etc_t:s0"));
+    let read =
+        || platform::read_file("stacker/mlte/booleans").map(|b| String::from_utf8(b).unwrap());
+    let write = |path: &str, data: &str| platform::write_file(path, data.as_bytes(), true);
+    assert_eq!(read().unwrap(), "other 1 1\nread_etc 0 0\n");
+    platform::take_log();
+    assert_eq!(open(&h, &etc), Err(EACCES));
+    assert!(
+        platform::take_log().is_empty(),
+        "the else branch's dontaudit"
+    );
+    assert_eq!(write("stacker/mlte/booleans", "read_etc 1\n"), Ok(()));
+    assert_eq!(read().unwrap(), "other 1 1\nread_etc 0 1\n");
+    assert_eq!(open(&h, &etc), Err(EACCES), "pending, not committed");
+    assert_eq!(write("stacker/mlte/commit_pending_bools", "1"), Ok(()));
+    assert_eq!(read().unwrap(), "other 1 1\nread_etc 1 1\n");
+    assert_eq!(
+        open(&h, &etc),
+        Ok(()),
+        "committed: the cache forgot the denial"
+    );
+    // Bad writes change nothing.
+    for (data, err) in [
+        ("nosuch 1", crate::error::ENOENT),
+        ("read_etc 2", EINVAL),
+        ("read_etc", EINVAL),
+        ("read_etc 1 1", EINVAL),
+    ] {
+        assert_eq!(write("stacker/mlte/booleans", data), Err(err), "{data}");
+    }
+    assert_eq!(write("stacker/mlte/commit_pending_bools", "x"), Err(EINVAL));
+    assert_eq!(
+        platform::write_file("stacker/mlte/booleans", b"read_etc 0", false),
+        Err(EPERM),
+        "CAP_MAC_ADMIN"
+    );
+    // A reload keeps read_etc's current value; other's pending 0 is not
+    // committed, and the reload takes current values only.
+    assert_eq!(write("stacker/mlte/booleans", "other 0"), Ok(()));
+    load(&text);
+    assert_eq!(read().unwrap(), "other 1 1\nread_etc 1 1\n");
+    assert_eq!(open(&h, &etc), Ok(()));
+    assert_eq!(write("stacker/mlte/booleans", "other 0"), Ok(()));
+    assert_eq!(write("stacker/mlte/commit_pending_bools", "1"), Ok(()));
+    assert_eq!(open(&h, &etc), Err(EACCES), "read_etc && other");
+}

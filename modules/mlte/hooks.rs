@@ -47,6 +47,7 @@
 //! decisions, labels and loader are the kernel-independent files beside
 //! it.
 
+use super::boolean_files;
 use super::classes::{perm, Class};
 use super::compiled::{InitialSid, SIDS};
 use super::context::{Context, ContextView, Shown};
@@ -720,6 +721,9 @@ crate::submodule::submodule! {
             dir.create_file::<query::AccessFile>(c"access")?;
             dir.create_file::<query::CreateFile>(c"create")?;
             dir.create_file::<query::ContextFile>(c"context")?;
+            dir.create_file::<query::ValidatetransFile>(c"validatetrans")?;
+            dir.create_file::<boolean_files::BooleansFile>(c"booleans")?;
+            dir.create_file::<boolean_files::CommitBoolsFile>(c"commit_pending_bools")?;
             dir.create_file::<query::MlsFile>(c"mls")?;
             dir.create_file::<query::PolicyversFile>(c"policyvers")
         }
@@ -949,7 +953,11 @@ crate::submodule::submodule! {
             let new = sidtab::intern(cx, &new?)?;
             let (s, old) = (current_sid(), inode_sid(inode));
             check(s, old, class, from, target)?;
-            check(s, new, class, to, target)
+            check(s, new, class, to, target)?;
+            policy::with(|p| match p {
+                Some(p) => policy::validate_transition(p, old, new, s, class),
+                None => Ok(()),
+            })
         }
 
         fn inode_post_setxattr(&self, cx: &MaySleep, dentry: &Dentry, name: &[u8], value: &[u8], _flags: i32) {

@@ -21,6 +21,8 @@
 //! - `policy_text.rs`: the text policy language (host only: the
 //!   `mlte-policy` tool compiles it).
 
+pub(crate) mod boolean_files;
+pub(crate) mod booleans;
 pub(crate) mod category;
 pub(crate) mod classes;
 pub(crate) mod compiled;

@@ -32,6 +32,7 @@
 //!
 //! Kernel-independent: the host tests run the same file.
 
+use super::booleans::BoolState;
 use super::classes::Class;
 use super::compiled::{Checked, Compiled, InitialSid};
 use super::context::{Context, ContextView, LevelView, Shown};
@@ -40,7 +41,7 @@ use super::sidtab::{self, Sid, StoredContext};
 use super::type_names::{self, Kind};
 use crate::access::comm_str;
 use crate::context::MaySleep;
-use crate::error::{Error, Result, EACCES, EBUSY, EINVAL};
+use crate::error::{Error, Result, EACCES, EBUSY, EINVAL, EPERM};
 use crate::objects::{Dentry, DentryView, Inode, InodeView};
 use crate::platform::{self, Bytes, OwnedBox, RcuBox, Table};
 use core::fmt;
@@ -53,6 +54,7 @@ struct Loaded {
     checked: Checked<Bytes>,
     maps: Maps,
     cache: OwnedBox<DecisionCache>,
+    bools: BoolState,
 }
 
 /// The global id of each of a policy's users, roles or types, and back.
@@ -140,6 +142,7 @@ pub(crate) struct Policy<'a> {
     compiled: Compiled<'a>,
     maps: &'a Maps,
     cache: &'a DecisionCache,
+    bools: &'a BoolState,
 }
 
 impl<'a> Deref for Policy<'a> {
@@ -312,13 +315,44 @@ impl<'a> Policy<'a> {
         }
     }
 
-    /// [`Policy::allowed_quietly`] on a miss.
+    /// [`Policy::allowed_quietly`] on a miss. The cache generation is
+    /// read before the conditions, so that a decision made under booleans
+    /// a commit has since changed is kept under the old generation, which
+    /// no lookup matches any more.
     #[inline(never)]
     fn compute(&self, s: Sid, o: Sid, class: Class) -> u32 {
+        let generation = self.cache.generation();
         let v = self.vectors(s, o, class);
         let quiet = v.allowed & !v.auditallow;
-        self.cache.insert(s, o, class, quiet);
+        self.cache.insert(generation, s, o, class, quiet);
         quiet
+    }
+
+    /// The booleans' state.
+    pub(crate) fn bool_state(&self) -> &'a BoolState {
+        self.bools
+    }
+
+    /// A number that tells this loaded policy from the one before and the
+    /// one after it, while it is in force.
+    pub(crate) fn identity(&self) -> usize {
+        core::ptr::from_ref(self.cache) as usize
+    }
+
+    /// Makes the pending boolean values current, as selinuxfs's
+    /// `commit_pending_bools`: the conditions are computed again and the
+    /// decision cache starts a new generation. Does not sleep; commits
+    /// and loads do not overlap (`EBUSY`).
+    pub(crate) fn commit_bools(&self) -> Result {
+        if LOADING.swap(true, Ordering::Acquire) {
+            return Err(EBUSY);
+        }
+        let values = self.bools.pending();
+        self.bools
+            .commit(&values, &self.compiled.cond_values(&values));
+        self.cache.new_generation();
+        LOADING.store(false, Ordering::Release);
+        Ok(())
     }
 
     /// The decision of `s` on `o` in `class`, computed (not cached): the
@@ -326,10 +360,11 @@ impl<'a> Policy<'a> {
     pub(crate) fn vectors(&self, s: Sid, o: Sid, class: Class) -> Vectors {
         let all = class.all_perms();
         let (s, o) = (self.context(s), self.context(o));
+        let conds = self.bools;
         Vectors {
-            allowed: all & !self.compiled.denied(&s, &o, class, all),
-            auditallow: self.compiled.auditallow(s.ty, o.ty, class),
-            dontaudit: self.compiled.dontaudit(s.ty, o.ty, class),
+            allowed: all & !self.compiled.denied(&s, &o, class, all, conds),
+            auditallow: self.compiled.auditallow(s.ty, o.ty, class, conds),
+            dontaudit: self.compiled.dontaudit(s.ty, o.ty, class, conds),
             permissive: self.compiled.permissive(s.ty),
         }
     }
@@ -377,6 +412,7 @@ pub(crate) fn with<R>(f: impl FnOnce(Option<&Policy<'_>>) -> R + Send) -> R {
             compiled: p.checked.view(),
             maps: &p.maps,
             cache: &p.cache,
+            bools: &p.bools,
         })
         .as_ref())
     })
@@ -463,10 +499,25 @@ fn load_exclusive(cx: &MaySleep, bytes: &[u8]) -> Result {
     let maps = Maps::build(cx, &new)?;
     let count = new.types();
     let cache = platform::zeroed_box::<DecisionCache>(cx)?;
+    // As SELinux's `security_preserve_bools()`: a boolean the policy in
+    // force has too keeps its current value.
+    let mut values = new.default_bools();
+    with(|old| {
+        if let Some(old) = old {
+            let current = old.bools.current();
+            for id in 0..new.bool_count() {
+                if let Some(old_id) = old.bool_id(new.bool_name(id)) {
+                    values.set(id, current.get(old_id));
+                }
+            }
+        }
+    });
+    let bools = BoolState::new(&values, &new.cond_values(&values));
     POLICY.replace(Loaded {
         checked,
         maps,
         cache,
+        bools,
     })?;
     LOADS.fetch_add(1, Ordering::Relaxed);
     let mode = if enforcing() {
@@ -607,6 +658,46 @@ fn report(
         Target::Inode(inode) => line(format_args!(" ino={}", inode.ino())),
         Target::Task(target) => line(format_args!(" tpid={target}")),
         Target::None => line(format_args!("")),
+    }
+}
+
+/// SELinux's `security_validate_transition()`: may a task in `task`
+/// relabel an object of `class` from `old` to `new`, by the class's
+/// `validatetrans` statements? A refusal is logged (rate-limited) as
+/// SELinux's `op=security_validate_transition seresult=denied` record and,
+/// when enforcing, is `EPERM` (a permissive domain does not change it, as
+/// in SELinux). Does not sleep.
+pub(crate) fn validate_transition(
+    policy: &Policy<'_>,
+    old: Sid,
+    new: Sid,
+    task: Sid,
+    class: Class,
+) -> Result {
+    let valid = policy.compiled.validate_transition(
+        &policy.context(old),
+        &policy.context(new),
+        &policy.context(task),
+        class,
+    );
+    if valid {
+        return Ok(());
+    }
+    if platform::ratelimit_audit() {
+        let (old, new, task) = (policy.show(old), policy.show(new), policy.show(task));
+        let tclass = class.name();
+        platform::pr_warn!(
+            "{}\n",
+            format_args!(
+                "mlte: op=security_validate_transition seresult=denied oldcontext={old} \
+                 newcontext={new} taskcontext={task} tclass={tclass}"
+            )
+        );
+    }
+    if enforcing() {
+        Err(EPERM)
+    } else {
+        Ok(())
     }
 }
 

@@ -27,6 +27,12 @@
 //! mlsconstrain file { read } l1 dom l2;           # no read up
 //! mlsconstrain file { write append } l1 domby l2; # no write down
 //! constrain process transition u1 == u2 or t1 == init_t;
+//! auditallow user_t etc_t : file write;        # log these grants
+//! permissive user_t;                           # log, do not enforce
+//! validatetrans file (t1 == t2 or t3 == init_t); # who may relabel what
+//! bool user_reads_etc true;
+//! if (user_reads_etc && !other_bool) { allow user_t etc_t : file read; }
+//! else { dontaudit user_t etc_t : file read; }
 //! ```
 //!
 //! A context is SELinux's `USER:ROLE:TYPE:LOW[ - HIGH]`, written without
@@ -71,13 +77,18 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
+use super::booleans::{
+    COND_AND, COND_BOOL, COND_EQ, COND_NEQ, COND_NOT, COND_OR, COND_WORDS, COND_XOR, MAX_BOOLS,
+    MAX_CONDS,
+};
 use super::category::CategorySet;
 use super::classes::Class;
 pub(crate) use super::classes::CLASSES;
+use super::compiled::{COND_KIND_ALLOW, COND_KIND_AUDITALLOW, COND_KIND_DONTAUDIT};
 use super::compiled::{OBJECT_R, SIDS};
 use super::constraint::{
     ATTR_ROLE, ATTR_TYPE, ATTR_USER, DOM, DOMBY, EQ, INCOMP, NEQ, OP_AND, OP_LEVEL, OP_NAME,
-    OP_NOT, OP_OR, OP_SAME,
+    OP_NOT, OP_OR, OP_SAME, THIRD,
 };
 use super::context::{Context, ContextError};
 use super::level::Level;
@@ -148,6 +159,17 @@ pub(crate) struct Policy {
     /// `mlsconstrain` statements: class, permissions and the compiled
     /// expression (`constraint.rs`), in the order written.
     pub(crate) constraints: Vec<(u8, u32, Vec<u32>)>,
+    /// `validatetrans` and `mlsvalidatetrans` statements: class and the
+    /// compiled expression, in the order written.
+    pub(crate) validatetrans: Vec<(u8, Vec<u32>)>,
+    /// Booleans, sorted by name (a boolean's id is its place), with their
+    /// default values.
+    pub(crate) bools: Vec<(String, bool)>,
+    /// The conditions of `if` statements, in order (`booleans.rs`).
+    pub(crate) conds: Vec<Vec<u32>>,
+    /// Conditional rules: (source, target, class, condition, kind |
+    /// branch << 8) to permissions.
+    pub(crate) cond_rules: BTreeMap<(u32, u32, u8, u32, u32), u32>,
     /// Rules that name a class mlte does not mediate (of a policy that
     /// declares SELinux's classes): that part of them is left out.
     pub(crate) left_out: usize,
@@ -185,12 +207,21 @@ fn tokens(text: &str) -> Result<Vec<Token<'_>>, Error> {
                     pos,
                 });
                 i += 1;
-            } else if (c == b'=' || c == b'!') && bytes.get(i + 1) == Some(&b'=') {
+            } else if (c == b'=' || c == b'!') && bytes.get(i + 1) == Some(&b'=')
+                || (c == b'&' || c == b'|') && bytes.get(i + 1) == Some(&c)
+            {
                 out.push(Token {
                     text: &code[i..i + 2],
                     pos,
                 });
                 i += 2;
+            } else if c == b'!' || c == b'^' {
+                // A condition's `!` and `^`.
+                out.push(Token {
+                    text: &code[i..i + 1],
+                    pos,
+                });
+                i += 1;
             } else if is_word_byte(c) {
                 let start = i;
                 // As checkpolicy's identifiers: a `-` after the first byte
@@ -223,7 +254,7 @@ fn is_word_byte(c: u8) -> bool {
 fn is_punct(text: &str) -> bool {
     matches!(
         text,
-        "{" | "}" | ";" | ":" | "(" | ")" | "*" | "," | "-" | "==" | "!="
+        "{" | "}" | ";" | ":" | "(" | ")" | "*" | "," | "-" | "==" | "!=" | "&&" | "||" | "!" | "^"
     )
 }
 
@@ -274,6 +305,17 @@ struct Parser<'a> {
     /// Whether the constraint being parsed is a `constrain`, which may not
     /// test levels.
     without_levels: bool,
+    /// Set while a `validatetrans` is read: `u3`, `r3` and `t3` may be
+    /// tested.
+    with_third: bool,
+    /// `validatetrans` statements as written: class, program, where.
+    validatetrans: Vec<(u8, Vec<u32>, Pos)>,
+    /// Declared booleans, with their default values.
+    bools: BTreeMap<String, bool>,
+    /// The conditions as written: codes, with the booleans by name.
+    conds: Vec<(Vec<CondWord>, Pos)>,
+    /// Inside an `if`: its condition and whether in the `else` branch.
+    cond: Option<(u32, bool)>,
     /// How deeply the constraint expression being parsed nests (`not`,
     /// `(`): bounded, so that a hostile text cannot overflow the stack.
     depth: u32,
@@ -367,6 +409,9 @@ enum Rule {
         class: u8,
         perms: u32,
         pos: Pos,
+        /// Inside an `if`: the condition, and whether the rule is in its
+        /// `else` branch.
+        cond: Option<(u32, bool)>,
     },
     Transition {
         sources: TypeSet,
@@ -375,6 +420,13 @@ enum Rule {
         new: u32,
         pos: Pos,
     },
+}
+
+/// A word of a condition as written: a code, or a boolean by name.
+#[derive(Debug, Clone)]
+enum CondWord {
+    Op(u32),
+    Bool(String),
 }
 
 /// The places (from 0) in SELinux's initial SID declarations of the SIDs
@@ -807,7 +859,7 @@ impl<'a> Parser<'a> {
         let pos = self.pos();
         let left = self.word("l1, l2, h1, h2, u1, u2, r1, r2, t1, t2, not or '('")?;
         match left.text {
-            "u3" | "r3" | "t3" => {
+            "u3" | "r3" | "t3" if !self.with_third => {
                 return Self::error_at(
                     pos,
                     0,
@@ -821,7 +873,14 @@ impl<'a> Parser<'a> {
                 return Self::error_at(
                     pos,
                     0,
-                    format!("'{}': a level in constrain: use mlsconstrain", left.text),
+                    if self.with_third {
+                        format!(
+                            "'{}': a level in validatetrans: use mlsvalidatetrans",
+                            left.text
+                        )
+                    } else {
+                        format!("'{}': a level in constrain: use mlsconstrain", left.text)
+                    },
                 )
             }
             "l1" | "l2" | "h1" | "h2" => {
@@ -873,8 +932,11 @@ impl<'a> Parser<'a> {
                 };
                 out.push(OP_LEVEL | rel << 8 | pair << 12);
             }
-            "u1" | "u2" | "r1" | "r2" | "t1" | "t2" => {
+            "u1" | "u2" | "r1" | "r2" | "t1" | "t2" | "u3" | "r3" | "t3" => {
                 let (kind, side) = left.text.split_at(1);
+                // `u3 == NAME`: the third context takes names only, as
+                // checkpolicy's grammar.
+                let third = side == "3";
                 let side = u32::from(side == "2");
                 let attr = match kind {
                     "u" => ATTR_USER,
@@ -897,17 +959,22 @@ impl<'a> Parser<'a> {
                 };
                 self.next += 1;
                 let other = format!("{kind}{}", 2 - side);
-                if self.peek_is(&other) {
+                if !third && self.peek_is(&other) {
                     self.next += 1;
                     out.push(OP_SAME | u32::from(negated) << 9 | attr << 10);
                     return Ok(());
                 }
-                if ["u1", "u2", "r1", "r2", "t1", "t2"]
+                if ["u1", "u2", "r1", "r2", "t1", "t2", "u3", "r3", "t3"]
                     .iter()
                     .any(|w| self.peek_is(w))
                 {
+                    let expected = if third {
+                        "names".to_string()
+                    } else {
+                        format!("{other} or names")
+                    };
                     return self.error(format!(
-                        "{} {} {}: expected {other} or names",
+                        "{} {} {}: expected {expected}",
                         left.text,
                         if negated { "!=" } else { "==" },
                         self.found().trim_matches('\'')
@@ -939,7 +1006,8 @@ impl<'a> Parser<'a> {
                 } else {
                     names.push(name(self)?);
                 }
-                let flags = side | u32::from(negated) << 1 | attr << 2;
+                let flags =
+                    side | u32::from(negated) << 1 | attr << 2 | if third { THIRD >> 8 } else { 0 };
                 for (i, id) in names.into_iter().enumerate() {
                     out.extend([OP_NAME | flags << 8, id]);
                     if i > 0 {
@@ -1003,6 +1071,7 @@ impl<'a> Parser<'a> {
                 class,
                 perms,
                 pos,
+                cond: self.cond,
             });
         }
         if classes.iter().any(|c| *c == ClassRef::Other) {
@@ -1243,6 +1312,143 @@ impl<'a> Parser<'a> {
         self.tokens
             .get(at)
             .is_some_and(|t| self.roles.contains_key(t.text) && !self.declared(t.text))
+    }
+
+    /// After `if` (at `pos`): `( CONDITION ) { RULES } [else { RULES }]`,
+    /// as checkpolicy's; the rules are `allow`, `auditallow` and
+    /// `dontaudit`.
+    fn if_statement(&mut self, pos: Pos) -> Result<(), Error> {
+        let mut words = Vec::new();
+        self.cond_or(&mut words)?;
+        let cond = u32::try_from(self.conds.len()).unwrap_or(u32::MAX);
+        self.conds.push((words, pos));
+        self.cond_block(cond, false)?;
+        if self.keyword("else") {
+            self.cond_block(cond, true)?;
+        }
+        Ok(())
+    }
+
+    /// `{ RULES }` of condition `cond` (its `else` branch if `in_else`).
+    fn cond_block(&mut self, cond: u32, in_else: bool) -> Result<(), Error> {
+        self.expect("{")?;
+        self.cond = Some((cond, in_else));
+        let result = (|| {
+            while !self.peek_is("}") {
+                let pos = self.pos();
+                let keyword = self.word("a rule or '}'")?;
+                match keyword.text {
+                    "allow" => self.av_rule(AvKind::Allow, pos)?,
+                    "auditallow" => self.av_rule(AvKind::Auditallow, pos)?,
+                    "dontaudit" => self.av_rule(AvKind::Dontaudit, pos)?,
+                    other => {
+                        return Self::error_at(
+                            pos,
+                            0,
+                            format!(
+                                "'{other}' inside an if: not supported by mlte (allow, \
+                                 auditallow and dontaudit are)"
+                            ),
+                        )
+                    }
+                }
+                self.expect(";")?;
+            }
+            self.expect("}")
+        })();
+        self.cond = None;
+        result
+    }
+
+    /// A condition: `||` of `^` of `&&` of `==`/`!=` chains of booleans,
+    /// `!` and parenthesised conditions, with checkpolicy's precedence
+    /// (`cond_eq`), in postfix.
+    fn cond_or(&mut self, out: &mut Vec<CondWord>) -> Result<(), Error> {
+        self.cond_xor(out)?;
+        while self.keyword("||") {
+            self.cond_xor(out)?;
+            out.push(CondWord::Op(COND_OR));
+        }
+        Ok(())
+    }
+
+    fn cond_xor(&mut self, out: &mut Vec<CondWord>) -> Result<(), Error> {
+        self.cond_and(out)?;
+        while self.keyword("^") {
+            self.cond_and(out)?;
+            out.push(CondWord::Op(COND_XOR));
+        }
+        Ok(())
+    }
+
+    fn cond_and(&mut self, out: &mut Vec<CondWord>) -> Result<(), Error> {
+        self.cond_eq(out)?;
+        while self.keyword("&&") {
+            self.cond_eq(out)?;
+            out.push(CondWord::Op(COND_AND));
+        }
+        Ok(())
+    }
+
+    /// Operands joined by `==` and `!=`, from the left. As in
+    /// checkpolicy's grammar, where `!` binds looser than `==`, a `!`
+    /// takes the rest of the chain: `!a == b` is `!(a == b)`, `a == !b ==
+    /// c` is `a == !(b == c)`.
+    fn cond_eq(&mut self, out: &mut Vec<CondWord>) -> Result<(), Error> {
+        self.cond_operand(out)?;
+        loop {
+            let op = if self.keyword("==") {
+                COND_EQ
+            } else if self.keyword("!=") {
+                COND_NEQ
+            } else {
+                return Ok(());
+            };
+            self.cond_operand(out)?;
+            out.push(CondWord::Op(op));
+        }
+    }
+
+    fn cond_operand(&mut self, out: &mut Vec<CondWord>) -> Result<(), Error> {
+        if !self.keyword("!") {
+            return self.cond_primary(out);
+        }
+        if self.depth >= MAX_NESTING {
+            return self.error(format!("condition nested more than {MAX_NESTING} deep"));
+        }
+        self.depth += 1;
+        let result = self.cond_eq(out);
+        self.depth -= 1;
+        result?;
+        out.push(CondWord::Op(COND_NOT));
+        Ok(())
+    }
+
+    fn cond_primary(&mut self, out: &mut Vec<CondWord>) -> Result<(), Error> {
+        if self.keyword("(") {
+            if self.depth >= MAX_NESTING {
+                return self.error(format!("condition nested more than {MAX_NESTING} deep"));
+            }
+            self.depth += 1;
+            let result = self.cond_or(out);
+            self.depth -= 1;
+            result?;
+            return self.expect(")");
+        }
+        let pos = self.pos();
+        let name = self.word("a boolean, '!' or '('")?;
+        if !self.bools.contains_key(name.text) {
+            return Self::error_at(
+                pos,
+                0,
+                format!(
+                    "unknown boolean '{}': declare it with 'bool {} false;'",
+                    name.text, name.text
+                ),
+            );
+        }
+        out.push(CondWord::Bool(name.text.to_string()));
+        Ok(())
     }
 
     fn statement(&mut self) -> Result<(), Error> {
@@ -1492,8 +1698,29 @@ impl<'a> Parser<'a> {
                     ClassRef::Other => self.policy.left_out += 1,
                 }
             }
-            "validatetrans" | "mlsvalidatetrans" | "bool" | "if" | "type_change"
-            | "type_member" | "range_transition" | "fs_use_xattr" | "fs_use_task"
+            "bool" => {
+                let pos = self.pos();
+                let name = self.word("a boolean name")?;
+                let value = match self.word("true or false")?.text {
+                    "true" => true,
+                    "false" => false,
+                    other => {
+                        return Self::error_at(
+                            pos,
+                            0,
+                            format!(
+                                "bool {}: expected true or false, found '{other}'",
+                                name.text
+                            ),
+                        )
+                    }
+                };
+                if self.bools.insert(name.text.to_string(), value).is_some() {
+                    return Self::error_at(pos, 0, format!("a second bool {}", name.text));
+                }
+            }
+            "if" => return self.if_statement(pos),
+            "type_change" | "type_member" | "range_transition" | "fs_use_xattr" | "fs_use_task"
             | "fs_use_trans" | "genfscon" | "portcon" | "netifcon" | "nodecon" | "allowxperm"
             | "typebounds" | "default_user" | "default_role" | "default_type" | "default_range"
             | "handleunknown" | "mls" => {
@@ -1501,6 +1728,27 @@ impl<'a> Parser<'a> {
                     pos,
                     message: format!("'{}': not supported by mlte", keyword.text),
                 });
+            }
+            // `validatetrans CLASSES EXPR;`: `1` is the old context, `2`
+            // the new one, `u3`/`r3`/`t3` the task's; `mlsvalidatetrans`
+            // may test levels too.
+            "validatetrans" | "mlsvalidatetrans" => {
+                let classes = self.class_set()?;
+                let pos = self.pos();
+                let mut ops = Vec::new();
+                self.without_levels = keyword.text == "validatetrans";
+                self.with_third = true;
+                let parsed = self.expr(&mut ops);
+                self.with_third = false;
+                parsed?;
+                for class in &classes {
+                    match *class {
+                        ClassRef::Mlte(class) => {
+                            self.validatetrans.push((class, ops.clone(), pos));
+                        }
+                        ClassRef::Other => self.policy.left_out += 1,
+                    }
+                }
             }
             // `constrain` is `mlsconstrain` without levels, as SELinux's:
             // both kinds apply to the class alike.
@@ -1579,6 +1827,7 @@ impl Parser<'_> {
                     ref targets,
                     class,
                     perms,
+                    cond,
                     ..
                 } => {
                     // A neverallow is checked below, once every allow is
@@ -1591,6 +1840,22 @@ impl Parser<'_> {
                         for target in self.expand(targets, source) {
                             expanded.push((source, target, class));
                         }
+                    }
+                    if let Some((cond, in_else)) = cond {
+                        let kind = match kind {
+                            AvKind::Allow => COND_KIND_ALLOW,
+                            AvKind::Auditallow => COND_KIND_AUDITALLOW,
+                            AvKind::Dontaudit | AvKind::Neverallow => COND_KIND_DONTAUDIT,
+                        };
+                        let flags = kind | u32::from(in_else) << 8;
+                        for (s, t, c) in expanded {
+                            *self
+                                .policy
+                                .cond_rules
+                                .entry((s, t, c, cond, flags))
+                                .or_insert(0) |= perms;
+                        }
+                        continue;
                     }
                     let table = match kind {
                         AvKind::Allow => &mut self.policy.allow,
@@ -1639,6 +1904,7 @@ impl Parser<'_> {
                 class,
                 perms,
                 pos,
+                ..
             } = *rule
             {
                 self.check_neverallow(sources, targets, class, perms, pos)?;
@@ -1654,10 +1920,57 @@ impl Parser<'_> {
         for (class, perms, ops, pos) in core::mem::take(&mut self.constraints) {
             let ops = self.expand_constraint(&ops, pos)?;
             let bytes: Vec<u8> = ops.iter().flat_map(|w| w.to_le_bytes()).collect();
-            if let Err((_, why)) = super::constraint::check(&bytes, &limits) {
+            if let Err((_, why)) = super::constraint::check(&bytes, &limits, false) {
                 return Self::error_at(pos, 0, format!("expression refused: {why}"));
             }
             self.policy.constraints.push((class, perms, ops));
+        }
+        for (class, ops, pos) in core::mem::take(&mut self.validatetrans) {
+            let ops = self.expand_constraint(&ops, pos)?;
+            let bytes: Vec<u8> = ops.iter().flat_map(|w| w.to_le_bytes()).collect();
+            if let Err((_, why)) = super::constraint::check(&bytes, &limits, true) {
+                return Self::error_at(pos, 0, format!("expression refused: {why}"));
+            }
+            self.policy.validatetrans.push((class, ops));
+        }
+        self.finish_conds()
+    }
+
+    /// Booleans get their ids (their places in name order) and the
+    /// conditions their compiled form, checked as the kernel checks it.
+    fn finish_conds(&mut self) -> Result<(), Error> {
+        self.policy.bools = self.bools.iter().map(|(n, &v)| (n.clone(), v)).collect();
+        let id = |name: &str| {
+            self.bools
+                .keys()
+                .position(|n| n == name)
+                .and_then(|i| u32::try_from(i).ok())
+                .unwrap_or(u32::MAX)
+        };
+        let bools = u32::try_from(self.bools.len()).unwrap_or(u32::MAX);
+        for (words, pos) in &self.conds {
+            let ops: Vec<u32> = words
+                .iter()
+                .map(|w| match w {
+                    CondWord::Op(op) => *op,
+                    CondWord::Bool(name) => COND_BOOL | id(name) << 8,
+                })
+                .collect();
+            if ops.len() > COND_WORDS {
+                return Self::error_at(
+                    *pos,
+                    0,
+                    format!(
+                        "a condition of {} operations: at most {COND_WORDS} (not supported by mlte)",
+                        ops.len()
+                    ),
+                );
+            }
+            let bytes: Vec<u8> = ops.iter().flat_map(|w| w.to_le_bytes()).collect();
+            if let Err((_, why)) = super::booleans::check(&bytes, bools) {
+                return Self::error_at(*pos, 0, format!("condition refused: {why}"));
+            }
+            self.policy.conds.push(ops);
         }
         Ok(())
     }
@@ -1766,12 +2079,23 @@ impl Parser<'_> {
         let (class_name, names) = CLASSES[usize::from(class)];
         for source in self.expand(sources, 0) {
             for target in self.expand(targets, source) {
-                let granted = self
+                // Conditional allows count whatever the booleans, as
+                // checkpolicy's.
+                let conditional = self
+                    .policy
+                    .cond_rules
+                    .range(
+                        (source, target, class, 0, 0)..=(source, target, class, u32::MAX, u32::MAX),
+                    )
+                    .filter(|((.., flags), _)| flags & 0xff == COND_KIND_ALLOW)
+                    .fold(0, |acc, (_, &p)| acc | p);
+                let granted = (self
                     .policy
                     .allow
                     .get(&(source, target, class))
                     .copied()
                     .unwrap_or(0)
+                    | conditional)
                     & perms;
                 if granted != 0 {
                     let list: Vec<&str> = names
@@ -1981,6 +2305,10 @@ impl Policy {
             count(self.role_allows.len()),
             count(self.auditallow.len()),
             count(self.permissive.len()),
+            count(self.validatetrans.len()),
+            count(self.bools.len()),
+            count(self.conds.len()),
+            count(self.cond_rules.len()),
         ] {
             out.extend_from_slice(&v.to_le_bytes());
         }
@@ -2085,11 +2413,55 @@ impl Policy {
         for &ty in &self.permissive {
             out.extend_from_slice(&ty.to_le_bytes());
         }
+        if self.bools.len() > MAX_BOOLS as usize || self.conds.len() > MAX_CONDS as usize {
+            return Err(format!(
+                "{} booleans and {} if statements: a policy has at most {MAX_BOOLS} and \
+                 {MAX_CONDS}",
+                self.bools.len(),
+                self.conds.len()
+            ));
+        }
+        if count(self.cond_rules.len()) > MAX_RULES {
+            return Err(format!(
+                "{} conditional rules: a policy has at most {MAX_RULES}",
+                self.cond_rules.len()
+            ));
+        }
+        // Sorted by name: the ids.
+        for (name, _) in &self.bools {
+            push_name(&mut out, "boolean", name)?;
+        }
+        for &(_, value) in &self.bools {
+            out.extend_from_slice(&u32::from(value).to_le_bytes());
+        }
+        for ops in &self.conds {
+            out.extend_from_slice(&count(ops.len()).to_le_bytes());
+            for k in 0..COND_WORDS {
+                out.extend_from_slice(&ops.get(k).copied().unwrap_or(0).to_le_bytes());
+            }
+        }
+        // A BTreeMap iterates in key order: sorted and unique.
+        for (&(s, t, c, cond, flags), &perms) in &self.cond_rules {
+            for v in [s, t, u32::from(c), perms, cond, flags] {
+                out.extend_from_slice(&v.to_le_bytes());
+            }
+        }
         // Constraints by class; in the order written within a class.
         let mut constraints: Vec<_> = self.constraints.iter().collect();
         constraints.sort_by_key(|(class, _, _)| *class);
         for (class, perms, ops) in constraints {
             for v in [u32::from(*class), *perms, count(ops.len())] {
+                out.extend_from_slice(&v.to_le_bytes());
+            }
+            for w in ops {
+                out.extend_from_slice(&w.to_le_bytes());
+            }
+        }
+        // Then the validatetrans programs, by class the same way.
+        let mut validatetrans: Vec<_> = self.validatetrans.iter().collect();
+        validatetrans.sort_by_key(|(class, _)| *class);
+        for (class, ops) in validatetrans {
+            for v in [u32::from(*class), count(ops.len())] {
                 out.extend_from_slice(&v.to_le_bytes());
             }
             for w in ops {
@@ -2127,6 +2499,11 @@ pub(crate) fn parse(text: &str) -> Result<Policy, Error> {
         role_allows: Vec::new(),
         sid_contexts: [None, None, None],
         without_levels: false,
+        with_third: false,
+        validatetrans: Vec::new(),
+        bools: BTreeMap::new(),
+        conds: Vec::new(),
+        cond: None,
         depth: 0,
     };
     while p.next < p.tokens.len() {
@@ -2139,6 +2516,7 @@ pub(crate) fn parse(text: &str) -> Result<Policy, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mlte::booleans::CondValues;
 
     const GOOD: &str = "\
 # A small policy.
@@ -2219,7 +2597,9 @@ user u roles object_r level s0 range s0; sid kernel u:object_r:init_t:s0; sid fi
         let c = checked.view();
         let ctx = |text: &str| crate::mlte::context::Context::parse(text.as_bytes(), &c).unwrap();
         let class = crate::mlte::classes::Class::File;
-        let holds = |s: &str, o: &str, perm: u32| c.denied(&ctx(s), &ctx(o), class, perm) == 0;
+        let holds = |s: &str, o: &str, perm: u32| {
+            c.denied(&ctx(s), &ctx(o), class, perm, &CondValues::NONE) == 0
+        };
         assert!(
             holds("u:object_r:user_t:s0", "u:object_r:bin_t:s0", read),
             "t1 == domain"
@@ -2320,7 +2700,8 @@ user u roles object_r level s0 range s0; sid kernel u:object_r:init_t:s0; sid fi
                 &ctx("system_u:system_r:user_t:s0"),
                 &ctx("system_u:object_r:etc_t:s1"),
                 Class::File,
-                read
+                read,
+                &CondValues::NONE
             ),
             read
         );
@@ -2329,7 +2710,8 @@ user u roles object_r level s0 range s0; sid kernel u:object_r:init_t:s0; sid fi
                 &ctx("system_u:system_r:kernel_t:s0"),
                 &ctx("system_u:object_r:etc_t:s1"),
                 Class::File,
-                read
+                read,
+                &CondValues::NONE
             ),
             0,
             "trusted"
@@ -2339,7 +2721,8 @@ user u roles object_r level s0 range s0; sid kernel u:object_r:init_t:s0; sid fi
                 &ctx("system_u:system_r:user_t:s1"),
                 &ctx("system_u:object_r:etc_t:s0"),
                 Class::File,
-                read
+                read,
+                &CondValues::NONE
             ),
             0
         );
@@ -2416,6 +2799,154 @@ user u roles object_r level s0 range s0; sid kernel u:object_r:init_t:s0; sid fi
         }
     }
 
+    /// `validatetrans` takes `u3`/`r3`/`t3` name tests (names only) and no
+    /// levels; `mlsvalidatetrans` levels too; no other statement takes
+    /// `u3`. The compiled form answers `validate_transition`.
+    #[test]
+    fn validatetrans_statements() {
+        let head = "sensitivity s0; sensitivity s1; level s0; level s1; type a; type b; type c;\n\
+                    user u roles object_r level s0 range s0 - s1;\n\
+                    sid kernel u:object_r:a:s0; sid file u:object_r:a:s0; sid unlabeled u:object_r:a:s0;\n";
+        let p = parse(&format!(
+            "{head}validatetrans {{ file dir }} (t1 == t2 or t3 == {{ c b }});\n\
+             mlsvalidatetrans file (l1 eq l2 or u3 != u);\n"
+        ))
+        .unwrap();
+        assert_eq!(p.validatetrans.len(), 3);
+        let bytes = p.compile().unwrap();
+        let checked = crate::mlte::compiled::Checked::new(&bytes[..]).unwrap();
+        let v = checked.view();
+        let ctx = |t: &str| Context::parse(t.as_bytes(), &v).unwrap();
+        let (a0, b0, a1, c0) = (
+            ctx("u:object_r:a:s0"),
+            ctx("u:object_r:b:s0"),
+            ctx("u:object_r:a:s1"),
+            ctx("u:object_r:c:s0"),
+        );
+        use crate::mlte::classes::Class;
+        assert!(v.validate_transition(&a0, &a0, &a0, Class::File));
+        assert!(
+            !v.validate_transition(&a0, &b0, &a0, Class::File),
+            "t1 != t2, t3 a"
+        );
+        assert!(v.validate_transition(&a0, &b0, &c0, Class::Dir), "t3 c");
+        assert!(!v.validate_transition(&a0, &a1, &a0, Class::File), "level");
+        assert!(
+            v.validate_transition(&a0, &a1, &a0, Class::Dir),
+            "no mls one on dir"
+        );
+        assert!(v.validate_transition(&a0, &b0, &a0, Class::Process), "none");
+        for (text, want) in [
+            (
+                "validatetrans file (l1 eq l2);",
+                "4:21: 'l1': a level in validatetrans: use mlsvalidatetrans",
+            ),
+            (
+                "validatetrans file (t3 == t1);",
+                "4:27: t3 == t1: expected names",
+            ),
+            (
+                "mlsconstrain file read (t3 == a);",
+                "4:25: 't3': not supported by mlte (validatetrans only)",
+            ),
+            (
+                "validatetrans file (t3 == nosuch);",
+                "4:27: unknown type or attribute 'nosuch'",
+            ),
+        ] {
+            let err = parse(&format!("{head}{text}")).unwrap_err().to_string();
+            assert!(err.starts_with(want), "{text}: got '{err}', want '{want}'");
+        }
+    }
+
+    /// `bool` and `if`/`else` with checkpolicy's precedence (`||` below
+    /// `^` below `&&` below `!` below `==`/`!=`); rules under a condition
+    /// follow it; a neverallow sees conditional allows.
+    #[test]
+    fn booleans_and_conditional_rules() {
+        let head = "sensitivity s0; level s0; type a; type b;\n\
+                    user u roles object_r level s0 range s0;\n\
+                    sid kernel u:object_r:a:s0; sid file u:object_r:a:s0; sid unlabeled u:object_r:a:s0;\n\
+                    bool x true; bool y false; bool z false;\n";
+        let p = parse(&format!(
+            "{head}if (!x == y || z && x ^ y) {{ allow a b : file read; auditallow a b : file read; }}\n\
+             else {{ allow a b : file write; dontaudit a b : file getattr; }}\n"
+        ))
+        .unwrap();
+        // Ids by name: x 0, y 1, z 2.
+        let b_ = |id: u32| COND_BOOL | id << 8;
+        assert_eq!(
+            p.conds,
+            [vec![
+                b_(0),
+                b_(1),
+                COND_EQ,
+                COND_NOT,
+                b_(2),
+                b_(0),
+                COND_AND,
+                b_(1),
+                COND_XOR,
+                COND_OR
+            ]]
+        );
+        assert_eq!(p.cond_rules.len(), 4);
+        let bytes = p.compile().unwrap();
+        let checked = crate::mlte::compiled::Checked::new(&bytes[..]).unwrap();
+        let v = checked.view();
+        use crate::mlte::classes::{perm, Class};
+        let (read, write) = (perm(Class::File, "read"), perm(Class::File, "write"));
+        let mut values = v.default_bools();
+        // !(x == y) || ((z && x) ^ y): x true, y false: true.
+        let conds = v.cond_values(&values);
+        assert_eq!(v.allowed(0, 1, Class::File, &conds), read);
+        assert_eq!(v.auditallow(0, 1, Class::File, &conds), read);
+        assert_eq!(v.dontaudit(0, 1, Class::File, &conds), 0);
+        values.set(1, true);
+        // x == y, and (z && x) ^ y is true: still true.
+        assert_eq!(v.allowed(0, 1, Class::File, &v.cond_values(&values)), read);
+        values.set(0, false);
+        values.set(1, false);
+        // x == y (both false), z && x false, ^ y false: false.
+        let conds = v.cond_values(&values);
+        assert_eq!(v.allowed(0, 1, Class::File, &conds), write);
+        assert_eq!(
+            v.dontaudit(0, 1, Class::File, &conds),
+            perm(Class::File, "getattr")
+        );
+        assert_eq!(v.allowed(1, 0, Class::File, &conds), 0);
+        for (text, want) in [
+            (
+                "if (w) { allow a b : file read; }",
+                "5:5: unknown boolean 'w'",
+            ),
+            ("bool x false;", "5:6: a second bool x"),
+            (
+                "bool w maybe;",
+                "5:6: bool w: expected true or false, found 'maybe'",
+            ),
+            (
+                "if (x) { type_transition a b : file a; }",
+                "5:10: 'type_transition' inside an if: not supported by mlte",
+            ),
+            (
+                "if (x) { if (y) { allow a b : file read; } }",
+                "5:10: 'if' inside an if: not supported",
+            ),
+            (
+                "if (x &&) { allow a b : file read; }",
+                "5:9: expected a boolean",
+            ),
+            (
+                "if (x) { allow a b : file read; } neverallow a b : file read;",
+                "5:35: neverallow violated",
+            ),
+        ] {
+            let err = parse(&format!("{head}{text}")).unwrap_err().to_string();
+            assert!(err.starts_with(want), "{text}: got '{err}', want '{want}'");
+        }
+    }
+
     /// `dontaudit`: expanded as allow, compiled into its own table, read
     /// back by `Compiled::dontaudit`.
     #[test]
@@ -2431,15 +2962,15 @@ user u roles object_r level s0 range s0; sid kernel u:object_r:init_t:s0; sid fi
         let c = checked.view();
         use crate::mlte::classes::{perm, Class};
         let wg = perm(Class::File, "write") | perm(Class::File, "getattr");
-        assert_eq!(c.dontaudit(0, 1, Class::File), wg);
-        assert_eq!(c.dontaudit(0, 0, Class::File), wg);
-        assert_eq!(c.dontaudit(1, 0, Class::File), 0);
+        assert_eq!(c.dontaudit(0, 1, Class::File, &CondValues::NONE), wg);
+        assert_eq!(c.dontaudit(0, 0, Class::File, &CondValues::NONE), wg);
+        assert_eq!(c.dontaudit(1, 0, Class::File, &CondValues::NONE), 0);
         assert_eq!(
-            c.dontaudit(0, 0, Class::Process),
+            c.dontaudit(0, 0, Class::Process, &CondValues::NONE),
             perm(Class::Process, "signal")
         );
         assert_eq!(
-            c.allowed(0, 1, Class::File),
+            c.allowed(0, 1, Class::File, &CondValues::NONE),
             perm(Class::File, "read"),
             "allow unchanged"
         );

@@ -28,6 +28,10 @@
 //! - `context`: `CONTEXT` gives the context in canonical form, followed by a
 //!   NUL as selinuxfs gives it, or `EINVAL` when the policy does not accept
 //!   it.
+//! - `validatetrans` (written, not a transaction, as selinuxfs's):
+//!   `OLDCON NEWCON CLASS TASKCON` succeeds when relabelling an object of
+//!   `CLASS` from `OLDCON` to `NEWCON` by a task in `TASKCON` passes the
+//!   class's `validatetrans` statements, and gets `EPERM` when it does not.
 //!
 //! `CLASS` is a class's name or its number (the index in `classes.rs`,
 //! from 1, as SELinux numbers classes from 1). A question may end with a
@@ -46,12 +50,13 @@
 
 use core::fmt::{self, Write};
 
+use super::booleans::Conds;
 use super::classes::Class;
 use super::compiled::{Compiled, MAX_NAME};
 use super::context::{Context, Shown};
 use super::level::Level;
 use crate::attribute::Attribute;
-use crate::error::{Result, EACCES, EINVAL};
+use crate::error::{Result, EACCES, EINVAL, EPERM};
 use crate::platform::{self, TextBuf};
 
 use super::policy;
@@ -135,6 +140,7 @@ fn context(policy: &Compiled<'_>, word: &[u8], n: usize) -> core::result::Result
 /// `TCON`, for `SCON TCON CLASS [REQUESTED]`.
 pub(crate) fn access(
     policy: &Compiled<'_>,
+    conds: &impl Conds,
     question: &[u8],
 ) -> core::result::Result<Decision, Refusal> {
     const EXPECTED: &str = "SCON TCON CLASS [REQUESTED]";
@@ -154,9 +160,9 @@ pub(crate) fn access(
     }
     let all = class.all_perms();
     Ok(Decision {
-        allowed: all & !policy.denied(&s, &t, class, all),
-        auditallow: policy.auditallow(s.ty, t.ty, class),
-        auditdeny: !policy.dontaudit(s.ty, t.ty, class),
+        allowed: all & !policy.denied(&s, &t, class, all, conds),
+        auditallow: policy.auditallow(s.ty, t.ty, class, conds),
+        auditdeny: !policy.dontaudit(s.ty, t.ty, class, conds),
         permissive: policy.permissive(s.ty),
     })
 }
@@ -265,6 +271,24 @@ pub(crate) fn create(
     Ok(NamedContext::new(policy, &new))
 }
 
+/// `validatetrans`: whether `OLDCON NEWCON CLASS TASKCON` passes the
+/// class's `validatetrans` statements (SELinux's
+/// `security_validate_transition_user()`).
+pub(crate) fn validatetrans(
+    policy: &Compiled<'_>,
+    question: &[u8],
+) -> core::result::Result<bool, Refusal> {
+    const EXPECTED: &str = "OLDCON NEWCON CLASS TASKCON";
+    let (w, count) = words::<4>(question, EXPECTED)?;
+    if count != 4 {
+        return Err(Refusal::Words(EXPECTED));
+    }
+    let (old, new) = (context(policy, w[0], 1)?, context(policy, w[1], 2)?);
+    let class = class(w[2], 3)?;
+    let task = context(policy, w[3], 4)?;
+    Ok(policy.validate_transition(&old, &new, &task, class))
+}
+
 /// `context`: `CONTEXT` in canonical form (shown with a NUL after it).
 pub(crate) fn canonical(
     policy: &Compiled<'_>,
@@ -284,9 +308,9 @@ pub(crate) fn canonical(
 /// and a log line for a refused question, or without a policy.
 fn decide<T: Send>(
     file: &str,
-    answer: impl FnOnce(&Compiled<'_>) -> core::result::Result<T, Refusal> + Send,
+    answer: impl FnOnce(&policy::Policy<'_>) -> core::result::Result<T, Refusal> + Send,
 ) -> Result<T> {
-    match policy::with(|p| p.map(|p| answer(p))) {
+    match policy::with(|p| p.map(answer)) {
         Some(Ok(value)) => Ok(value),
         Some(Err(refusal)) => {
             if platform::ratelimit_securityfs() {
@@ -326,7 +350,7 @@ impl Attribute for AccessFile {
 
     fn answer(input: &[u8], out: &mut TextBuf) -> Result {
         let seqno = policy::counts().loads;
-        let decision = decide("access", |p| access(p, input))?;
+        let decision = decide("access", |p| access(p, p.bool_state(), input))?;
         out.format(|out| write_access(out, decision, seqno))
     }
 }
@@ -363,6 +387,27 @@ impl Attribute for ContextFile {
     }
 }
 
+/// `.../mlte/validatetrans` ([`validatetrans`]): a write of a question
+/// succeeds when the transition is valid, and gets `EPERM` when it is not,
+/// as selinuxfs's `validatetrans`.
+pub(crate) struct ValidatetransFile;
+
+impl Attribute for ValidatetransFile {
+    const WRITABLE: bool = true;
+
+    fn show(_out: &mut TextBuf) -> Result {
+        Ok(())
+    }
+
+    fn store(input: &[u8]) -> Result {
+        if decide("validatetrans", |p| validatetrans(p, input))? {
+            Ok(())
+        } else {
+            Err(EPERM)
+        }
+    }
+}
+
 /// `.../mlte/mls`: `1`, as selinuxfs's `mls` for a policy with MLS
 /// (mlte's always has levels), for libselinux's `is_selinux_mls_enabled`.
 pub(crate) struct MlsFile;
@@ -387,6 +432,7 @@ impl Attribute for PolicyversFile {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mlte::booleans::CondValues;
     use crate::mlte::classes::perm;
     use crate::mlte::compiled::tests::POLICY;
     use crate::mlte::compiled::Checked;
@@ -397,7 +443,7 @@ mod tests {
     }
 
     fn ask_access(q: &str) -> core::result::Result<String, Refusal> {
-        let decision = access(&policy().view(), q.as_bytes())?;
+        let decision = access(&policy().view(), &CondValues::NONE, q.as_bytes())?;
         let mut out = String::new();
         write_access(&mut out, decision, 7).unwrap();
         Ok(out)
@@ -466,7 +512,8 @@ mod tests {
         let checked = Checked::new(parse(&text).unwrap().compile().unwrap()).unwrap();
         let ask = |q: &str| {
             let mut out = String::new();
-            write_access(&mut out, access(&checked.view(), q.as_bytes()).unwrap(), 7).unwrap();
+            let decision = access(&checked.view(), &CondValues::NONE, q.as_bytes()).unwrap();
+            write_access(&mut out, decision, 7).unwrap();
             out
         };
         let (read, write, getattr) = (
@@ -487,6 +534,28 @@ mod tests {
             "0 ffffffff 0 ffffffff 7 0",
             "init_t: neither"
         );
+    }
+
+    /// `validatetrans`: SELinux's word order (old, new, class, task).
+    #[test]
+    fn validatetrans_answers_whether_a_relabel_is_valid() {
+        let text = format!("{POLICY}\nvalidatetrans file (t1 == t2 or t3 == init_t);\n");
+        let checked = Checked::new(parse(&text).unwrap().compile().unwrap()).unwrap();
+        let ask = |q: &str| validatetrans(&checked.view(), q.as_bytes());
+        let (tmp, bin) = ("system_u:object_r:tmp_t:s0", "system_u:object_r:bin_t:s0");
+        let (init, user) = ("system_u:system_r:init_t:s0", "system_u:system_r:user_t:s0");
+        assert_eq!(ask(&format!("{tmp} {tmp} file {user}")), Ok(true));
+        assert_eq!(ask(&format!("{tmp} {bin} file {user}")), Ok(false));
+        assert_eq!(ask(&format!("{tmp} {bin} 1 {init}\n")), Ok(true));
+        assert_eq!(ask(&format!("{tmp} {bin} dir {user}")), Ok(true));
+        assert_eq!(
+            ask(&format!("{tmp} {bin} file")),
+            Err(Refusal::Words("OLDCON NEWCON CLASS TASKCON"))
+        );
+        assert!(matches!(
+            ask(&format!("{tmp} {bin} file nobody")),
+            Err(Refusal::Context(4, _))
+        ));
     }
 
     #[test]

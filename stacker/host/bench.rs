@@ -154,6 +154,7 @@ fn decision_policy(types: usize) -> Vec<u8> {
 /// were allowed.
 #[inline(never)]
 pub fn decision_loop(iters: u64) -> u64 {
+    use crate::mlte::booleans::CondValues;
     use crate::mlte::classes::{perm, Class};
     use crate::mlte::compiled::InitialSid;
     use crate::mlte::label::Label;
@@ -187,7 +188,7 @@ pub fn decision_loop(iters: u64) -> u64 {
         let (s, o) = &labels[(i % 512) as usize];
         let context = |label: &Label| label.get().and_then(sidtab::stored).unwrap_or(fallback);
         let (s, o) = (context(black_box(s)), context(black_box(o)));
-        let denied = black_box(&policy).denied(s, o, Class::File, READ);
+        let denied = black_box(&policy).denied(s, o, Class::File, READ, &CondValues::NONE);
         allowed += u64::from(denied == 0);
     }
     allowed

@@ -36,6 +36,7 @@ macro_rules! codes {
 codes! {
     EPERM = 1,
     ENOENT = 2,
+    EAGAIN = 11,
     EINTR = 4,
     ECHILD = 10,
     EIO = 5,

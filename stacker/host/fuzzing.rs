@@ -201,20 +201,29 @@ fn exercise_compiled(view: &Compiled<'_>) {
     let sids = [InitialSid::Kernel, InitialSid::File, InitialSid::Unlabeled]
         .map(|s| view.sid_view(s).context);
     let classes = Class::ALL;
+    // The conditions under the declared booleans, as a load computes them.
+    let conds = view.cond_values(&view.default_bools());
+    for id in 0..view.bool_count() {
+        assert_eq!(
+            view.bool_id(view.bool_name(id)),
+            Some(id),
+            "boolean names are unique"
+        );
+    }
     for s in &sids {
         assert!(s.ty < types, "a sid's type out of range");
         assert!(view.validate(s).is_ok(), "a sid's context is not valid");
         for o in &sids {
             for &class in &classes {
-                let _ = view.allowed(s.ty, o.ty, class);
-                let _ = view.denied(s, o, class, u32::MAX);
+                let _ = view.allowed(s.ty, o.ty, class, &conds);
+                let _ = view.denied(s, o, class, u32::MAX, &conds);
                 if let Some(t) = view.transition(s.ty, o.ty, class) {
                     assert!(t < types, "a transition to a type out of range");
                 }
             }
         }
-        let _ = view.allowed(types, s.ty, Class::File);
-        let _ = view.allowed(s.ty, u32::MAX, Class::File);
+        let _ = view.allowed(types, s.ty, Class::File, &conds);
+        let _ = view.allowed(s.ty, u32::MAX, Class::File, &conds);
     }
 }
 

@@ -11,7 +11,12 @@
  * /sys/fs/selinux/class), mlte through its access file. Every permission
  * mlte has must be decided alike, its grant audited alike (auditallow),
  * its denial audited alike (dontaudit), and the source's domain be
- * permissive in both or in neither (the answer's flags).
+ * permissive in both or in neither (the answer's flags). Then, for every
+ * pair of contexts as the old and new label, with a task context picked
+ * from the list by the pair, and every class, whether the relabel passes
+ * the validatetrans statements: SELinux through /sys/fs/selinux/validatetrans
+ * and mlte through its validatetrans file, both writes that succeed or get
+ * EPERM.
  */
 #define _GNU_SOURCE
 #include "guest_util.h"
@@ -119,6 +124,55 @@ static int ask(const char *path, const char *q, struct answer *a)
 		      &a->auditdeny, &seqno, &a->flags) == 6 ? 0 : -1;
 }
 
+/* A write of `q` to validatetrans file `path`: 0 (valid), or the errno. */
+static int validatetrans(const char *path, const char *q)
+{
+	int fd = open(path, O_WRONLY);
+	int err = 0;
+
+	if (fd < 0)
+		return errno;
+	if (write(fd, q, strlen(q)) != (ssize_t)strlen(q))
+		err = errno ? errno : EIO;
+	close(fd);
+	return err;
+}
+
+/*
+ * Flips every boolean of policy `seed` (DIR_EQ/SEED.booleans) in both:
+ * SELinux's booleans/NAME ("CUR PENDING") and mlte's booleans file
+ * ("NAME CUR PENDING" lines) must agree before and after, the pending
+ * values set and committed. How many were flipped.
+ */
+static int flip_booleans(struct __test_metadata *_metadata, int seed)
+{
+	char path[256], name[64], value[32], listing[4096], want[128];
+	int flipped = 0, cur, pending;
+	FILE *f;
+
+	snprintf(path, sizeof(path), DIR_EQ "/%d.booleans", seed);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s", name) == 1) {
+		snprintf(path, sizeof(path), SELINUXFS "/booleans/%s", name);
+		EXPECT_EQ(0, read_value(path, value, sizeof(value))) TH_LOG("%s", path);
+		EXPECT_EQ(2, sscanf(value, "%d %d", &cur, &pending)) TH_LOG("%s: '%s'", path, value);
+		EXPECT_EQ(0, read_value(MLTE "booleans", listing, sizeof(listing)));
+		snprintf(want, sizeof(want), "%s %d %d\n", name, cur, pending);
+		EXPECT_NE(NULL, strstr(listing, want))
+			TH_LOG("mlte's booleans lack '%s': '%s'", name, listing);
+		EXPECT_EQ(0, write_value(path, cur ? "0" : "1") < 0) TH_LOG("%s", path);
+		snprintf(want, sizeof(want), "%s %d", name, !cur);
+		EXPECT_EQ(0, write_value(MLTE "booleans", want) < 0) TH_LOG("mlte: %s", want);
+		flipped++;
+	}
+	fclose(f);
+	EXPECT_EQ(0, write_value(SELINUXFS "/commit_pending_bools", "1") < 0);
+	EXPECT_EQ(0, write_value(MLTE "commit_pending_bools", "1") < 0);
+	return flipped;
+}
+
 static int load(const char *file, const char *into)
 {
 	char *data;
@@ -168,9 +222,9 @@ static void compare(struct __test_metadata *_metadata, int seed)
 {
 	static char ctx[MAX_CONTEXTS][CONTEXT_MAX];
 	long queries = 0, compared = 0, allowed_both = 0, quiet_both = 0, differences = 0;
-	long auditallow_both = 0, permissive_both = 0;
-	char path[256], q[2 * CONTEXT_MAX + 64];
-	int n, s, t, c, p;
+	long auditallow_both = 0, permissive_both = 0, transitions = 0, refused_both = 0;
+	char path[256], q[3 * CONTEXT_MAX + 64];
+	int n, s, t, c, p, round, flipped = 0;
 
 	snprintf(path, sizeof(path), DIR_EQ "/%d.contexts", seed);
 	n = read_contexts(path, ctx);
@@ -181,6 +235,12 @@ static void compare(struct __test_metadata *_metadata, int seed)
 	ASSERT_EQ(0, selinux_values()) TH_LOG("policy %d: SELinux lacks a class of mlte's", seed);
 	snprintf(path, sizeof(path), DIR_EQ "/%d.mlte", seed);
 	ASSERT_EQ(0, load(path, MLTE "policy")) TH_LOG("%s: %s", path, strerror(errno));
+	for (round = 0; round < 2; round++) {
+		/* Round 1: every boolean flipped in both, and committed. */
+		if (round == 1) {
+			flipped = flip_booleans(_metadata, seed);
+			ASSERT_LT(0, flipped) TH_LOG("policy %d: no boolean flipped", seed);
+		}
 	for (s = 0; s < n; s++)
 		for (t = 0; t < n; t++)
 			for (c = 0; c < class_count; c++) {
@@ -228,6 +288,31 @@ static void compare(struct __test_metadata *_metadata, int seed)
 						       y ? "audits" : "does not audit");
 				}
 			}
+	}
+	for (s = 0; s < n; s++)
+		for (t = 0; t < n; t++)
+			for (c = 0; c < class_count; c++) {
+				const char *task = ctx[(s * 7 + t * 3) % n];
+				int se, ml;
+
+				snprintf(q, sizeof(q), "%.95s %.95s %d %.95s", ctx[s], ctx[t],
+					 classes[c].index, task);
+				se = validatetrans(SELINUXFS "/validatetrans", q);
+				snprintf(q, sizeof(q), "%.95s %.95s %.31s %.95s", ctx[s], ctx[t],
+					 classes[c].name, task);
+				ml = validatetrans(MLTE "validatetrans", q);
+				ASSERT_TRUE(se == 0 || se == EPERM) TH_LOG("SELinux: %s: %s", q, strerror(se));
+				ASSERT_TRUE(ml == 0 || ml == EPERM) TH_LOG("mlte: %s: %s", q, strerror(ml));
+				transitions++;
+				refused_both += se && ml;
+				if (se != ml && differences++ < 10)
+					TH_LOG("policy %d: validatetrans %s: SELinux %s, mlte %s", seed, q,
+					       se ? "refuses" : "allows", ml ? "refuses" : "allows");
+			}
+	TH_LOG("figure: policy %d: %ld validatetrans questions to each, %ld refused by both",
+	       seed, transitions, refused_both);
+	TH_LOG("figure: policy %d: access asked with the booleans as declared, then with all %d "
+	       "flipped and committed in both", seed, flipped);
 	TH_LOG("figure: policy %d: %d contexts, %ld (scon, tcon, class) queries to each, "
 	       "%ld permissions compared (allowed, auditallow, auditdeny), %ld allowed by both, "
 	       "%ld auditallow in both, %ld dontaudit in both, %ld queries of a permissive "
@@ -238,6 +323,8 @@ static void compare(struct __test_metadata *_metadata, int seed)
 	EXPECT_LT(0, quiet_both);
 	EXPECT_LT(0, auditallow_both);
 	EXPECT_LT(0, permissive_both);
+	EXPECT_LT(0, refused_both);
+	EXPECT_LT(refused_both, transitions);
 	EXPECT_LT(allowed_both, compared);
 	EXPECT_EQ(0, differences);
 }

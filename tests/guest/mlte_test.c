@@ -55,6 +55,8 @@
 #define SCALE_BIN "/etc/mlte/scale.bin"
 /* The test policy with a permissive domain and an auditallow rule. */
 #define AUDITED_BIN "/etc/mlte/audited.bin"
+/* The test policy with a boolean. */
+#define BOOLEAN_BIN "/etc/mlte/boolean.bin"
 #define DIR "/tmp/mlte"
 
 /* A child's exit status when something other than the operation failed. */
@@ -887,6 +889,38 @@ TEST_F(loaded, permissive_domain_and_auditallow)
 		TH_LOG("user_t is not permissive");
 	ASSERT_ERRNO(0, write_bytes(MLTE "policy", self->policy, self->len));
 	EXPECT_EQ(EACCES, as("s0", NONET, "socket", "-"));
+}
+
+/*
+ * A boolean (/etc/mlte/boolean.bin: the test policy with "if
+ * (user_reads_secret) { allow user_t secret_t : file { read open getattr
+ * }; }", the boolean false): user_t's read of secret_t follows it through
+ * mlte/booleans and mlte/commit_pending_bools, and not before the commit.
+ */
+TEST_F(loaded, a_boolean_switches_a_conditional_allow)
+{
+	char *policy = NULL, listing[256] = "";
+	long len = read_whole(BOOLEAN_BIN, &policy);
+
+	ASSERT_LT(0, len)
+		TH_LOG(BOOLEAN_BIN ": %s", strerror(errno));
+	ASSERT_ERRNO(0, write_bytes(MLTE "policy", policy, len));
+	free(policy);
+	EXPECT_ERRNO(0, read_value(MLTE "booleans", listing, sizeof(listing)));
+	EXPECT_STREQ("user_reads_secret 0 0\n", listing);
+	EXPECT_EQ(EACCES, as("s0", USER, "read", DIR "/secret"));
+	ASSERT_ERRNO(0, write_value(MLTE "booleans", "user_reads_secret 1"));
+	EXPECT_EQ(EACCES, as("s0", USER, "read", DIR "/secret")) TH_LOG("pending only");
+	ASSERT_ERRNO(0, write_value(MLTE "commit_pending_bools", "1"));
+	EXPECT_ERRNO(0, read_value(MLTE "booleans", listing, sizeof(listing)));
+	EXPECT_STREQ("user_reads_secret 1 1\n", listing);
+	EXPECT_EQ(0, as("s0", USER, "read", DIR "/secret"));
+	EXPECT_EQ(-1, write_value(MLTE "booleans", "no_such_bool 1"));
+	EXPECT_EQ(ENOENT, errno);
+	ASSERT_ERRNO(0, write_value(MLTE "booleans", "user_reads_secret 0"));
+	ASSERT_ERRNO(0, write_value(MLTE "commit_pending_bools", "1"));
+	EXPECT_EQ(EACCES, as("s0", USER, "read", DIR "/secret"));
+	ASSERT_ERRNO(0, write_bytes(MLTE "policy", self->policy, self->len));
 }
 
 TEST_F(loaded, a_policy_of_5000_more_types_loads_and_decides)

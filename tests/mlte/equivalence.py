@@ -12,14 +12,20 @@ Usage: equivalence.py DECLARATIONS SEED OUTDIR
                 scripts/selinux-policy.sh makes it)
   writes OUTDIR/SEED.conf (the policy.conf), OUTDIR/SEED.contexts (the
   contexts to ask about, USER:ROLE:TYPE:RANGE as both SELinux and mlte
-  take them, one a line, each valid under the policy) and OUTDIR/classes
+  take them, one a line, each valid under the policy), OUTDIR/SEED.booleans
+  (the policy's booleans, one a line) and OUTDIR/classes
   (mlte's classes, each line "CLASS PERM...", in bit order).
 
 Each policy has 4 to 7 types, up to 3 attributes (some empty), 1 to 3
 roles with random types, 1 to 3 users with random roles and ranges, role
 allow rules, 30 allow rules, 8 dontaudit and 8 auditallow rules over
 types, attributes, self, sets with exclusions and '*', 1 or 2 permissive
-domains, and 5 mlsconstrain and 3 constrain statements whose
+domains, 1 to 3 booleans with 2 to 4 if blocks (half with an else) of
+allow, auditallow and dontaudit rules whose conditions mix !, &&, ||, ^,
+== and != without parentheses, 5 mlsconstrain and 3 constrain
+statements, and 2
+mlsvalidatetrans and 2 validatetrans statements (with u3/r3/t3 name
+tests), whose
 expressions nest level relations (l1 l2, l1 h2, h1 l2, h1 h2, l1 h1,
 l2 h2), u1/u2, r1/r2 and t1/t2 comparisons and tests of names, sets and
 attributes with and, or and not.
@@ -97,7 +103,7 @@ def generate(declarations, seed):
     user_range = {u: rng.choice(USER_RANGES) for u in users}
     role_allows = sorted({(rng.choice(roles), rng.choice(roles)) for _ in range(rng.randint(0, 3))})
 
-    def expr(depth, mls):
+    def expr(depth, mls, third=False):
         """An mlsconstrain expression (levels, the u1 u2, r1 r2 and t1 t2
         comparisons, names of types: checkpolicy reads the MLS part before
         users and roles are declared), or a constrain one (no levels;
@@ -105,9 +111,15 @@ def generate(declarations, seed):
         r = rng.random()
         if depth > 0 and r < 0.3:
             op = rng.choice(["and", "or"])
-            return f"( {expr(depth - 1, mls)} {op} {expr(depth - 1, mls)} )"
+            return f"( {expr(depth - 1, mls, third)} {op} {expr(depth - 1, mls, third)} )"
         if depth > 0 and r < 0.4:
-            return f"not ( {expr(depth - 1, mls)} )"
+            return f"not ( {expr(depth - 1, mls, third)} )"
+        if third and rng.random() < 0.35:
+            # The task's user, role or type (validatetrans), names only;
+            # in the MLS part, types only (users and roles come later).
+            kind = "t" if mls else rng.choice("urt")
+            pool = {"u": users, "r": roles + ["system_r"], "t": names}[kind]
+            return f"{kind}3 {rng.choice(['==', '!='])} {rng.choice(pool)}"
         if mls and r < 0.65:
             left, right = rng.choice(PAIRS).split()
             return f"{left} {rng.choice(LEVEL_OPS)} {right}"
@@ -128,12 +140,16 @@ def generate(declarations, seed):
     for _ in range(5):
         cls, cperms = rng.choice(classes)
         out.append(f"mlsconstrain {cls} {perms(cperms)} ({expr(3, True)});\n")
+    for cls in rng.sample([c for c, _ in classes], 2):
+        out.append(f"mlsvalidatetrans {cls} ({expr(2, True, True)});\n")
     # constrain statements, which may name users and roles, follow the
     # users, as checkpolicy wants.
     constraints = []
     for _ in range(3):
         cls, cperms = rng.choice(classes)
         constraints.append(f"constrain {cls} {perms(cperms)} ({expr(3, False)});\n")
+    for cls in rng.sample([c for c, _ in classes], 2):
+        constraints.append(f"validatetrans {cls} ({expr(2, False, True)});\n")
     out += [f"attribute {a};\n" for a in attrs]
     for t in types:
         mine = [a for a in attrs if t in members[a]]
@@ -148,6 +164,33 @@ def generate(declarations, seed):
         cls, cperms = rng.choice(classes)
         out.append(f"auditallow {one_set(False)} {one_set(True)}:{cls} {perms(cperms)};\n")
     out += [f"permissive {t};\n" for t in sorted(rng.sample(types, rng.randint(1, 2)))]
+    # Booleans and if/else blocks, whose conditions mix the operators
+    # without parentheses (checkpolicy's precedence decides them).
+    bools = [f"b{i}_ok" for i in range(rng.randint(1, 3))]
+    out += [f"bool {b} {rng.choice(['true', 'false'])};\n" for b in bools]
+
+    def cond(depth):
+        def operand():
+            r = rng.random()
+            if depth > 0 and r < 0.2:
+                return f"( {cond(depth - 1)} )"
+            return ("! " if r < 0.45 else "") + rng.choice(bools)
+        text = operand()
+        for _ in range(rng.randint(0, 3)):
+            text += f" {rng.choice(['&&', '||', '^', '==', '!='])} {operand()}"
+        return text
+
+    def block():
+        rules = []
+        for _ in range(rng.randint(1, 4)):
+            cls, cperms = rng.choice(classes)
+            kind = rng.choice(["allow", "allow", "auditallow", "dontaudit"])
+            rules.append(f"\t{kind} {one_set(False)} {one_set(True)}:{cls} {perms(cperms)};\n")
+        return "{\n" + "".join(rules) + "}"
+
+    for _ in range(rng.randint(2, 4)):
+        out.append(f"if ({cond(2)}) {block()}")
+        out.append(f" else {block()}\n" if rng.random() < 0.5 else "\n")
     # The test runs in the kernel SID (ty0): it may ask SELinux (left out
     # by mlte, which does not mediate class security).
     out.append("allow ty0 ty0:security *;\n")
@@ -188,7 +231,7 @@ def generate(declarations, seed):
     subjects = [c for c in valid if ":object_r:" not in c][:MAX_CONTEXTS // 2]
     objects = [c for c in valid if ":object_r:" in c]
     contexts = sorted(subjects + objects[:MAX_CONTEXTS - len(subjects)])
-    return "".join(out), contexts, classes
+    return "".join(out), contexts, classes, bools
 
 
 def main():
@@ -198,9 +241,10 @@ def main():
     seed = int(sys.argv[2])
     outdir = pathlib.Path(sys.argv[3])
     outdir.mkdir(parents=True, exist_ok=True)
-    policy, contexts, classes = generate(declarations, seed)
+    policy, contexts, classes, bools = generate(declarations, seed)
     (outdir / f"{seed}.conf").write_text(policy)
     (outdir / f"{seed}.contexts").write_text("".join(c + "\n" for c in contexts))
+    (outdir / f"{seed}.booleans").write_text("".join(b + "\n" for b in bools))
     (outdir / "classes").write_text("".join(f"{c} {' '.join(p)}\n" for c, p in classes))
 
 

@@ -47,7 +47,7 @@ DIRECT_FAILURE = ["--allow-kernel-message", r"WARNING: .*security/lsm_init\.c",
 # The integrity boots: the fixture image that mkinitramfs.sh made (with
 # the keys it put in the initramfs), as the guest's /dev/vda.
 INTEGRITY = ["--disk", "{out}/integrity/integrity.img"]
-# The storm's and the equivalence boot need up to 600 s, or the run's own
+# The storm's and the equivalence boot need up to 900 s, or the run's own
 # timeout if longer.
 LONG = ["--timeout", "{long_timeout}"]
 
@@ -211,7 +211,7 @@ def main():
     if unknown:
         log(f"no such boot: {', '.join(unknown)} (boots.py --list)")
         return 2
-    values = {"out": args.out, "long_timeout": max(args.timeout, 600)}
+    values = {"out": args.out, "long_timeout": max(args.timeout, 900)}
     passed = failed_count = skipped = 0
     failed, retried = [], []
     for name, append, programs, extra in BOOTS:
