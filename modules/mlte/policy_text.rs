@@ -16,6 +16,11 @@
 //! allow init_t { bin_t etc_t } : file *;   # sets of types; * is every permission
 //! type_transition user_t tmp_t : file user_tmp_t;
 //! type_transition init_t bin_t : process user_t;
+//! type_transition user_t tmp_t : file user_log_t "log";   # for that name only
+//! range_transition init_t bin_t s0 - s1:c0.c3;  # exec of bin_t: that range
+//! range_transition user_t tmp_t : { file dir } s1;  # new files and dirs
+//! type_change user_t tty_t : file user_tty_t;   # mlte/relabel's answer
+//! type_member user_t tmp_t : dir user_tmp_t;    # mlte/member's answer
 //! level s1:c0.c3;                 # s1 with any of c0 to c3
 //! role system_r types { init_t user_t };   # the types a role may have
 //! user system_u roles system_r level s0 range s0 - s1:c0.c3;
@@ -55,7 +60,18 @@
 //! most `MAX_CONSTRAINT_ATTRIBUTE`).
 //!
 //! Classes and their permissions are built in ([`CLASSES`]). `self` as a
-//! target means the source type.
+//! target means the source type (not in a `range_transition`, as
+//! checkpolicy).
+//!
+//! New objects' contexts follow SELinux's `security_compute_sid()`
+//! (`Compiled::new_context`). A `range_transition`'s class is `process`
+//! unless named, its levels are allowed ones, the high dominating the low.
+//! A name-based `type_transition`'s name is 1 to 255 bytes (a file name's
+//! most; checkpolicy takes longer ones, mlte refuses them as not
+//! supported), none a `/`, and wins over the plain rule for a new file of
+//! that name. As checkpolicy, a second rule for one (source, target,
+//! class) that gives another type (range) is refused, and so is any
+//! second name-based rule for one (source, target, class, name).
 //!
 //! The text may also be a `policy.conf` as checkpolicy reads it: SELinux's
 //! class, common and SID declarations (which end without `;`),

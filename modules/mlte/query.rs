@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 
 //! Asking the policy in force from userspace, as `/sys/fs/selinux` lets
-//! userspace object managers ask SELinux: `mlte/access`, `mlte/create` and
-//! `mlte/context`, transaction files (write a question, read the answer on
-//! the same open file), as selinuxfs's of the same names.
+//! userspace object managers ask SELinux: `mlte/access`, `mlte/create`,
+//! `mlte/relabel`, `mlte/member` and `mlte/context`, transaction files
+//! (write a question, read the answer on the same open file), as
+//! selinuxfs's of the same names.
 //!
 //! - `access`: `SCON TCON CLASS [REQUESTED]` gives SELinux's answer line,
 //!   `ALLOWED DECIDED AUDITALLOW AUDITDENY SEQNO FLAGS` (`%x %x %x %x %u
@@ -13,15 +14,21 @@
 //!   logged (all but those a `dontaudit` rule names, as SELinux's
 //!   auditdeny); the policy's sequence number (policies loaded since
 //!   boot); no flags.
-//! - `create`: `SCON TCON CLASS` gives the context of a new object of
-//!   `CLASS` that `SCON` creates in `TCON` (for `process`: the domain an
-//!   exec of a `TCON` file enters), as SELinux's `security_compute_sid()`:
-//!   for a process or a socket the source's user, role, type and range,
-//!   otherwise the source's user, `object_r`, the target's type and the
-//!   source's low level; then a `type_transition`'s type and a
-//!   `role_transition`'s role; what the hooks give. A computed context the
-//!   policy does not find valid is refused with `EACCES`, as selinuxfs's
-//!   `create` refuses it.
+//! - `create`: `SCON TCON CLASS [NAME]` gives the context of a new object
+//!   of `CLASS` (named `NAME`) that `SCON` creates in `TCON` (for
+//!   `process`: the domain an exec of a `TCON` file enters), as SELinux's
+//!   `security_transition_sid()` (`Compiled::new_context`, what the hooks
+//!   give). `NAME` is decoded as `sel_write_create()` decodes it: `+` a
+//!   space, `%XX` a byte, up to the first NUL.
+//! - `relabel`: `SCON TCON CLASS`, the same as SELinux's
+//!   `security_change_sid()` (`type_change`).
+//! - `member`: `SCON TCON CLASS`, the same as SELinux's
+//!   `security_member_sid()` (`type_member`).
+//!
+//!   The three answer with the context and a NUL, as selinuxfs. A computed
+//!   context the policy does not find valid is refused with `EACCES` when
+//!   mlte enforces, and given when permissive, as SELinux's
+//!   `compute_sid_handle_invalid_context()`.
 //! - `context`: `CONTEXT` gives the context in canonical form, followed by a
 //!   NUL as selinuxfs gives it, or `EINVAL` when the policy does not accept
 //!   it.
