@@ -176,6 +176,7 @@ for n in 1 2 3 4 5 6; do
 	compile_mlte "$out/equivalence/$seed.conf" "$eq/$n.mlte"
 	install -m 0644 "$out/equivalence/$seed.contexts" "$eq/$n.contexts"
 	install -m 0644 "$out/equivalence/$seed.booleans" "$eq/$n.booleans"
+	install -m 0644 "$out/equivalence/$seed.names" "$eq/$n.names"
 	echo "$n $seed" >>"$eq/seeds"
 done
 install -m 0644 "$out/equivalence/classes" "$eq/classes"

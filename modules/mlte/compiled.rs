@@ -19,7 +19,8 @@
 //! header:       "MLTE" version types classes rules transitions levels
 //!               constraints dontaudits roles users role_types user_roles
 //!               role_transitions role_allows auditallows permissives
-//!               validatetrans bools conds cond_rules
+//!               validatetrans bools conds cond_rules type_changes
+//!               type_members range_transitions name_transitions
 //! type names:   types x 64 bytes, NUL-padded, 1..=64 bytes of [a-z0-9_]
 //! name index:   types x type id, in strictly ascending order of name
 //! role names:   roles x 64 bytes, as type names, strictly ascending (a
@@ -56,6 +57,18 @@
 //!               in ascending order
 //! validatetrans: validatetrans x (class, words, words x u32), classes in
 //!               ascending order (`validatetrans`, `mlsvalidatetrans`)
+//! type changes: type_changes x (source, target, class, new), sorted,
+//!               unique (`type_change`)
+//! type members: type_members x (source, target, class, new), the same
+//!               way (`type_member`)
+//! range trans.: range_transitions x (source, target, class, low level,
+//!               high level), strictly ascending by (source, target,
+//!               class), the levels allowed, high dominating low
+//!               (`range_transition`)
+//! name trans.:  name_transitions x (source, target, class, new, name),
+//!               strictly ascending by (source, target, class, name): the
+//!               name in 256 bytes, 1 to 255 bytes of anything but NUL
+//!               and `/`, NUL-padded (`type_transition ... "NAME"`)
 //!
 //! level:        sensitivity, 16 x u64 category words (`CategorySet`)
 //! context:      user, role, type, low level, high level
@@ -84,7 +97,7 @@ use core::ops::Deref;
 /// The magic at the start of the compiled form.
 pub(crate) const MAGIC: &[u8; 4] = b"MLTE";
 /// The version this code reads and writes.
-pub(crate) const VERSION: u32 = 8;
+pub(crate) const VERSION: u32 = 9;
 /// The most types a policy may declare.
 pub(crate) const MAX_TYPES: u32 = 32_768;
 /// The most roles a policy may declare (`object_r` included).
@@ -101,10 +114,13 @@ pub(crate) const MAX_NAME: u32 = 64;
 pub(crate) const MAX_LEVELS: u32 = 256;
 /// The most `mlsconstrain` statements.
 pub(crate) const MAX_CONSTRAINTS: u32 = 1024;
+/// The longest name of a new object that a name-based `type_transition`
+/// may give: a file name's longest (`NAME_MAX`).
+pub(crate) const MAX_OBJECT_NAME: usize = 255;
 /// The role of objects (files, IPC objects), which needs no authorization.
 pub(crate) const OBJECT_R: &[u8] = b"object_r";
 /// The bytes of the header.
-const HEADER: usize = 84;
+const HEADER: usize = 100;
 /// The bytes of a rule or a transition.
 const RULE_BYTES: usize = 16;
 /// The bytes of a conditional rule.
@@ -121,6 +137,10 @@ const PAIR_BYTES: usize = 8;
 pub(crate) const LEVEL_BYTES: usize = 4 + 8 * WORDS;
 /// The bytes of an encoded context.
 pub(crate) const CONTEXT_BYTES: usize = 12 + 2 * LEVEL_BYTES;
+/// The bytes of a range transition.
+const RANGE_TRANS_BYTES: usize = 12 + 2 * LEVEL_BYTES;
+/// The bytes of a name-based transition: a rule and the name's slot.
+const NAME_TRANS_BYTES: usize = RULE_BYTES + MAX_OBJECT_NAME + 1;
 /// The permissions of `process` that a role change needs an `allow R1
 /// R2` for, as SELinux's `process_trans_perms`: `transition` (SELinux's
 /// other one, `dyntransition`, mlte has not; its `setcurrent` is
@@ -196,6 +216,10 @@ struct Layout {
     /// The sid contexts, decoded once: hooks read them for every
     /// unlabelled object.
     sids: [SidContext; SIDS.len()],
+    type_changes: Table,
+    type_members: Table,
+    range_transitions: Table,
+    name_transitions: Table,
 }
 
 /// A sid's context and how many of its levels' category words are
@@ -417,7 +441,7 @@ fn check(bytes: &[u8]) -> Result<Layout, Invalid> {
     }
     let field = |at| u32_at(bytes, at).ok_or(bad(at, "cut short in the header"));
     if field(4)? != VERSION {
-        return Err(bad(4, "unknown version (this kernel reads version 8)"));
+        return Err(bad(4, "unknown version (this kernel reads version 9)"));
     }
     let types = field(8)?;
     if types == 0 || types > MAX_TYPES {
@@ -483,6 +507,15 @@ fn check(bytes: &[u8]) -> Result<Layout, Invalid> {
             "conditional rule count out of range (0 to 2000000)",
         ));
     }
+    let mut later = [0u32; 4];
+    for (i, c) in later.iter_mut().enumerate() {
+        let at = 84 + 4 * i;
+        *c = field(at)?;
+        if *c > MAX_RULES {
+            return Err(bad(at, "table count out of range (0 to 2000000)"));
+        }
+    }
+    let [type_changes, type_members, range_transitions, name_transitions] = later;
     // Type names: fixed slots.
     let mut at = HEADER;
     for _ in 0..types {
@@ -604,9 +637,25 @@ fn check(bytes: &[u8]) -> Result<Layout, Invalid> {
     };
     let (spans, at) = check_programs(bytes, constraints_at, constraints, &limits, false)?;
     let (validatetrans_spans, at) = check_programs(bytes, at, validatetrans, &limits, true)?;
-    if at != bytes.len() {
-        return Err(bad(at, "trailing bytes after the validatetrans programs"));
+    // The tables after the constraints.
+    let changes_at = at;
+    let members_at = changes_at + RULE_BYTES * type_changes as usize;
+    let ranges_at = members_at + RULE_BYTES * type_members as usize;
+    let names_at = ranges_at + RANGE_TRANS_BYTES * range_transitions as usize;
+    let end = names_at + NAME_TRANS_BYTES * name_transitions as usize;
+    if bytes.len() < end {
+        return Err(bad(
+            changes_at.min(bytes.len()),
+            "cut short after the constraints (type changes, type members, range or name \
+             transitions)",
+        ));
     }
+    if bytes.len() != end {
+        return Err(bad(end, "trailing bytes after the name transitions"));
+    }
+    check_transitions(bytes, changes_at, type_changes, types, types)?;
+    check_transitions(bytes, members_at, type_members, types, types)?;
+    check_name_transitions(bytes, names_at, name_transitions, types)?;
     let table = |at, count| Table { at, count };
     let none = Level {
         sensitivity: 0,
@@ -648,6 +697,10 @@ fn check(bytes: &[u8]) -> Result<Layout, Invalid> {
         constraints: spans,
         validatetrans: validatetrans_spans,
         sids: [none; SIDS.len()],
+        type_changes: table(changes_at, type_changes),
+        type_members: table(members_at, type_members),
+        range_transitions: table(ranges_at, range_transitions),
+        name_transitions: table(names_at, name_transitions),
     };
     // User ranges, then the sids, now that levels, roles and users can be
     // checked.
@@ -671,6 +724,7 @@ fn check(bytes: &[u8]) -> Result<Layout, Invalid> {
             ));
         }
     }
+    check_range_transitions(&view, ranges_at, range_transitions)?;
     let mut sids = [none; SIDS.len()];
     for (i, sid) in sids.iter_mut().enumerate() {
         let at = sids_at + i * CONTEXT_BYTES;
@@ -840,6 +894,56 @@ fn check_cond_rules(
     Ok(())
 }
 
+/// Checks the `count` range transitions at `at` of `policy` (whose levels
+/// are checked): types and classes in range, strictly ascending keys, the
+/// levels allowed by `level` statements and the high one dominating the
+/// low one, as SELinux's `range_read()` checks them (`mls_range_isvalid`).
+fn check_range_transitions(policy: &Compiled<'_>, at: usize, count: u32) -> Result<(), Invalid> {
+    let bad = |at, why| Invalid { at, why };
+    let bytes = policy.bytes;
+    let mut previous: Option<(u32, u32, u32)> = None;
+    for i in 0..count as usize {
+        let at = at + RANGE_TRANS_BYTES * i;
+        let get = |k: usize| u32_at(bytes, at + 4 * k).unwrap_or(u32::MAX);
+        let key = (get(0), get(1), get(2));
+        if key.0 >= policy.types() || key.1 >= policy.types() {
+            return Err(bad(at, "range transition names a type that does not exist"));
+        }
+        if key.2 as usize >= CLASS_COUNT {
+            return Err(bad(
+                at + 8,
+                "range transition names a class that does not exist",
+            ));
+        }
+        if previous.is_some_and(|p| p >= key) {
+            return Err(bad(at, "range transitions not sorted or repeated"));
+        }
+        previous = Some(key);
+        let (Some(low), Some(high)) = (
+            level_at(bytes, at + 12),
+            level_at(bytes, at + 12 + LEVEL_BYTES),
+        ) else {
+            return Err(bad(
+                at + 12,
+                "range transition with a sensitivity above s255",
+            ));
+        };
+        if !policy.level_allowed(&low) || !policy.level_allowed(&high) {
+            return Err(bad(
+                at + 12,
+                "range transition with a level no level statement allows",
+            ));
+        }
+        if !dominates(LevelView::new(&high, WORDS), LevelView::new(&low, WORDS)) {
+            return Err(bad(
+                at + 12,
+                "range transition whose high level does not dominate its low",
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Checks the `count` type ids at `at`: each below `types`, strictly
 /// ascending.
 fn check_types(bytes: &[u8], at: usize, count: u32, types: u32) -> Result<(), Invalid> {
@@ -860,6 +964,52 @@ fn check_types(bytes: &[u8], at: usize, count: u32, types: u32) -> Result<(), In
             });
         }
         previous = Some(ty);
+    }
+    Ok(())
+}
+
+/// Checks the `count` name-based transitions at `at`: types and classes
+/// in range, names of 1 to 255 bytes without `/` in NUL-padded slots,
+/// strictly ascending by (source, target, class, name).
+fn check_name_transitions(bytes: &[u8], at: usize, count: u32, types: u32) -> Result<(), Invalid> {
+    let bad = |at, why| Invalid { at, why };
+    // (source, target, class) and the name.
+    type Key<'b> = ((u32, u32, u32), &'b [u8]);
+    let mut previous: Option<Key<'_>> = None;
+    for i in 0..count as usize {
+        let at = at + NAME_TRANS_BYTES * i;
+        let get = |k: usize| u32_at(bytes, at + 4 * k).unwrap_or(u32::MAX);
+        let key = (get(0), get(1), get(2));
+        if key.0 >= types || key.1 >= types || get(3) >= types {
+            return Err(bad(at, "name transition names a type that does not exist"));
+        }
+        if key.2 as usize >= CLASS_COUNT {
+            return Err(bad(
+                at + 8,
+                "name transition names a class that does not exist",
+            ));
+        }
+        let slot_at = at + RULE_BYTES;
+        let slot = bytes
+            .get(slot_at..slot_at + MAX_OBJECT_NAME + 1)
+            .ok_or(bad(slot_at, "cut short in a name transition"))?;
+        let name = slot_name(slot);
+        if name.is_empty() || name.len() > MAX_OBJECT_NAME || name.contains(&b'/') {
+            return Err(bad(
+                slot_at,
+                "name transition with a name empty, of 256 bytes or with a '/'",
+            ));
+        }
+        if slot
+            .get(name.len()..)
+            .is_some_and(|pad| pad.iter().any(|&b| b != 0))
+        {
+            return Err(bad(slot_at, "name transition's name not NUL-padded"));
+        }
+        if previous.is_some_and(|p| p >= (key, name)) {
+            return Err(bad(at, "name transitions not sorted or repeated"));
+        }
+        previous = Some((key, name));
     }
     Ok(())
 }
@@ -1355,7 +1505,9 @@ impl<'a> Compiled<'a> {
     }
 
     /// The type a new object of `class` gets when `source` creates it in (or
-    /// `source` executes) `target`, if a transition says so.
+    /// `source` executes) `target`, if a transition says so (for the host:
+    /// the kernel asks [`Compiled::new_context`]).
+    #[cfg(not(CONFIG_RUST))]
     pub(crate) fn transition(&self, source: u32, target: u32, class: Class) -> Option<u32> {
         search(
             self.bytes,
@@ -1375,49 +1527,176 @@ impl<'a> Compiled<'a> {
         )
     }
 
-    /// The context of a new object of `class` that subject `s` creates in
-    /// `t` (a new file in directory `t`; for `process`, the domain an exec
-    /// of a file of `t` enters), as SELinux's `security_compute_sid()`: for
-    /// a process or a socket, `s`'s user, role, type and range; otherwise
-    /// `s`'s user, `object_r`, `t`'s type and `s`'s low level; then a
-    /// `type_transition`'s type and a `role_transition`'s role. The
-    /// caller checks the result with [`Compiled::validate`], as SELinux
-    /// does (an invalid one is refused with `EACCES` when enforcing).
-    pub(crate) fn new_context(&self, s: &Context, t: &Context, class: Class) -> Context {
-        let subject_like = matches!(class, Class::Process | Class::Socket);
-        let (role, ty, high) = if subject_like {
-            (s.role, s.ty, s.high)
-        } else {
-            (self.object_r(), t.ty, s.low)
+    /// The range (low, high) a `range_transition` gives a new object of
+    /// `class` that `source` creates in (or executes) `target`, if one
+    /// does.
+    pub(crate) fn range_transition(
+        &self,
+        source: u32,
+        target: u32,
+        class: Class,
+    ) -> Option<(Level, Level)> {
+        let t = self.layout.range_transitions;
+        let key = (source, target, class as u32);
+        let i = bsearch(t.count, |i| {
+            let at = entry(t.at, i, RANGE_TRANS_BYTES);
+            key_at(self.bytes, at).cmp(&key)
+        })?;
+        let at = entry(t.at, i, RANGE_TRANS_BYTES).wrapping_add(12);
+        Some((
+            level_at(self.bytes, at)?,
+            level_at(self.bytes, at.wrapping_add(LEVEL_BYTES))?,
+        ))
+    }
+
+    /// The type a name-based `type_transition` gives a new object of
+    /// `class` named `name` that `source` creates in `target`, if one
+    /// does: the name must match exactly.
+    pub(crate) fn name_transition(
+        &self,
+        source: u32,
+        target: u32,
+        class: Class,
+        name: &[u8],
+    ) -> Option<u32> {
+        let t = self.layout.name_transitions;
+        let key = ((source, target, class as u32), name);
+        let slot = |at: usize| {
+            let slot_at = at.wrapping_add(RULE_BYTES);
+            slot_name(
+                self.bytes
+                    .get(slot_at..slot_at.wrapping_add(MAX_OBJECT_NAME + 1))
+                    .unwrap_or(&[]),
+            )
         };
-        Context {
-            user: s.user,
-            role: self.role_transition(s.role, t.ty, class).unwrap_or(role),
-            ty: self.transition(s.ty, t.ty, class).unwrap_or(ty),
+        let i = bsearch(t.count, |i| {
+            let at = entry(t.at, i, NAME_TRANS_BYTES);
+            (key_at(self.bytes, at), slot(at)).cmp(&key)
+        })?;
+        u32_at(
+            self.bytes,
+            entry(t.at, i, NAME_TRANS_BYTES).wrapping_add(12),
+        )
+    }
+
+    /// The context of a new object of `class` that subject `s` asks for
+    /// with `t`, as SELinux's `security_compute_sid()` with
+    /// `mls_compute_sid()` (mlte has no `default_*` statements):
+    ///
+    /// - user: `s`'s; for [`Computation::Member`] `t`'s;
+    /// - role: for a process or a socket `s`'s, otherwise `object_r`; for
+    ///   [`Computation::Create`], a `role_transition`'s if one applies;
+    /// - type: the `type_transition`'s (`type_change`'s, `type_member`'s)
+    ///   if one applies, otherwise for a process or a socket `s`'s, and
+    ///   `t`'s for other objects; for [`Computation::Create`] with a name,
+    ///   a name-based `type_transition`'s for that name wins;
+    /// - range: for [`Computation::Create`], a `range_transition`'s if one
+    ///   applies; otherwise for a process or a socket `s`'s range, for
+    ///   other objects (and any [`Computation::Member`]) `s`'s low level.
+    ///
+    /// The caller checks the result with [`Compiled::validate`], as SELinux
+    /// does (an invalid one is refused with `EACCES` when enforcing).
+    pub(crate) fn new_context(
+        &self,
+        s: &Context,
+        t: &Context,
+        class: Class,
+        how: Computation<'_>,
+    ) -> Context {
+        let subject_like = matches!(class, Class::Process | Class::Socket);
+        let (ty, role) = if subject_like {
+            (s.ty, s.role)
+        } else {
+            (t.ty, self.object_r())
+        };
+        let rules = match how {
+            Computation::Create { .. } => self.layout.transitions,
+            Computation::Relabel => self.layout.type_changes,
+            Computation::Member => self.layout.type_members,
+        };
+        let rule = search(self.bytes, rules, (s.ty, t.ty, class as u32));
+        let mut new = Context {
+            user: if how == Computation::Member {
+                t.user
+            } else {
+                s.user
+            },
+            role,
+            ty: rule.unwrap_or(ty),
             low: s.low,
-            high,
+            high: if subject_like && how != Computation::Member {
+                s.high
+            } else {
+                s.low
+            },
+        };
+        if let Computation::Create { name } = how {
+            if let Some(ty) = name.and_then(|n| self.name_transition(s.ty, t.ty, class, n)) {
+                new.ty = ty;
+            }
+            if let Some(role) = self.role_transition(s.role, t.ty, class) {
+                new.role = role;
+            }
+            if let Some((low, high)) = self.range_transition(s.ty, t.ty, class) {
+                new.low = low;
+                new.high = high;
+            }
+        }
+        new
+    }
+}
+
+/// Which of SELinux's computations of a new context
+/// ([`Compiled::new_context`]): its `security_transition_sid()`,
+/// `security_change_sid()` and `security_member_sid()`, which selinuxfs's
+/// `create`, `relabel` and `member` answer.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Computation<'n> {
+    /// A new object (a file, a socket, a process by exec), with the new
+    /// file's name if there is one.
+    Create {
+        /// The new object's name, for name-based `type_transition`s.
+        name: Option<&'n [u8]>,
+    },
+    /// An object relabelled for the subject (`type_change`).
+    Relabel,
+    /// A member of a polyinstantiated object (`type_member`).
+    Member,
+}
+
+/// The three key words of the entry at `at` (`u32::MAX` for any out of
+/// bounds).
+#[inline]
+fn key_at(bytes: &[u8], at: usize) -> (u32, u32, u32) {
+    let get = |k: usize| u32_at(bytes, entry(at, k, 4)).unwrap_or(u32::MAX);
+    (get(0), get(1), get(2))
+}
+
+/// The index among `count` sorted entries at which `compare` (the entry's
+/// order against the key sought) gives `Equal`: a binary search.
+#[inline]
+fn bsearch(count: u32, compare: impl Fn(usize) -> core::cmp::Ordering) -> Option<usize> {
+    let (mut lo, mut hi) = (0usize, count as usize);
+    while lo < hi {
+        // `lo < hi`, so nothing wraps.
+        let mid = lo.wrapping_add(hi.wrapping_sub(lo) / 2);
+        match compare(mid) {
+            core::cmp::Ordering::Equal => return Some(mid),
+            core::cmp::Ordering::Less => lo = mid.wrapping_add(1),
+            core::cmp::Ordering::Greater => hi = mid,
         }
     }
+    None
 }
 
 /// The last word of the entry keyed `key` in the table `t` of sorted
 /// 16-byte entries (three key words, one value): a binary search.
 #[inline]
 fn search(bytes: &[u8], t: Table, key: (u32, u32, u32)) -> Option<u32> {
-    let (mut lo, mut hi) = (0usize, t.count as usize);
-    while lo < hi {
-        // `lo < hi`, so nothing wraps.
-        let mid = lo.wrapping_add(hi.wrapping_sub(lo) / 2);
-        let at = entry(t.at, mid, RULE_BYTES);
-        let get = |k: usize| u32_at(bytes, entry(at, k, 4)).unwrap_or(u32::MAX);
-        let here = (get(0), get(1), get(2));
-        match here.cmp(&key) {
-            core::cmp::Ordering::Equal => return Some(get(3)),
-            core::cmp::Ordering::Less => lo = mid.wrapping_add(1),
-            core::cmp::Ordering::Greater => hi = mid,
-        }
-    }
-    None
+    let i = bsearch(t.count, |i| {
+        key_at(bytes, entry(t.at, i, RULE_BYTES)).cmp(&key)
+    })?;
+    u32_at(bytes, entry(entry(t.at, i, RULE_BYTES), 3, 4))
 }
 
 /// Whether the table `t` of sorted 8-byte pairs holds `key`: a binary
@@ -1830,10 +2109,7 @@ sid kernel system_u:system_r:init_t:s0; sid file system_u:object_r:tmp_t:s0; sid
             b
         };
         for (b, why) in [
-            (
-                set(68, 0),
-                "trailing bytes after the validatetrans programs",
-            ),
+            (set(68, 0), "trailing bytes after the name transitions"),
             (
                 set(68, MAX_CONSTRAINTS + 1),
                 "validatetrans count out of range (0 to 1024)",
@@ -2109,5 +2385,195 @@ sid kernel system_u:system_r:init_t:s0; sid file system_u:object_r:tmp_t:s0; sid
                 }
             }
         }
+    }
+
+    /// The tables of new-object rules, after the constraints.
+    pub(crate) const NEW_OBJECTS: &str = "\
+type_change user_t tmp_t : file bin_t;
+type_member user_t tmp_t : dir user_tmp_t;
+range_transition init_t bin_t s1:c0 - s2:c0.c2;
+range_transition user_t tmp_t : { file dir } s1;
+type_transition user_t tmp_t : file bin_t \"a b\";
+type_transition user_t tmp_t : file init_t \"z\";
+user other_u roles system_r level s0 range s0 - s2:c0.c2;
+";
+
+    fn with_new_objects() -> Vec<u8> {
+        let text = format!("{POLICY}{NEW_OBJECTS}");
+        parse(&text).unwrap().compile().unwrap()
+    }
+
+    /// `new_context` as SELinux's `security_compute_sid()` and
+    /// `mls_compute_sid()`, for each computation.
+    #[test]
+    fn new_contexts_as_security_compute_sid() {
+        let bytes = with_new_objects();
+        let checked = Checked::new(&bytes[..]).unwrap();
+        let c = checked.view();
+        let user = ctx(&c, "system_u:system_r:user_t:s0-s2:c0.c2");
+        let init = ctx(&c, "system_u:system_r:init_t:s0-s1:c1");
+        let tmp = ctx(&c, "system_u:object_r:tmp_t:s2:c1");
+        let bin = ctx(&c, "system_u:object_r:bin_t:s0");
+        let create = |name| Computation::Create { name };
+        let show = |new: Context| new.show(&c).to_string();
+        // A file: the plain type_transition, the name-based one for its
+        // name only (exactly), the range_transition's range.
+        let file = |name| show(c.new_context(&user, &tmp, Class::File, create(name)));
+        assert_eq!(file(None), "system_u:object_r:user_tmp_t:s1");
+        assert_eq!(file(Some(&b"a b"[..])), "system_u:object_r:bin_t:s1");
+        assert_eq!(file(Some(&b"z"[..])), "system_u:object_r:init_t:s1");
+        assert_eq!(file(Some(&b"a"[..])), "system_u:object_r:user_tmp_t:s1");
+        assert_eq!(file(Some(&b"a b "[..])), "system_u:object_r:user_tmp_t:s1");
+        assert_eq!(file(Some(&b""[..])), "system_u:object_r:user_tmp_t:s1");
+        // No range_transition for sockets: the source's range.
+        assert_eq!(
+            show(c.new_context(&user, &tmp, Class::Socket, create(None))),
+            "system_u:system_r:user_t:s0-s2:c0.c2"
+        );
+        // An exec: the type and the range of the rules.
+        assert_eq!(
+            show(c.new_context(&init, &bin, Class::Process, create(None))),
+            "system_u:system_r:user_t:s1:c0-s2:c0.c2"
+        );
+        // Relabel: type_change, and never a range_transition's range: the
+        // source's low level for a file, its range for a process.
+        let relabel =
+            |s: &Context, class| show(c.new_context(s, &tmp, class, Computation::Relabel));
+        assert_eq!(relabel(&user, Class::File), "system_u:object_r:bin_t:s0");
+        assert_eq!(relabel(&user, Class::Dir), "system_u:object_r:tmp_t:s0");
+        assert_eq!(
+            relabel(&user, Class::Process),
+            "system_u:system_r:user_t:s0-s2:c0.c2"
+        );
+        // Member: the target's user, type_member, the source's low level
+        // even for a process.
+        let other = ctx(&c, "other_u:object_r:tmp_t:s1");
+        let member =
+            |s: &Context, class| show(c.new_context(s, &other, class, Computation::Member));
+        assert_eq!(member(&user, Class::Dir), "other_u:object_r:user_tmp_t:s0");
+        assert_eq!(member(&user, Class::File), "other_u:object_r:tmp_t:s0");
+        assert_eq!(member(&user, Class::Process), "other_u:system_r:user_t:s0");
+    }
+
+    /// The new tables are checked as the others: ids in range, sorted and
+    /// unique, levels valid, names well formed.
+    #[test]
+    fn hostile_new_object_tables_are_refused() {
+        let bytes = with_new_objects();
+        assert!(Checked::new(&bytes[..]).is_ok());
+        let set = |at: usize, v: u32| {
+            let mut b = bytes.clone();
+            b[at..at + 4].copy_from_slice(&v.to_le_bytes());
+            b
+        };
+        #[track_caller]
+        fn why(b: Vec<u8>) -> Invalid {
+            Checked::new(&b[..]).err().expect("refused")
+        }
+        // The tables from the end: 2 names, 3 ranges, a member, a change.
+        let names = bytes.len() - 2 * NAME_TRANS_BYTES;
+        let ranges = names - 3 * RANGE_TRANS_BYTES;
+        let members = ranges - RULE_BYTES;
+        let changes = members - RULE_BYTES;
+        assert_eq!(&bytes[names + 16..names + 20], b"a b\0");
+        assert_eq!(u32_at(&bytes, changes + 12), Some(2), "bin_t");
+        // The header's counts: a longer table runs past the end.
+        for at in [84, 88, 92, 96] {
+            let count = u32_at(&bytes, at).unwrap();
+            assert_eq!(why(set(at, count + 1)).at, changes, "count at {at}");
+            assert_eq!(why(set(at, MAX_RULES + 1)).at, at);
+        }
+        assert_eq!(
+            why(set(96, 1)).why,
+            "trailing bytes after the name transitions"
+        );
+        let mut b = bytes.clone();
+        b.pop();
+        assert!(Checked::new(&b[..]).is_err(), "cut short");
+        // Type changes and members: a type or a class out of range.
+        for table in [changes, members] {
+            for (k, v, at) in [(0, 5, 0), (4, 5, 0), (12, 5, 0), (8, CLASS_COUNT as u32, 8)] {
+                assert_eq!(why(set(table + k, v)).at, table + at);
+            }
+        }
+        // Range transitions: out of range, out of order, levels.
+        let (init_bin, user_tmp_file, user_tmp_dir) = (
+            ranges,
+            ranges + RANGE_TRANS_BYTES,
+            ranges + 2 * RANGE_TRANS_BYTES,
+        );
+        assert_eq!(u32_at(&bytes, init_bin), Some(0));
+        // (user_t, user_tmp_t, process) before (user_t, tmp_t, file).
+        let mut b = set(init_bin, 1);
+        b[init_bin + 4..init_bin + 8].copy_from_slice(&4u32.to_le_bytes());
+        assert_eq!(why(b).why, "range transitions not sorted or repeated");
+        assert_eq!(u32_at(&bytes, user_tmp_file + 8), Some(0), "file");
+        // A category no level statement allows (c5 of s1).
+        let mut b = bytes.clone();
+        b[init_bin + 16] |= 1 << 5;
+        let not_allowed = "range transition with a level no level statement allows";
+        assert_eq!(why(b).why, not_allowed);
+        // Name transitions: ids, names, order.
+        let (ab, z) = (names, names + NAME_TRANS_BYTES);
+        let classes = CLASS_COUNT as u32;
+        for (at, value, want) in [
+            (
+                init_bin,
+                5,
+                "range transition names a type that does not exist",
+            ),
+            (
+                init_bin + 8,
+                classes,
+                "range transition names a class that does not exist",
+            ),
+            (
+                user_tmp_dir + 8,
+                0,
+                "range transitions not sorted or repeated",
+            ),
+            (
+                init_bin + 12,
+                999,
+                "range transition with a sensitivity above s255",
+            ),
+            (init_bin + 12, 3, not_allowed),
+            // s1 - s0: the high level below the low one.
+            (
+                user_tmp_file + 12 + LEVEL_BYTES,
+                0,
+                "range transition whose high level does not dominate its low",
+            ),
+            (
+                ab + 12,
+                5,
+                "name transition names a type that does not exist",
+            ),
+            (z + 4, 9, "name transition names a type that does not exist"),
+            (
+                ab + 8,
+                classes,
+                "name transition names a class that does not exist",
+            ),
+        ] {
+            assert_eq!(why(set(at, value)).why, want, "{value} at {at}");
+        }
+        let patched = |at: usize, with: &[u8]| {
+            let mut b = bytes.clone();
+            b[at..at + with.len()].copy_from_slice(with);
+            b
+        };
+        let bad_name = |at: usize, with: &[u8]| why(patched(at, with));
+        let padding = "name transition's name not NUL-padded";
+        let malformed = "name transition with a name empty, of 256 bytes or with a '/'";
+        assert_eq!(bad_name(ab + 16, b"\0").why, malformed, "empty");
+        assert_eq!(bad_name(ab + 16, b"a/").why, malformed, "a '/'");
+        assert_eq!(bad_name(ab + 16 + 255, b"x").why, padding);
+        assert_eq!(bad_name(ab + 16 + 10, b"x").why, padding);
+        assert_eq!(bad_name(ab + 16, &[b'x'; 256]).why, malformed, "no NUL");
+        let order = "name transitions not sorted or repeated";
+        assert_eq!(bad_name(z + 16, b"a b").why, order, "repeated");
+        assert_eq!(bad_name(z + 16, b"a").why, order, "descending");
+        assert!(Checked::new(&patched(ab + 16, b"0")[..]).is_ok(), "0 < z");
     }
 }

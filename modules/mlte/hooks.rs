@@ -49,7 +49,7 @@
 
 use super::boolean_files;
 use super::classes::{perm, Class};
-use super::compiled::{InitialSid, SIDS};
+use super::compiled::{Computation, InitialSid, SIDS};
 use super::context::{Context, ContextView, Shown};
 use super::label::Label;
 use super::policy::{self, Policy, Target};
@@ -400,13 +400,21 @@ fn label_dentry<'a>(cx: &MaySleep, dentry: &'a Dentry) -> Option<&'a Inode> {
 }
 
 /// The context of a new object of `class` that a task in `s` creates in
-/// `t` (for `process`, the domain an exec of a file of `t` enters), as
-/// SELinux's `security_compute_sid()` (`Compiled::new_context`). A
-/// context the policy does not find valid is logged and, when enforcing,
-/// refused with `EACCES`, as `compute_sid_handle_invalid_context()`.
-fn compute_context(p: &Policy<'_>, s: Sid, t: Sid, class: Class) -> Result<Context> {
+/// `t` (for `process`, the domain an exec of a file of `t` enters), named
+/// `name` if it is a file, as SELinux's `security_transition_sid()`
+/// (`Compiled::new_context`). A context the policy does not find valid is
+/// logged and, when enforcing, refused with `EACCES`, as
+/// `compute_sid_handle_invalid_context()`.
+fn compute_context(
+    p: &Policy<'_>,
+    s: Sid,
+    t: Sid,
+    class: Class,
+    name: Option<&[u8]>,
+) -> Result<Context> {
     let subject = p.context(s).context();
-    let new = p.new_context(&subject, &p.context(t).context(), class);
+    let how = Computation::Create { name };
+    let new = p.new_context(&subject, &p.context(t).context(), class, how);
     match p.validate(&new) {
         Ok(()) => Ok(new),
         Err(_) => invalid_context(p, s, t, &new, class),
@@ -434,10 +442,16 @@ fn invalid_context(p: &Policy<'_>, s: Sid, t: Sid, new: &Context, class: Class) 
     }
 }
 
-/// The context of a new inode of `class` that a task in `s` creates in
-/// `dir` ([`compute_context`]).
-fn new_inode_context(p: &Policy<'_>, s: Sid, dir: &Inode, class: Class) -> Result<Context> {
-    compute_context(p, s, inode_sid(dir), class)
+/// The context of a new inode of `class` named `name` that a task in `s`
+/// creates in `dir` ([`compute_context`]).
+fn new_inode_context(
+    p: &Policy<'_>,
+    s: Sid,
+    dir: &Inode,
+    class: Class,
+    name: &[u8],
+) -> Result<Context> {
+    compute_context(p, s, inode_sid(dir), class, Some(name))
 }
 
 /// May the current task create an inode of `class` as `dentry` in `dir`?
@@ -449,17 +463,21 @@ fn check_create(cx: &MaySleep, dir: &Inode, dentry: &Dentry, class: Class) -> Re
         FILE_CREATE
     };
     let (s, parent) = (current_sid(), inode_sid(dir));
-    let new = policy::with(|p| -> Result<Option<StoredContext>> {
-        let Some(p) = p else { return Ok(None) };
-        policy::check(
-            p,
-            s,
-            parent,
-            Class::Dir,
-            DIR_ADD_NAME | DIR_WRITE,
-            Target::Inode(dir),
-        )?;
-        Ok(Some(p.store(&new_inode_context(p, s, dir, class)?)))
+    // The new file's name, for name-based type_transitions (as SELinux's
+    // may_create()).
+    let new = dentry.with_name(|name| {
+        policy::with(|p| -> Result<Option<StoredContext>> {
+            let Some(p) = p else { return Ok(None) };
+            policy::check(
+                p,
+                s,
+                parent,
+                Class::Dir,
+                DIR_ADD_NAME | DIR_WRITE,
+                Target::Inode(dir),
+            )?;
+            Ok(Some(p.store(&new_inode_context(p, s, dir, class, name)?)))
+        })
     })?;
     let Some(new) = new else {
         return Ok(());
@@ -720,6 +738,8 @@ crate::submodule::submodule! {
             dir.create_file::<StatusFile>(c"status")?;
             dir.create_file::<query::AccessFile>(c"access")?;
             dir.create_file::<query::CreateFile>(c"create")?;
+            dir.create_file::<query::RelabelFile>(c"relabel")?;
+            dir.create_file::<query::MemberFile>(c"member")?;
             dir.create_file::<query::ContextFile>(c"context")?;
             dir.create_file::<query::ValidatetransFile>(c"validatetrans")?;
             dir.create_file::<boolean_files::BooleansFile>(c"booleans")?;
@@ -752,7 +772,7 @@ crate::submodule::submodule! {
             let new = policy::with(|p| -> Result<Option<StoredContext>> {
                 let Some(p) = p else { return Ok(None) };
                 policy::check(p, s, o, Class::File, FILE_EXECUTE, target)?;
-                let new = compute_context(p, s, o, Class::Process)?;
+                let new = compute_context(p, s, o, Class::Process, None)?;
                 if new == p.context(s).context() {
                     return Ok(None);
                 }
@@ -1024,10 +1044,10 @@ crate::submodule::submodule! {
             }
         }
 
-        fn inode_init_security(&self, cx: &MaySleep, inode: &Inode, dir: &Inode, _name: &[u8]) -> Result<Option<XattrValue>> {
+        fn inode_init_security(&self, cx: &MaySleep, inode: &Inode, dir: &Inode, name: &[u8]) -> Result<Option<XattrValue>> {
             let class = class_of(inode);
             let s = current_sid();
-            let Some(new) = policy::with(|p| p.map(|p| new_inode_context(p, s, dir, class).map(|c| p.store(&c)))) else {
+            let Some(new) = policy::with(|p| p.map(|p| new_inode_context(p, s, dir, class, name).map(|c| p.store(&c)))) else {
                 return Ok(None);
             };
             let sid = sidtab::intern(cx, &new?)?;

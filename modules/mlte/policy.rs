@@ -757,7 +757,7 @@ mod tests {
         assert!(denials >= 1 && loads >= 1);
         // Malformed, truncated, random: refused, and decisions unchanged.
         let mut bad = good.clone();
-        bad[4] = 9;
+        bad[4] = 99;
         let mut seed = 0x2545_f491_4f6c_dd1du64;
         let random: Vec<u8> = (0..good.len())
             .map(|_| {

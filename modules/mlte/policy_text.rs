@@ -16,6 +16,11 @@
 //! allow init_t { bin_t etc_t } : file *;   # sets of types; * is every permission
 //! type_transition user_t tmp_t : file user_tmp_t;
 //! type_transition init_t bin_t : process user_t;
+//! type_transition user_t tmp_t : file user_log_t "log";   # for that name only
+//! range_transition init_t bin_t s0 - s1:c0.c3;  # exec of bin_t: that range
+//! range_transition user_t tmp_t : { file dir } s1;  # new files and dirs
+//! type_change user_t tty_t : file user_tty_t;   # mlte/relabel's answer
+//! type_member user_t tmp_t : dir user_tmp_t;    # mlte/member's answer
 //! level s1:c0.c3;                 # s1 with any of c0 to c3
 //! role system_r types { init_t user_t };   # the types a role may have
 //! user system_u roles system_r level s0 range s0 - s1:c0.c3;
@@ -61,7 +66,18 @@
 //! most `MAX_CONSTRAINT_ATTRIBUTE`).
 //!
 //! Classes and their permissions are built in ([`CLASSES`]). `self` as a
-//! target means the source type.
+//! target means the source type (not in a `range_transition`, as
+//! checkpolicy).
+//!
+//! New objects' contexts follow SELinux's `security_compute_sid()`
+//! (`Compiled::new_context`). A `range_transition`'s class is `process`
+//! unless named, its levels are allowed ones, the high dominating the low.
+//! A name-based `type_transition`'s name is 1 to 255 bytes (a file name's
+//! most; checkpolicy takes longer ones, mlte refuses them as not
+//! supported), none a `/`, and wins over the plain rule for a new file of
+//! that name. As checkpolicy, a second rule for one (source, target,
+//! class) that gives another type (range) is refused, and so is any
+//! second name-based rule for one (source, target, class, name).
 //!
 //! The text may also be a `policy.conf` as checkpolicy reads it: SELinux's
 //! class, common and SID declarations (which end without `;`),
@@ -173,6 +189,16 @@ pub(crate) struct Policy {
     /// Rules that name a class mlte does not mediate (of a policy that
     /// declares SELinux's classes): that part of them is left out.
     pub(crate) left_out: usize,
+    /// `type_change`s: (source, target, class) to the new type.
+    pub(crate) type_changes: BTreeMap<(u32, u32, u8), u32>,
+    /// `type_member`s: (source, target, class) to the new type.
+    pub(crate) type_members: BTreeMap<(u32, u32, u8), u32>,
+    /// `range_transition`s: (source, target, class) to the new range
+    /// (low, high).
+    pub(crate) range_transitions: BTreeMap<(u32, u32, u8), (Level, Level)>,
+    /// Name-based `type_transition`s: (source, target, class, the new
+    /// object's name) to the new type.
+    pub(crate) name_transitions: BTreeMap<(u32, u32, u8, Vec<u8>), u32>,
 }
 
 /// One token and where it starts.
@@ -182,15 +208,15 @@ struct Token<'a> {
     pos: Pos,
 }
 
-/// Splits `text` into words and the punctuation `{ } ; : ( ) * , - ==
-/// !=`, skipping comments and white space. Words are made of letters,
+/// Splits `text` into words, names in quotes (`"NAME"`, the quotes
+/// kept) and the punctuation `{ } ; : ( ) * , - == !=`, skipping comments
+/// and white space. Words are made of letters,
 /// digits, `_`, `.` and `/` (a path, in statements mlte refuses); a level or a context is tokens written without
 /// space between them (`Parser::glued`).
 fn tokens(text: &str) -> Result<Vec<Token<'_>>, Error> {
     let mut out = Vec::new();
-    for (n, line) in text.lines().enumerate() {
+    for (n, code) in text.lines().enumerate() {
         let line_no = u32::try_from(n + 1).unwrap_or(u32::MAX);
-        let code = line.split('#').next().unwrap_or("");
         let bytes = code.as_bytes();
         let mut i = 0;
         while i < bytes.len() {
@@ -199,7 +225,23 @@ fn tokens(text: &str) -> Result<Vec<Token<'_>>, Error> {
                 line: line_no,
                 col: u32::try_from(i + 1).unwrap_or(u32::MAX),
             };
-            if c.is_ascii_whitespace() {
+            if c == b'#' {
+                break;
+            } else if c == b'"' {
+                // A name in quotes (a name-based type_transition's), `#`
+                // and spaces included, as checkpolicy reads it.
+                let Some(len) = bytes[i + 1..].iter().position(|&b| b == b'"') else {
+                    return Err(Error {
+                        pos,
+                        message: "a name in quotes without its closing '\"'".into(),
+                    });
+                };
+                out.push(Token {
+                    text: &code[i..i + len + 2],
+                    pos,
+                });
+                i += len + 2;
+            } else if c.is_ascii_whitespace() {
                 i += 1;
             } else if b"{};:()*,-".contains(&c) {
                 out.push(Token {
@@ -413,13 +455,48 @@ enum Rule {
         /// `else` branch.
         cond: Option<(u32, bool)>,
     },
-    Transition {
+    /// `type_transition` (with the new object's name, if it has one),
+    /// `type_change` or `type_member`.
+    Type {
+        kind: TypeRule,
         sources: TypeSet,
         targets: TypeSet,
         class: u8,
         new: u32,
         pos: Pos,
     },
+    /// `range_transition`.
+    Range {
+        sources: TypeSet,
+        targets: TypeSet,
+        classes: Vec<u8>,
+        range: (Level, Level),
+        pos: Pos,
+    },
+}
+
+/// Which rule gives a new object's type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum TypeRule {
+    /// `type_transition`, for a new object of any name.
+    Transition,
+    /// `type_transition ... "NAME"`: for a new object of that name only.
+    Named(Vec<u8>),
+    /// `type_change`.
+    Change,
+    /// `type_member`.
+    Member,
+}
+
+impl TypeRule {
+    /// The statement's keyword, for messages.
+    fn keyword(&self) -> &'static str {
+        match self {
+            TypeRule::Transition | TypeRule::Named(_) => "type_transition",
+            TypeRule::Change => "type_change",
+            TypeRule::Member => "type_member",
+        }
+    }
 }
 
 /// A word of a condition as written: a code, or a boolean by name.
@@ -468,7 +545,7 @@ impl<'a> Parser<'a> {
     /// The next token, which must be a name (`what` says which).
     fn word(&mut self, what: &str) -> Result<Token<'a>, Error> {
         match self.tokens.get(self.next) {
-            Some(t) if !is_punct(t.text) => {
+            Some(t) if !is_punct(t.text) && !t.text.starts_with('"') => {
                 self.next += 1;
                 Ok(t.clone())
             }
@@ -1280,6 +1357,36 @@ impl<'a> Parser<'a> {
         self.range_of(&text, pos)
     }
 
+    /// A name-based `type_transition`'s `"NAME"`, if one comes next: 1 to
+    /// 255 bytes (a file name's most, `NAME_MAX`), none a `/` (checkpolicy
+    /// refuses those and empty names).
+    fn object_name(&mut self) -> Result<Option<Vec<u8>>, Error> {
+        let Some(t) = self
+            .tokens
+            .get(self.next)
+            .filter(|t| t.text.starts_with('"'))
+        else {
+            return Ok(None);
+        };
+        let name = t.text.as_bytes()[1..t.text.len() - 1].to_vec();
+        if name.is_empty() || name.contains(&b'/') {
+            return self.error(format!(
+                "{}: a new object's name has 1 or more bytes, none a '/'",
+                t.text
+            ));
+        }
+        if name.len() > super::compiled::MAX_OBJECT_NAME {
+            return self.error(format!(
+                "a new object's name of {} bytes: a file name has at most {} (longer is \
+                 not supported by mlte)",
+                name.len(),
+                super::compiled::MAX_OBJECT_NAME
+            ));
+        }
+        self.next += 1;
+        Ok(Some(name))
+    }
+
     /// `{ ROLE ... }` or one role, each declared (`object_r` always is).
     fn role_names(&mut self) -> Result<Vec<String>, Error> {
         let mut out = Vec::new();
@@ -1527,21 +1634,23 @@ impl<'a> Parser<'a> {
                 self.policy.permissive.insert(ty);
             }
             "neverallow" => self.av_rule(AvKind::Neverallow, pos)?,
-            "type_transition" => {
+            "type_transition" | "type_change" | "type_member" => {
                 let sources = self.type_set(false)?;
                 let targets = self.type_set(true)?;
                 self.expect(":")?;
                 let class = self.class_ref()?;
                 let new = self.type_ref(None)?;
-                // A name-based transition ("NAME") is not supported.
-                if self.tokens.get(self.next).is_some_and(|t| t.text != ";") {
-                    return self.error(format!(
-                        "expected ';', found {}: a name-based type_transition is not supported by mlte",
-                        self.found()
-                    ));
-                }
+                let kind = match keyword.text {
+                    "type_change" => TypeRule::Change,
+                    "type_member" => TypeRule::Member,
+                    _ => match self.object_name()? {
+                        Some(name) => TypeRule::Named(name),
+                        None => TypeRule::Transition,
+                    },
+                };
                 match class {
-                    ClassRef::Mlte(class) => self.rules.push(Rule::Transition {
+                    ClassRef::Mlte(class) => self.rules.push(Rule::Type {
+                        kind,
                         sources,
                         targets,
                         class,
@@ -1550,6 +1659,35 @@ impl<'a> Parser<'a> {
                     }),
                     ClassRef::Other => self.policy.left_out += 1,
                 }
+            }
+            "range_transition" => {
+                let sources = self.type_set(false)?;
+                let targets = self.type_set(false)?;
+                // As checkpolicy: the class is `process` unless named.
+                let classes = if self.peek_is(":") {
+                    self.next += 1;
+                    self.class_set()?
+                } else {
+                    vec![ClassRef::Mlte(Class::Process as u8)]
+                };
+                let range = self.range()?;
+                let ours: Vec<u8> = classes
+                    .iter()
+                    .filter_map(|c| match c {
+                        ClassRef::Mlte(c) => Some(*c),
+                        ClassRef::Other => None,
+                    })
+                    .collect();
+                if ours.len() < classes.len() {
+                    self.policy.left_out += 1;
+                }
+                self.rules.push(Rule::Range {
+                    sources,
+                    targets,
+                    classes: ours,
+                    range,
+                    pos,
+                });
             }
             "level" => {
                 let (text, pos) = self.glued("a level")?;
@@ -1720,10 +1858,9 @@ impl<'a> Parser<'a> {
                 }
             }
             "if" => return self.if_statement(pos),
-            "type_change" | "type_member" | "range_transition" | "fs_use_xattr" | "fs_use_task"
-            | "fs_use_trans" | "genfscon" | "portcon" | "netifcon" | "nodecon" | "allowxperm"
-            | "typebounds" | "default_user" | "default_role" | "default_type" | "default_range"
-            | "handleunknown" | "mls" => {
+            "fs_use_xattr" | "fs_use_task" | "fs_use_trans" | "genfscon" | "portcon"
+            | "netifcon" | "nodecon" | "allowxperm" | "typebounds" | "default_user"
+            | "default_role" | "default_type" | "default_range" | "handleunknown" | "mls" => {
                 return Err(Error {
                     pos,
                     message: format!("'{}': not supported by mlte", keyword.text),
@@ -1770,7 +1907,8 @@ impl<'a> Parser<'a> {
                     message: format!(
                         "unknown statement '{other}': expected type, attribute, \
                          typeattribute, typealias, sensitivity, category, level, allow, \
-                         type_transition, role, user, role_transition, mlsconstrain or sid"
+                         type_transition, type_change, type_member, range_transition, role, \
+                         user, role_transition, mlsconstrain or sid"
                     ),
                 })
             }
@@ -1866,31 +2004,38 @@ impl Parser<'_> {
                         *table.entry(key).or_insert(0) |= perms;
                     }
                 }
-                Rule::Transition {
+                Rule::Type {
+                    ref kind,
                     ref sources,
                     ref targets,
                     class,
                     new,
                     pos,
+                } => self.expand_type_rule(kind, sources, targets, class, new, pos)?,
+                Rule::Range {
+                    ref sources,
+                    ref targets,
+                    ref classes,
+                    range,
+                    pos,
                 } => {
                     for source in self.expand(sources, 0) {
                         for target in self.expand(targets, source) {
-                            let key = (source, target, class);
-                            if let Some(&old) = self.policy.transitions.get(&key) {
-                                if old != new {
+                            for &class in classes {
+                                let key = (source, target, class);
+                                let old = self.policy.range_transitions.insert(key, range);
+                                if old.is_some_and(|old| old != range) {
                                     return Err(Error {
                                         pos,
                                         message: format!(
-                                            "a second type_transition for {} {} : {} (the first gives {})",
-                                            self.policy.types[source as usize],
-                                            self.policy.types[target as usize],
-                                            CLASSES[usize::from(class)].0,
-                                            self.policy.types[old as usize]
+                                            "a second range_transition for {} : {} with \
+                                             another range",
+                                            self.names_of(source, target),
+                                            CLASSES[usize::from(class)].0
                                         ),
                                     });
                                 }
                             }
-                            self.policy.transitions.insert(key, new);
                         }
                     }
                 }
@@ -1971,6 +2116,72 @@ impl Parser<'_> {
                 return Self::error_at(*pos, 0, format!("condition refused: {why}"));
             }
             self.policy.conds.push(ops);
+        }
+        Ok(())
+    }
+
+    /// "SOURCE TARGET", by name, for messages.
+    fn names_of(&self, source: u32, target: u32) -> String {
+        let name = |ty: u32| {
+            self.policy
+                .types
+                .get(ty as usize)
+                .map_or("?", String::as_str)
+        };
+        format!("{} {}", name(source), name(target))
+    }
+
+    /// A `type_transition`, `type_change` or `type_member` expanded into
+    /// its table: a second rule for one (source, target, class) that gives
+    /// another type is refused, and for a name-based `type_transition` any
+    /// second rule (checkpolicy's "duplicate filename transition").
+    fn expand_type_rule(
+        &mut self,
+        kind: &TypeRule,
+        sources: &TypeSet,
+        targets: &TypeSet,
+        class: u8,
+        new: u32,
+        pos: Pos,
+    ) -> Result<(), Error> {
+        for source in self.expand(sources, 0) {
+            for target in self.expand(targets, source) {
+                let key = (source, target, class);
+                let old = match kind {
+                    TypeRule::Transition => self.policy.transitions.insert(key, new),
+                    TypeRule::Change => self.policy.type_changes.insert(key, new),
+                    TypeRule::Member => self.policy.type_members.insert(key, new),
+                    TypeRule::Named(name) => {
+                        let key = (source, target, class, name.clone());
+                        // Any second one, as checkpolicy.
+                        self.policy
+                            .name_transitions
+                            .insert(key, new)
+                            .map(|_| u32::MAX)
+                    }
+                };
+                let Some(old) = old.filter(|&old| old != new) else {
+                    continue;
+                };
+                let named = match kind {
+                    TypeRule::Named(name) => format!(" \"{}\"", String::from_utf8_lossy(name)),
+                    _ => String::new(),
+                };
+                let first = self
+                    .policy
+                    .types
+                    .get(old as usize)
+                    .map_or(String::new(), |t| format!(" (the first gives {t})"));
+                return Err(Error {
+                    pos,
+                    message: format!(
+                        "a second {} for {} : {}{named}{first}",
+                        kind.keyword(),
+                        self.names_of(source, target),
+                        CLASSES[usize::from(class)].0,
+                    ),
+                });
+            }
         }
         Ok(())
     }
@@ -2243,8 +2454,8 @@ impl Policy {
     /// The compiled form (`compiled.rs`), or why there is none.
     pub(crate) fn compile(&self) -> Result<Vec<u8>, String> {
         use super::compiled::{
-            push_context, push_level, MAGIC, MAX_NAME, MAX_ROLES, MAX_RULES, MAX_TYPES, MAX_USERS,
-            VERSION,
+            push_context, push_level, MAGIC, MAX_NAME, MAX_OBJECT_NAME, MAX_ROLES, MAX_RULES,
+            MAX_TYPES, MAX_USERS, VERSION,
         };
         let types = u32::try_from(self.types.len()).unwrap_or(u32::MAX);
         if types == 0 || types > MAX_TYPES {
@@ -2309,6 +2520,10 @@ impl Policy {
             count(self.bools.len()),
             count(self.conds.len()),
             count(self.cond_rules.len()),
+            count(self.type_changes.len()),
+            count(self.type_members.len()),
+            count(self.range_transitions.len()),
+            count(self.name_transitions.len()),
         ] {
             out.extend_from_slice(&v.to_le_bytes());
         }
@@ -2318,6 +2533,10 @@ impl Policy {
             self.role_transitions.len(),
             self.role_allows.len(),
             self.auditallow.len(),
+            self.type_changes.len(),
+            self.type_members.len(),
+            self.range_transitions.len(),
+            self.name_transitions.len(),
         ] {
             if count(table) > MAX_RULES {
                 return Err(format!(
@@ -2467,6 +2686,33 @@ impl Policy {
             for w in ops {
                 out.extend_from_slice(&w.to_le_bytes());
             }
+        }
+        // After the constraints. BTreeMaps iterate in key order: sorted and
+        // unique; a name sorts as its bytes.
+        for table in [&self.type_changes, &self.type_members] {
+            for (&(s, t, c), &new) in table {
+                for v in [s, t, u32::from(c), new] {
+                    out.extend_from_slice(&v.to_le_bytes());
+                }
+            }
+        }
+        for (&(s, t, c), (low, high)) in &self.range_transitions {
+            for v in [s, t, u32::from(c)] {
+                out.extend_from_slice(&v.to_le_bytes());
+            }
+            push_level(&mut out, low);
+            push_level(&mut out, high);
+        }
+        for ((s, t, c, name), &new) in &self.name_transitions {
+            for v in [*s, *t, u32::from(*c), new] {
+                out.extend_from_slice(&v.to_le_bytes());
+            }
+            let mut slot = [0u8; MAX_OBJECT_NAME + 1];
+            let Some(to) = slot.get_mut(..name.len()) else {
+                return Err(format!("a new object's name of {} bytes", name.len()));
+            };
+            to.copy_from_slice(name);
+            out.extend_from_slice(&slot);
         }
         Ok(out)
     }
@@ -2732,8 +2978,8 @@ user u roles object_r level s0 range s0; sid kernel u:object_r:init_t:s0; sid fi
                 "1:24: 'u3': not supported by mlte",
             ),
             (
-                "type a;\ntype_member a a:file a;",
-                "2:1: 'type_member': not supported by mlte",
+                "type a;\ntypebounds a a;",
+                "2:1: 'typebounds': not supported by mlte",
             ),
             (
                 "genfscon proc / a:s0",
@@ -3385,5 +3631,135 @@ user u roles object_r level s0 range s0; sid kernel u:object_r:init_t:s0; sid fi
                 "{text:?}: got '{err}', want '{want}...'"
             );
         }
+    }
+
+    /// `range_transition`, name-based `type_transition`, `type_change`
+    /// and `type_member`, as checkpolicy reads them, and their errors.
+    #[test]
+    fn new_object_rules_parse_and_say_where_they_are_wrong() {
+        const HEAD: &str = "sensitivity s0; sensitivity s1; category c0; category c1;\n\
+             level s0; level s1:c0.c1; type a; type b; type c; attribute both;\n\
+             typeattribute a both; typeattribute b both;\n";
+        let p = parse(&format!(
+            "{HEAD}range_transition a b s0 - s1:c0;   # process\n\
+             range_transition both c : {{ file dir }} s1:c1;\n\
+             type_transition a b : file c \"x y#z\";   # a # in the name\n\
+             type_transition a b : file c;\n\
+             type_transition {{ a b }} c : dir a \"x\";\n\
+             type_change a self : file c;\n\
+             type_member both b : dir c;\n"
+        ))
+        .unwrap();
+        let (file, dir, process) = (Class::File as u8, Class::Dir as u8, Class::Process as u8);
+        let level = |t: &str| Level::parse(t.as_bytes()).unwrap();
+        assert_eq!(
+            p.range_transitions,
+            BTreeMap::from([
+                ((0, 1, process), (level("s0"), level("s1:c0"))),
+                ((0, 2, file), (level("s1:c1"), level("s1:c1"))),
+                ((0, 2, dir), (level("s1:c1"), level("s1:c1"))),
+                ((1, 2, file), (level("s1:c1"), level("s1:c1"))),
+                ((1, 2, dir), (level("s1:c1"), level("s1:c1"))),
+            ])
+        );
+        assert_eq!(
+            p.name_transitions,
+            BTreeMap::from([
+                ((0, 1, file, b"x y#z".to_vec()), 2),
+                ((0, 2, dir, b"x".to_vec()), 0),
+                ((1, 2, dir, b"x".to_vec()), 0),
+            ])
+        );
+        assert_eq!(p.transitions, BTreeMap::from([((0, 1, file), 2)]));
+        assert_eq!(p.type_changes, BTreeMap::from([((0, 0, file), 2)]));
+        assert_eq!(
+            p.type_members,
+            BTreeMap::from([((0, 1, dir), 2), ((1, 1, dir), 2)])
+        );
+        let long = "x".repeat(256);
+        let cases = [
+            (
+                "range_transition a b s1:c0 - s0;",
+                "4:30: s0 does not dominate s1:c0",
+            ),
+            (
+                "range_transition a b s2;",
+                "4:22: sensitivity s2 is not declared",
+            ),
+            (
+                "range_transition a b s0:c0;",
+                "4:22: no 'level' statement allows s0:c0",
+            ),
+            (
+                "range_transition a self s0;",
+                "4:20: unknown type or attribute 'self'",
+            ),
+            (
+                "range_transition a b : file;",
+                "4:28: expected a level, found ';'",
+            ),
+            (
+                "range_transition a b s0;\nrange_transition both b s1;",
+                "5:1: a second range_transition for a b : process with another range",
+            ),
+            (
+                "type_transition a b : file c \"\";",
+                "4:30: \"\": a new object's name has 1",
+            ),
+            (
+                "type_transition a b : file c \"x/y\";",
+                "4:30: \"x/y\": a new object's name",
+            ),
+            (
+                "type_transition a b : file c \"x;",
+                "4:30: a name in quotes without its closing",
+            ),
+            (
+                "type_transition a b : file c x;",
+                "4:30: expected ';', found 'x'",
+            ),
+            ("type \"a\";", "4:6: expected a type name, found '\"a\"'"),
+            (
+                "type_transition a b : file c \"x\";\ntype_transition both b : file a \"x\";",
+                "5:1: a second type_transition for a b : file \"x\"",
+            ),
+            (
+                "type_transition a b : file c \"x\";\ntype_transition a b : file c \"x\";",
+                "5:1: a second type_transition for a b : file \"x\"",
+            ),
+            (
+                "type_change a b : file c;\ntype_change a b : file a;",
+                "5:1: a second type_change for a b : file (the first gives c)",
+            ),
+            (
+                "type_member a b : file c;\ntype_member a b : file a;",
+                "5:1: a second type_member for a b : file (the first gives c)",
+            ),
+            (
+                "type_change a b : file c \"x\";",
+                "4:26: expected ';', found '\"x\"'",
+            ),
+        ];
+        for (text, want) in cases {
+            let err = parse(&format!("{HEAD}{text}")).unwrap_err().to_string();
+            assert!(
+                err.starts_with(want),
+                "{text:?}: got '{err}', want '{want}...'"
+            );
+        }
+        let err = parse(&format!("{HEAD}type_transition a b : file c \"{long}\";"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("4:30: a new object's name of 256 bytes: a file name has at most 255"),
+            "{err}"
+        );
+        // Identical rules (but name-based ones) are one.
+        let p = parse(&format!(
+            "{HEAD}type_change a b : file c; type_change a b : file c;\n\
+             range_transition a b s1; range_transition a b s1;"
+        ))
+        .unwrap();
+        assert_eq!((p.type_changes.len(), p.range_transitions.len()), (1, 1));
     }
 }

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 
 //! Asking the policy in force from userspace, as `/sys/fs/selinux` lets
-//! userspace object managers ask SELinux: `mlte/access`, `mlte/create` and
-//! `mlte/context`, transaction files (write a question, read the answer on
-//! the same open file), as selinuxfs's of the same names; and, read-only,
-//! `mlte/mls` (`1`) and `mlte/policyvers` (the compiled form's version).
+//! userspace object managers ask SELinux: `mlte/access`, `mlte/create`,
+//! `mlte/relabel`, `mlte/member` and `mlte/context`, transaction files
+//! (write a question, read the answer on the same open file), as
+//! selinuxfs's of the same names; `mlte/validatetrans`, written; and,
+//! read-only, `mlte/mls` (`1`) and `mlte/policyvers` (the compiled form's
+//! version).
 //!
 //! - `access`: `SCON TCON CLASS [REQUESTED]` gives SELinux's answer line,
 //!   `ALLOWED DECIDED AUDITALLOW AUDITDENY SEQNO FLAGS` (`%x %x %x %x %u
@@ -16,15 +18,21 @@
 //!   auditdeny); the policy's sequence number (policies loaded since
 //!   boot); the flags, `1` (`AVD_FLAGS_PERMISSIVE`) when `SCON`'s type is
 //!   a `permissive` domain.
-//! - `create`: `SCON TCON CLASS` gives the context of a new object of
-//!   `CLASS` that `SCON` creates in `TCON` (for `process`: the domain an
-//!   exec of a `TCON` file enters), as SELinux's `security_compute_sid()`:
-//!   for a process or a socket the source's user, role, type and range,
-//!   otherwise the source's user, `object_r`, the target's type and the
-//!   source's low level; then a `type_transition`'s type and a
-//!   `role_transition`'s role; what the hooks give. A computed context the
-//!   policy does not find valid is refused with `EACCES`, as selinuxfs's
-//!   `create` refuses it.
+//! - `create`: `SCON TCON CLASS [NAME]` gives the context of a new object
+//!   of `CLASS` (named `NAME`) that `SCON` creates in `TCON` (for
+//!   `process`: the domain an exec of a `TCON` file enters), as SELinux's
+//!   `security_transition_sid()` (`Compiled::new_context`, what the hooks
+//!   give). `NAME` is decoded as `sel_write_create()` decodes it: `+` a
+//!   space, `%XX` a byte, up to the first NUL.
+//! - `relabel`: `SCON TCON CLASS`, the same as SELinux's
+//!   `security_change_sid()` (`type_change`).
+//! - `member`: `SCON TCON CLASS`, the same as SELinux's
+//!   `security_member_sid()` (`type_member`).
+//!
+//!   The three answer with the context and a NUL, as selinuxfs. A computed
+//!   context the policy does not find valid is refused with `EACCES` when
+//!   mlte enforces, and given when permissive, as SELinux's
+//!   `compute_sid_handle_invalid_context()`.
 //! - `context`: `CONTEXT` gives the context in canonical form, followed by a
 //!   NUL as selinuxfs gives it, or `EINVAL` when the policy does not accept
 //!   it.
@@ -52,7 +60,7 @@ use core::fmt::{self, Write};
 
 use super::booleans::Conds;
 use super::classes::Class;
-use super::compiled::{Compiled, MAX_NAME};
+use super::compiled::{Compiled, Computation, MAX_NAME, MAX_OBJECT_NAME};
 use super::context::{Context, Shown};
 use super::level::Level;
 use crate::attribute::Attribute;
@@ -72,6 +80,8 @@ pub(crate) enum Refusal {
     Class(usize),
     /// Word `n` is not a hexadecimal permission bitmap.
     Requested(usize),
+    /// Word `n` is not a name encoded as selinuxfs takes it.
+    Name(usize),
     /// The question is not text.
     NotText,
     /// The computed context is not valid under the policy.
@@ -85,6 +95,7 @@ impl fmt::Display for Refusal {
             Refusal::Context(n, e) => write!(f, "word {n}: {e}"),
             Refusal::Class(n) => write!(f, "word {n}: no such class (a name or a number from 1)"),
             Refusal::Requested(n) => write!(f, "word {n}: not a hexadecimal permission bitmap"),
+            Refusal::Name(n) => write!(f, "word {n}: a '%' not followed by two hexadecimal digits"),
             Refusal::NotText => f.write_str("not text"),
             Refusal::Invalid(e) => write!(f, "the new context is not valid: {e}"),
         }
@@ -253,22 +264,109 @@ impl NamedContext {
     }
 }
 
-/// `create`: the context of the new object of `SCON TCON CLASS`.
+/// The name of a new object as `create` takes it: selinuxfs's
+/// `sel_write_create()` decoding, `+` a space and `%XX` a byte, up to the
+/// first NUL.
+struct ObjectName {
+    /// The name; past [`MAX_OBJECT_NAME`] bytes, its first `MAX_OBJECT_NAME
+    /// + 1`, which no rule's name matches.
+    bytes: [u8; MAX_OBJECT_NAME + 1],
+    len: usize,
+}
+
+impl ObjectName {
+    /// Decodes `word` (the `n`th).
+    fn decode(word: &[u8], n: usize) -> core::result::Result<ObjectName, Refusal> {
+        let mut name = ObjectName {
+            bytes: [0; MAX_OBJECT_NAME + 1],
+            len: 0,
+        };
+        let hex = |b: Option<&u8>| {
+            b.and_then(|&b| char::from(b).to_digit(16))
+                .ok_or(Refusal::Name(n))
+        };
+        let mut r = word.iter();
+        while let Some(&c) = r.next() {
+            let c = match c {
+                b'+' => b' ',
+                b'%' => {
+                    let (high, low) = (hex(r.next())?, hex(r.next())?);
+                    u8::try_from(high << 4 | low).map_err(|_| Refusal::Name(n))?
+                }
+                c => c,
+            };
+            if c == 0 {
+                break;
+            }
+            if let Some(slot) = name.bytes.get_mut(name.len) {
+                *slot = c;
+                name.len += 1;
+            }
+        }
+        Ok(name)
+    }
+
+    fn get(&self) -> &[u8] {
+        self.bytes.get(..self.len).unwrap_or(&[])
+    }
+}
+
+/// The context `how` computes for `SCON TCON CLASS` (the words `w`), or
+/// when `enforcing` `Invalid` for one the policy does not find valid, as
+/// SELinux's `security_compute_sid()` (permissive, it gives it).
+fn new_context(
+    policy: &Compiled<'_>,
+    w: &[&[u8]],
+    how: Computation<'_>,
+    enforcing: bool,
+) -> core::result::Result<NamedContext, Refusal> {
+    let word = |i: usize| w.get(i).copied().unwrap_or(&[]);
+    let (s, t) = (context(policy, word(0), 1)?, context(policy, word(1), 2)?);
+    let new = policy.new_context(&s, &t, class(word(2), 3)?, how);
+    if enforcing {
+        policy.validate(&new).map_err(Refusal::Invalid)?;
+    }
+    Ok(NamedContext::new(policy, &new))
+}
+
+/// `create`: the context of the new object of `SCON TCON CLASS [NAME]`
+/// (SELinux's `security_transition_sid()`).
 pub(crate) fn create(
     policy: &Compiled<'_>,
     question: &[u8],
+    enforcing: bool,
+) -> core::result::Result<NamedContext, Refusal> {
+    const EXPECTED: &str = "SCON TCON CLASS [NAME]";
+    let (w, count) = words::<4>(question, EXPECTED)?;
+    if count < 3 {
+        return Err(Refusal::Words(EXPECTED));
+    }
+    let name = if count == 4 {
+        Some(ObjectName::decode(w[3], 4)?)
+    } else {
+        None
+    };
+    let how = Computation::Create {
+        name: name.as_ref().map(ObjectName::get),
+    };
+    new_context(policy, &w, how, enforcing)
+}
+
+/// `relabel` (`type_change`, SELinux's `security_change_sid()`) or
+/// `member` (`type_member`, `security_member_sid()`): the context `how`
+/// gives for `SCON TCON CLASS`.
+pub(crate) fn relabel_or_member(
+    policy: &Compiled<'_>,
+    question: &[u8],
+    how: Computation<'_>,
+    enforcing: bool,
 ) -> core::result::Result<NamedContext, Refusal> {
     const EXPECTED: &str = "SCON TCON CLASS";
     let (w, count) = words::<3>(question, EXPECTED)?;
     if count != 3 {
         return Err(Refusal::Words(EXPECTED));
     }
-    let (s, t) = (context(policy, w[0], 1)?, context(policy, w[1], 2)?);
-    let new = policy.new_context(&s, &t, class(w[2], 3)?);
-    // As `security_compute_sid()`: a context the policy does not find
-    // valid is no answer.
-    policy.validate(&new).map_err(Refusal::Invalid)?;
-    Ok(NamedContext::new(policy, &new))
+    new_context(policy, &w, how, enforcing)
 }
 
 /// `validatetrans`: whether `OLDCON NEWCON CLASS TASKCON` passes the
@@ -366,8 +464,37 @@ impl Attribute for CreateFile {
     }
 
     fn answer(input: &[u8], out: &mut TextBuf) -> Result {
-        let new = decide("create", |p| create(p, input))?;
-        out.format(|out| write!(out, "{}", new.shown()))
+        let enforcing = policy::enforcing();
+        let new = decide("create", |p| create(p, input, enforcing))?;
+        out.format(|out| write!(out, "{}\0", new.shown()))
+    }
+}
+
+/// `.../mlte/relabel` (`type_change`) and `.../mlte/member`
+/// (`type_member`): [`relabel_or_member`], `MEMBER` says which.
+pub(crate) struct RelabelOrMemberFile<const MEMBER: bool>;
+
+/// `.../mlte/relabel`.
+pub(crate) type RelabelFile = RelabelOrMemberFile<false>;
+/// `.../mlte/member`.
+pub(crate) type MemberFile = RelabelOrMemberFile<true>;
+
+impl<const MEMBER: bool> Attribute for RelabelOrMemberFile<MEMBER> {
+    const TRANSACTION: bool = true;
+
+    fn show(_out: &mut TextBuf) -> Result {
+        Ok(())
+    }
+
+    fn answer(input: &[u8], out: &mut TextBuf) -> Result {
+        let (file, how) = if MEMBER {
+            ("member", Computation::Member)
+        } else {
+            ("relabel", Computation::Relabel)
+        };
+        let enforcing = policy::enforcing();
+        let new = decide(file, |p| relabel_or_member(p, input, how, enforcing))?;
+        out.format(|out| write!(out, "{}\0", new.shown()))
     }
 }
 
@@ -450,7 +577,9 @@ mod tests {
     }
 
     fn ask_create(q: &str) -> core::result::Result<String, Refusal> {
-        Ok(create(&policy().view(), q.as_bytes())?.shown().to_string())
+        Ok(create(&policy().view(), q.as_bytes(), true)?
+            .shown()
+            .to_string())
     }
 
     fn ask_context(q: &[u8]) -> core::result::Result<String, Refusal> {
@@ -660,7 +789,7 @@ mod tests {
         let checked = Checked::new(parse(&text).unwrap().compile().unwrap()).unwrap();
         let q = b"system_u:system_r:user_t:s0 system_u:object_r:tmp_t:s0 process";
         assert_eq!(
-            create(&checked.view(), q).map(|_| ()),
+            create(&checked.view(), q, true).map(|_| ()),
             Err(Refusal::Invalid(
                 crate::mlte::context::ContextError::RoleWithoutType
             ))
@@ -675,12 +804,15 @@ mod tests {
             .replace("roles system_r", "roles { system_r bin_r }");
         let checked = Checked::new(parse(&text).unwrap().compile().unwrap()).unwrap();
         assert_eq!(
-            create(&checked.view(), q).unwrap().shown().to_string(),
+            create(&checked.view(), q, true)
+                .unwrap()
+                .shown()
+                .to_string(),
             "system_u:bin_r:bin_t:s0"
         );
         assert_eq!(
             ask_create("system_u:system_r:user_t:s0 system_u:object_r:bin_t:s0"),
-            Err(Refusal::Words("SCON TCON CLASS"))
+            Err(Refusal::Words("SCON TCON CLASS [NAME]"))
         );
     }
 
@@ -720,5 +852,111 @@ mod tests {
             Err(Refusal::Words("CONTEXT"))
         );
         assert_eq!(ask_context(b"user_t:\xff"), Err(Refusal::NotText));
+    }
+
+    /// `create` with a name (decoded as selinuxfs decodes it), `relabel`
+    /// and `member`; an invalid result is `EACCES` only when enforcing, as
+    /// SELinux's `compute_sid_handle_invalid_context()`.
+    #[test]
+    fn create_with_a_name_relabel_and_member() {
+        use crate::mlte::compiled::tests::NEW_OBJECTS;
+        use crate::mlte::context::ContextError;
+        let text = format!("{POLICY}{NEW_OBJECTS}");
+        let checked = Checked::new(parse(&text).unwrap().compile().unwrap()).unwrap();
+        let p = checked.view();
+        let ask = |f: fn(&Compiled<'_>, &[u8]) -> core::result::Result<NamedContext, Refusal>,
+                   q: &str| f(&p, q.as_bytes()).map(|c| c.shown().to_string());
+        let create = |p: &Compiled<'_>, q: &[u8]| create(p, q, true);
+        let relabel =
+            |p: &Compiled<'_>, q: &[u8]| relabel_or_member(p, q, Computation::Relabel, true);
+        let member =
+            |p: &Compiled<'_>, q: &[u8]| relabel_or_member(p, q, Computation::Member, true);
+        let st = "system_u:system_r:user_t:s1 system_u:object_r:tmp_t:s0";
+        for (name, want) in [
+            ("a+b", "bin_t"),
+            ("a%20b", "bin_t"),
+            ("%61%20%62", "bin_t"),
+            ("a+b%00c", "bin_t"),
+            ("z", "init_t"),
+            ("%7a", "init_t"),
+            ("Z", "user_tmp_t"),
+            ("a", "user_tmp_t"),
+            ("a+b+", "user_tmp_t"),
+            ("%00", "user_tmp_t"),
+        ] {
+            assert_eq!(
+                ask(create, &format!("{st} file {name}\n")).unwrap(),
+                format!("system_u:object_r:{want}:s1"),
+                "{name}"
+            );
+        }
+        let long = "x".repeat(300);
+        assert_eq!(
+            ask(create, &format!("{st} file {long}")).unwrap(),
+            "system_u:object_r:user_tmp_t:s1"
+        );
+        for bad in ["%", "%4", "a%g0", "%0g"] {
+            assert_eq!(
+                ask(create, &format!("{st} file {bad}")),
+                Err(Refusal::Name(4)),
+                "{bad}"
+            );
+        }
+        assert_eq!(
+            ask(create, &format!("{st} file a b")),
+            Err(Refusal::Words("SCON TCON CLASS [NAME]"))
+        );
+        // A range_transition: only for a new object.
+        assert_eq!(
+            ask(
+                create,
+                "system_u:system_r:init_t:s0 system_u:object_r:bin_t:s0 process"
+            )
+            .unwrap(),
+            "system_u:system_r:user_t:s1:c0-s2:c0.c2"
+        );
+        assert_eq!(
+            ask(relabel, &format!("{st} file")).unwrap(),
+            "system_u:object_r:bin_t:s1"
+        );
+        assert_eq!(
+            ask(relabel, &format!("{st} dir")).unwrap(),
+            "system_u:object_r:tmp_t:s1"
+        );
+        assert_eq!(
+            ask(member, &format!("{st} dir")).unwrap(),
+            "system_u:object_r:user_tmp_t:s1"
+        );
+        assert_eq!(
+            ask(
+                member,
+                "system_u:system_r:init_t:s0 system_u:object_r:bin_t:s0 process"
+            )
+            .unwrap(),
+            "system_u:system_r:init_t:s0"
+        );
+        for f in [relabel, member] {
+            assert_eq!(
+                ask(f, &format!("{st} file x")),
+                Err(Refusal::Words("SCON TCON CLASS"))
+            );
+            assert_eq!(ask(f, &format!("{st} fil")), Err(Refusal::Class(3)));
+        }
+        // type_change to bin_t for a process: system_r may not have bin_t.
+        let text = format!("{text}type_change user_t tmp_t : process bin_t;\n");
+        let checked = Checked::new(parse(&text).unwrap().compile().unwrap()).unwrap();
+        let q = format!("{st} process");
+        assert_eq!(
+            relabel_or_member(&checked.view(), q.as_bytes(), Computation::Relabel, true)
+                .map(|_| ()),
+            Err(Refusal::Invalid(ContextError::RoleWithoutType))
+        );
+        let permissive =
+            relabel_or_member(&checked.view(), q.as_bytes(), Computation::Relabel, false);
+        assert_eq!(
+            permissive.unwrap().shown().to_string(),
+            "system_u:system_r:bin_t:s1",
+            "permissive: the invalid context, as SELinux gives it"
+        );
     }
 }

@@ -18,7 +18,7 @@ use crate::chain::{BootState, ChainSpec, Reject, MAX_REJECTS};
 use crate::integrity::{formats, rules};
 use crate::mlte::category::CategorySet;
 use crate::mlte::classes::Class;
-use crate::mlte::compiled::{Checked, Compiled, InitialSid};
+use crate::mlte::compiled::{Checked, Compiled, Computation, InitialSid};
 use crate::mlte::context::Context;
 use crate::mlte::level::Level;
 use crate::mlte::{policy as mlte_policy, policy_text};
@@ -217,8 +217,20 @@ fn exercise_compiled(view: &Compiled<'_>) {
             for &class in &classes {
                 let _ = view.allowed(s.ty, o.ty, class, &conds);
                 let _ = view.denied(s, o, class, u32::MAX, &conds);
-                if let Some(t) = view.transition(s.ty, o.ty, class) {
-                    assert!(t < types, "a transition to a type out of range");
+                for how in [
+                    Computation::Create { name: None },
+                    Computation::Create { name: Some(b"a") },
+                    Computation::Relabel,
+                    Computation::Member,
+                ] {
+                    let new = view.new_context(s, o, class, how);
+                    assert!(new.ty < types, "a new context's type out of range");
+                    assert!(new.role < view.roles(), "a new context's role out of range");
+                    assert!(new.user < view.users(), "a new context's user out of range");
+                    assert!(
+                        view.level_allowed(&new.low) && view.level_allowed(&new.high),
+                        "a new context's level not allowed"
+                    );
                 }
             }
         }

@@ -112,11 +112,16 @@ pub fn mlte_compile(text: &str) -> Result<(String, Vec<u8>), String> {
         )
     })?;
     let summary = format!(
-        "ok: {} types, {} allow rules, {} type transitions, {} sensitivities, {} categories, \
-         {} levels, {} constraints; compiled: {} bytes",
+        "ok: {} types, {} allow rules, {} type transitions ({} by name, {} type changes, {} \
+         type members, {} range transitions), {} sensitivities, {} categories, {} levels, {} \
+         constraints; compiled: {} bytes",
         p.types.len(),
         p.allow.len(),
         p.transitions.len(),
+        p.name_transitions.len(),
+        p.type_changes.len(),
+        p.type_members.len(),
+        p.range_transitions.len(),
         p.sensitivities.len(),
         p.categories.len(),
         p.levels.len(),

@@ -11,14 +11,21 @@
  * /sys/fs/selinux/class), mlte through its access file. Every permission
  * mlte has must be decided alike, its grant audited alike (auditallow),
  * its denial audited alike (dontaudit), and the source's domain be
- * permissive in both or in neither (the answer's flags). Then, for every
- * pair of contexts as the old and new label, with a task context picked
- * from the list by the pair, and every class, whether the relabel passes
- * the validatetrans statements: SELinux through /sys/fs/selinux/validatetrans
- * and mlte through its validatetrans file, both writes that succeed or get
- * EPERM.
+ * permissive in both or in neither (the answer's flags); the access
+ * questions are asked again with every boolean flipped and committed in
+ * both. Then, for every pair of contexts as the old and new label, with a
+ * task context picked from the list by the pair, and every class, whether
+ * the relabel passes the validatetrans statements: SELinux through
+ * /sys/fs/selinux/validatetrans and mlte through its validatetrans file,
+ * both writes that succeed or get EPERM. Then, for the same pairs and
+ * classes, the contexts of new objects: create (type_transition,
+ * role_transition, range_transition), create with a name the policy's
+ * name-based type_transitions give and with one they do not, relabel
+ * (type_change) and member (type_member) must give the same context, or
+ * both the same error.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include "guest_util.h"
 
 #define SELINUXFS "/sys/fs/selinux"
@@ -28,6 +35,10 @@
 #define MAX_CLASSES 16
 #define MAX_PERMS 32
 #define CONTEXT_MAX 96
+#define MAX_NAMES 8
+#define NAME_MAX_LEN 64
+/* A name no policy's type_transition gives. */
+#define UNUSED_NAME "not a used#name"
 
 struct class {
 	char name[32];
@@ -186,6 +197,19 @@ static int load(const char *file, const char *into)
 	return n == len ? 0 : -1;
 }
 
+static void encode_name(const char *name, char *out)
+{
+	for (; *name; name++) {
+		if (*name == ' ')
+			*out++ = '+';
+		else if (isalnum((unsigned char)*name))
+			*out++ = *name;
+		else
+			out += sprintf(out, "%%%02x", (unsigned char)*name);
+	}
+	*out = '\0';
+}
+
 static int read_contexts(const char *file, char ctx[][CONTEXT_MAX])
 {
 	FILE *f = fopen(file, "r");
@@ -199,6 +223,47 @@ static int read_contexts(const char *file, char ctx[][CONTEXT_MAX])
 			n++;
 	}
 	fclose(f);
+	return n;
+}
+
+/* Reads `file`'s lines (names of new objects), percent-encoded as
+ * libselinux encodes them for selinuxfs's create: a space as '+', every
+ * byte but letters and digits as %XX. */
+static int read_names(const char *file, char names[][3 * NAME_MAX_LEN])
+{
+	char line[NAME_MAX_LEN];
+	FILE *f = fopen(file, "r");
+	int n = 0;
+
+	if (!f)
+		return -1;
+	while (n < MAX_NAMES - 1 && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (line[0])
+			encode_name(line, names[n++]);
+	}
+	fclose(f);
+	encode_name(UNUSED_NAME, names[n]);
+	return n;
+}
+
+/*
+ * Writes `q` to transaction file `path` and reads the answer, a context
+ * and its NUL, into `answer`: its length, or -errno.
+ */
+static long ask_context(const char *path, const char *q, char *answer, size_t size)
+{
+	int fd = open(path, O_RDWR);
+	long n = -1;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, q, strlen(q)) == (ssize_t)strlen(q))
+		n = read(fd, answer, size - 1);
+	n = n < 0 ? -errno : n;
+	close(fd);
+	if (n >= 0)
+		answer[n] = '\0';
 	return n;
 }
 
@@ -216,6 +281,81 @@ FIXTURE_SETUP(equivalence)
 }
 
 FIXTURE_TEARDOWN(equivalence) {}
+
+/*
+ * Asks `file` (create, relabel or member) of both SELinux and mlte the
+ * question `scon tcon CLASS[ name]` (SELinux's class value, mlte's class
+ * name); 0 when they answer alike (into `answer`), else logs and 1.
+ */
+static int new_context_differs(struct __test_metadata *_metadata, int seed, const char *file,
+			       const char *scon, const char *tcon, const struct class *c,
+			       const char *name, char *answer)
+{
+	char q[2 * CONTEXT_MAX + 3 * NAME_MAX_LEN + 64], path[128], ml[256];
+	long a, b;
+
+	snprintf(q, sizeof(q), "%s %s %d%s%s", scon, tcon, c->index, name ? " " : "",
+		 name ? name : "");
+	snprintf(path, sizeof(path), SELINUXFS "/%s", file);
+	a = ask_context(path, q, answer, 256);
+	snprintf(q, sizeof(q), "%s %s %s%s%s", scon, tcon, c->name, name ? " " : "",
+		 name ? name : "");
+	snprintf(path, sizeof(path), MLTE "%s", file);
+	b = ask_context(path, q, ml, sizeof(ml));
+	if (a == b && (a < 0 || !strcmp(answer, ml)))
+		return 0;
+	TH_LOG("policy %d: %s %s: SELinux %s, mlte %s", seed, file, q,
+	       a < 0 ? strerror((int)-a) : answer, b < 0 ? strerror((int)-b) : ml);
+	return 1;
+}
+
+/*
+ * Compares the contexts of new objects of policy `seed`, loaded in both:
+ * for every (scon, tcon, class), create; and in turn, one of create with
+ * a name the policy uses, create with a name it does not, relabel and
+ * member (all four for every triple would make the boot too long).
+ */
+static void compare_new_contexts(struct __test_metadata *_metadata, int seed,
+				 char ctx[][CONTEXT_MAX], int n)
+{
+	static const char *const kinds[] = { "create", "create", "relabel", "member" };
+	static char names[MAX_NAMES][3 * NAME_MAX_LEN];
+	char path[256], plain[256], other[256];
+	long queries[4] = { 0 }, creates = 0, by_name = 0, differences = 0;
+	int used, s, t, c;
+
+	snprintf(path, sizeof(path), DIR_EQ "/%d.names", seed);
+	used = read_names(path, names);
+	ASSERT_LT(0, used) TH_LOG("%s: %s", path, strerror(errno));
+	for (s = 0; s < n; s++)
+		for (t = 0; t < n; t++)
+			for (c = 0; c < class_count; c++) {
+				const struct class *k = &classes[c];
+				int turn = (s * n + t + c) % 4;
+				/* 0: a name the policy uses, in turn; 1: one it
+				 * does not (names[used]). */
+				const char *name = turn == 0 ? names[(s * n + t) / 4 % used] :
+					turn == 1 ? names[used] : NULL;
+				int d;
+
+				d = new_context_differs(_metadata, seed, "create", ctx[s], ctx[t], k,
+							NULL, plain);
+				d += new_context_differs(_metadata, seed, kinds[turn], ctx[s], ctx[t],
+							 k, name, other);
+				creates++;
+				queries[turn]++;
+				differences += d;
+				by_name += turn == 0 && !d && strcmp(plain, other);
+				ASSERT_GT(10, differences) TH_LOG("policy %d: too many differences", seed);
+			}
+	TH_LOG("figure: policy %d: new-context queries to each: %ld create, %ld create with a "
+	       "name the policy uses (%ld answers given by a name-based rule), %ld with one it "
+	       "does not, %ld relabel, %ld member; %ld differences",
+	       seed, creates, queries[0], by_name, queries[1], queries[2], queries[3],
+	       differences);
+	EXPECT_LT(0, queries[3]);
+	EXPECT_EQ(0, differences);
+}
 
 /* Loads policy `seed` into both and compares every decision. */
 static void compare(struct __test_metadata *_metadata, int seed)
@@ -327,6 +467,7 @@ static void compare(struct __test_metadata *_metadata, int seed)
 	EXPECT_LT(refused_both, transitions);
 	EXPECT_LT(allowed_both, compared);
 	EXPECT_EQ(0, differences);
+	compare_new_contexts(_metadata, seed, ctx, n);
 }
 
 /* The seeds scripts/mkinitramfs.sh compiles, one test each. */

@@ -16,6 +16,7 @@
  * - exec moves the task into its domain: /proc/self/attr/current and
  *   lsm_get_self_attr show it;
  * - a file user_t creates in a tmp_t directory is user_tmp_t (getxattr);
+ * - one named "public" there is public_t (a name-based type_transition);
  * - socket create is denied to nonet_t, connect to user_t;
  * - permissive mode allows, counts and logs ("permissive=1");
  * - malformed, truncated and random compiled policies are refused with
@@ -552,6 +553,17 @@ TEST_F(loaded, new_file_gets_transition_label)
 	EXPECT_STREQ("system_u:object_r:user_tmp_t:s0", mlte_label_of(DIR "/tmpdir/new"));
 }
 
+/* A new file of the name a name-based type_transition gives: its type. */
+TEST_F(loaded, new_file_gets_the_name_based_transition_label)
+{
+	unlink(DIR "/tmpdir/public");
+	ASSERT_EQ(0, as("s0", USER, "create", DIR "/tmpdir/public"));
+	EXPECT_STREQ("system_u:object_r:public_t:s0", mlte_label_of(DIR "/tmpdir/public"));
+	unlink(DIR "/tmpdir/publi");
+	ASSERT_EQ(0, as("s0", USER, "create", DIR "/tmpdir/publi"));
+	EXPECT_STREQ("system_u:object_r:user_tmp_t:s0", mlte_label_of(DIR "/tmpdir/publi"));
+}
+
 /* A new file, made by init_t, with the label of the parent's type. */
 static void new_plain_file(struct __test_metadata *_metadata)
 {
@@ -751,7 +763,7 @@ static long write_malformed(FIXTURE_DATA(loaded) *self)
 	char bad[self->len];
 
 	memcpy(bad, self->policy, self->len);
-	bad[4] = 9; /* the version */
+	bad[4] = 99; /* the version */
 	return write_bytes(MLTE "policy", bad, self->len);
 }
 

@@ -13,7 +13,8 @@ Usage: equivalence.py DECLARATIONS SEED OUTDIR
   writes OUTDIR/SEED.conf (the policy.conf), OUTDIR/SEED.contexts (the
   contexts to ask about, USER:ROLE:TYPE:RANGE as both SELinux and mlte
   take them, one a line, each valid under the policy), OUTDIR/SEED.booleans
-  (the policy's booleans, one a line) and OUTDIR/classes
+  (the policy's booleans, one a line), OUTDIR/SEED.names (the names its
+  name-based type_transitions give, one a line) and OUTDIR/classes
   (mlte's classes, each line "CLASS PERM...", in bit order).
 
 Each policy has 4 to 7 types, up to 3 attributes (some empty), 1 to 3
@@ -28,7 +29,12 @@ mlsvalidatetrans and 2 validatetrans statements (with u3/r3/t3 name
 tests), whose
 expressions nest level relations (l1 l2, l1 h2, h1 l2, h1 h2, l1 h1,
 l2 h2), u1/u2, r1/r2 and t1/t2 comparisons and tests of names, sets and
-attributes with and, or and not.
+attributes with and, or and not; and the rules of new objects' contexts:
+8 type_transitions (over types, attributes and self), 6 name-based ones
+(names with a space and a '#' among them), 4 type_changes, 3
+type_members, 4 role_transitions and 4 range_transitions (one class, a
+set of classes or none, which is process), none of them conflicting, as
+checkpolicy wants.
 """
 import pathlib
 import random
@@ -47,6 +53,9 @@ USER_RANGES = [("s0", "s2:c0.c3"), ("s0", "s1:c0,c1"), ("s1:c0", "s2:c0.c3"), ("
 PAIRS = ["l1 l2", "l1 h2", "h1 l2", "h1 h2", "l1 h1", "l2 h2"]
 LEVEL_OPS = ["dom", "domby", "eq", "incomp", "==", "!="]
 MAX_CONTEXTS = 40
+# The names name-based type_transitions give (checkpolicy takes any but
+# '/' and '"'; a space and a '#' test the encoding and the reading).
+NAMES = ["log", "a b", "x#1", "run.pid"]
 
 
 def level(text):
@@ -67,6 +76,67 @@ def dominates(a, b):
 def context_text(user, role, ty, low, high):
     rng = low if low == high else f"{low}-{high}"
     return f"{user}:{role}:{ty}:{rng}"
+
+
+def new_object_rules(rng, types, attrs, members, classes):
+    """type_transition (plain and name-based), type_change, type_member and
+    range_transition statements, on sets whose types are known here so
+    that no two rules conflict (checkpolicy refuses that)."""
+    def one_set(with_self):
+        r = rng.random()
+        if r < 0.2 and attrs:
+            a = rng.choice(attrs)
+            return a, members[a]
+        if with_self and r < 0.35:
+            return "self", None
+        if r < 0.6:
+            t = rng.choice(types)
+            return t, [t]
+        picked = rng.sample(types, 2)
+        return "{ " + " ".join(picked) + " }", picked
+
+    def keys(sources, targets):
+        for s in sources:
+            for t in (targets if targets is not None else [s]):
+                yield s, t
+
+    out = []
+    taken = {}
+    for kind, count in [("type_transition", 8), ("name", 6), ("type_change", 4),
+                        ("type_member", 3), ("range_transition", 4)]:
+        for _ in range(count):
+            (src, sources), (tgt, targets) = one_set(False), one_set(kind != "range_transition")
+            if kind == "range_transition":
+                r = rng.random()
+                if r < 0.3:
+                    cls_text, cls_list = "", ["process"]
+                elif r < 0.5:
+                    picked = rng.sample([c for c, _ in classes], 2)
+                    cls_text, cls_list = ":{ " + " ".join(picked) + " }", picked
+                else:
+                    c = rng.choice(classes)[0]
+                    cls_text, cls_list = ":" + c, [c]
+                low, high = rng.choice(RANGES)
+                new = (low, high)
+                rng_text = low if low == high else f"{low} - {high}"
+                wanted = [(kind, s, t, c) for s, t in keys(sources, targets) for c in cls_list]
+                text = f"range_transition {src} {tgt}{cls_text} {rng_text};\n"
+            else:
+                c = rng.choice(classes)[0]
+                new = rng.choice(types)
+                if kind == "name":
+                    name = rng.choice(NAMES)
+                    # Any second rule for a key, as checkpolicy.
+                    wanted = [(name, s, t, c) for s, t in keys(sources, targets)]
+                    text = f'type_transition {src} {tgt}:{c} {new} "{name}";\n'
+                    new = object()
+                else:
+                    wanted = [(kind, s, t, c) for s, t in keys(sources, targets)]
+                    text = f"{kind} {src} {tgt}:{c} {new};\n"
+            if all(taken.get(k, new) == new for k in wanted):
+                taken.update((k, new) for k in wanted)
+                out.append(text)
+    return out
 
 
 def generate(declarations, seed):
@@ -194,6 +264,7 @@ def generate(declarations, seed):
     # The test runs in the kernel SID (ty0): it may ask SELinux (left out
     # by mlte, which does not mediate class security).
     out.append("allow ty0 ty0:security *;\n")
+    out += new_object_rules(rng, types, attrs, members, classes)
     out.append("role system_r;\nrole system_r types { %s };\n" % " ".join(types))
     for r in roles:
         # Declared alone first: checkpolicy wants that of a role an allow
@@ -201,6 +272,12 @@ def generate(declarations, seed):
         out.append(f"role {r};\nrole {r} types {{ {' '.join(role_types[r])} }};\n")
     for a, b in role_allows:
         out.append(f"allow {a} {b};\n")
+    role_transitions = {}
+    for _ in range(4):
+        role, ty, (cls, _) = rng.choice(roles + ["system_r"]), rng.choice(types), rng.choice(classes)
+        new = rng.choice(roles + ["system_r", "object_r"])
+        if role_transitions.setdefault((role, ty, cls), new) == new:
+            out.append(f"role_transition {role} {ty}:{cls} {new};\n")
     out.append("user system_u roles { system_r } level s0 range s0 - s2:c0.c3;\n")
     for u in users:
         low, high = user_range[u]
@@ -231,7 +308,7 @@ def generate(declarations, seed):
     subjects = [c for c in valid if ":object_r:" not in c][:MAX_CONTEXTS // 2]
     objects = [c for c in valid if ":object_r:" in c]
     contexts = sorted(subjects + objects[:MAX_CONTEXTS - len(subjects)])
-    return "".join(out), contexts, classes, bools
+    return "".join(out), contexts, classes, bools, NAMES
 
 
 def main():
@@ -241,10 +318,11 @@ def main():
     seed = int(sys.argv[2])
     outdir = pathlib.Path(sys.argv[3])
     outdir.mkdir(parents=True, exist_ok=True)
-    policy, contexts, classes, bools = generate(declarations, seed)
+    policy, contexts, classes, bools, names = generate(declarations, seed)
     (outdir / f"{seed}.conf").write_text(policy)
     (outdir / f"{seed}.contexts").write_text("".join(c + "\n" for c in contexts))
     (outdir / f"{seed}.booleans").write_text("".join(b + "\n" for b in bools))
+    (outdir / f"{seed}.names").write_text("".join(n + "\n" for n in names))
     (outdir / "classes").write_text("".join(f"{c} {' '.join(p)}\n" for c, p in classes))
 
 
