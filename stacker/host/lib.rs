@@ -113,8 +113,10 @@ pub fn mlte_compile(text: &str) -> Result<(String, Vec<u8>), String> {
     })?;
     let summary = format!(
         "ok: {} types, {} allow rules, {} type transitions ({} by name, {} type changes, {} \
-         type members, {} range transitions), {} sensitivities, {} categories, {} levels, {} \
-         constraints; compiled: {} bytes",
+         type members, {} range transitions), {} auditallow and {} dontaudit rules, {} \
+         permissive types, {} booleans, {} if statements ({} conditional rules), {} \
+         sensitivities, {} categories, {} levels, {} constraints, {} validatetrans; compiled: \
+         {} bytes",
         p.types.len(),
         p.allow.len(),
         p.transitions.len(),
@@ -122,10 +124,17 @@ pub fn mlte_compile(text: &str) -> Result<(String, Vec<u8>), String> {
         p.type_changes.len(),
         p.type_members.len(),
         p.range_transitions.len(),
+        p.auditallow.len(),
+        p.dontaudit.len(),
+        p.permissive.len(),
+        p.bools.len(),
+        p.conds.len(),
+        p.cond_rules.len(),
         p.sensitivities.len(),
         p.categories.len(),
         p.levels.len(),
         p.constraints.len(),
+        p.validatetrans.len(),
         bytes.len()
     );
     let summary = if p.left_out == 0 {
