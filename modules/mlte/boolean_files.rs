@@ -6,12 +6,16 @@
 //!
 //! - Reading `booleans` gives a line per boolean, in name order: `NAME
 //!   CURRENT PENDING` (each `0` or `1`), SELinux's `%d %d` of
-//!   `booleans/NAME` after the name. Writing `NAME VALUE` (`0` or `1`)
-//!   sets the boolean's pending value, as a write of `booleans/NAME`.
-//! - Writing `1` to `commit_pending_bools` makes every pending value
-//!   current: the conditional rules of the policy follow, and the decision
-//!   cache starts a new generation (`booleans.rs`). `0` changes nothing, as
-//!   in SELinux.
+//!   `booleans/NAME` after the name. Writing `NAME VALUE` (a number: `0`
+//!   false, another true, as selinuxfs's `%d`) sets the boolean's pending
+//!   value, as a write of `booleans/NAME`.
+//! - Writing a number other than `0` to `commit_pending_bools` makes every
+//!   pending value current: the conditional rules of the policy follow,
+//!   the decision cache is emptied once no decision made under the old
+//!   values can still go in (`policy::commit_bools`), the sequence number
+//!   `access` answers moves on, and each boolean changed
+//!   is logged (`mlte: bool=NAME val=1 old_val=0`, SELinux's
+//!   `AUDIT_MAC_CONFIG_CHANGE` fields). `0` changes nothing, as in SELinux.
 //!
 //! selinuxfs has a file per boolean under `booleans/`, remade at each
 //! policy load; mlte has one file for all of them (no files to create and
@@ -25,6 +29,7 @@ use core::fmt::Write;
 use super::compiled::MAX_NAME;
 use super::policy;
 use crate::attribute::Attribute;
+use crate::context::MaySleep;
 use crate::error::{Result, EAGAIN, EINVAL, ENOENT};
 use crate::platform::{self, TextBuf};
 
@@ -95,14 +100,12 @@ impl Attribute for BooleansFile {
             refuse("expected NAME VALUE");
             return Err(EINVAL);
         };
-        let value = match value {
-            b"1" => true,
-            b"0" => false,
-            _ => {
-                refuse("a value is 0 or 1");
-                return Err(EINVAL);
-            }
+        // As selinuxfs's "%d": a number; not 0 sets it.
+        let Some(value) = number(value) else {
+            refuse("a value is a number (0: false, other: true)");
+            return Err(EINVAL);
         };
+        let value = value != 0;
         match policy::with(|p| {
             let p = p?;
             let id = p.bool_id(name)?;
@@ -116,6 +119,12 @@ impl Attribute for BooleansFile {
             }
         }
     }
+}
+
+/// The decimal number `text`, with an optional sign, as selinuxfs's
+/// `sscanf("%d")` reads a whole value.
+fn number(text: &[u8]) -> Option<i32> {
+    core::str::from_utf8(text).ok()?.parse().ok()
 }
 
 /// Logs why a write of `booleans` was refused.
@@ -136,15 +145,18 @@ impl Attribute for CommitBoolsFile {
     }
 
     fn store(input: &[u8]) -> Result {
-        match input.strip_suffix(b"\n").unwrap_or(input) {
-            b"1" => match policy::with(|p| p.map(|p| p.commit_bools())) {
-                Some(result) => result,
-                None => Err(EINVAL),
-            },
-            b"0" => Ok(()),
-            _ => {
+        match number(input.strip_suffix(b"\n").unwrap_or(input)) {
+            Some(0) => Ok(()),
+            Some(_) => {
+                // SAFETY: securityfs calls `store` from the file's `write`,
+                // in process context with no spinlock or RCU read lock
+                // held.
+                let cx = unsafe { MaySleep::new() };
+                policy::commit_bools(&cx)
+            }
+            None => {
                 if platform::ratelimit_securityfs() {
-                    platform::pr_warn!("mlte: commit_pending_bools: expected 0 or 1\n");
+                    platform::pr_warn!("mlte: commit_pending_bools: expected a number\n");
                 }
                 Err(EINVAL)
             }

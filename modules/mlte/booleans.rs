@@ -16,12 +16,13 @@
 //! The state ([`BoolState`]) has each boolean's current and pending value,
 //! and each condition's value under the current ones. A commit
 //! (`mlte/commit_pending_bools`) makes the pending values current and
-//! recomputes the conditions; the decision cache then starts a new
-//! generation, so no decision made under the old values is used again.
+//! recomputes the conditions; once no decision made under the old values
+//! can still go into the decision cache, the cache is emptied
+//! (`policy::commit_bools`).
 //!
 //! Kernel-independent: no allocation, no panic path.
 
-use core::sync::atomic::{AtomicU64, Ordering};
+use core::sync::atomic::{fence, AtomicU32, AtomicU64, Ordering};
 
 /// Pushes a boolean; the id is in the bits above the code.
 pub(crate) const COND_BOOL: u32 = 1;
@@ -161,6 +162,22 @@ pub(crate) trait Conds {
     fn holds(&self, cond: u32) -> bool;
 }
 
+/// The conditions a decision is made with: none (a policy without `if`
+/// statements: nothing copied), or the values of one commit.
+pub(crate) enum CondsNow {
+    None,
+    Of(CondValues),
+}
+
+impl Conds for CondsNow {
+    fn holds(&self, cond: u32) -> bool {
+        match self {
+            CondsNow::None => false,
+            CondsNow::Of(values) => values.holds(cond),
+        }
+    }
+}
+
 /// The value of each condition, computed once (the host tests, and the
 /// answers for the defaults).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -192,12 +209,16 @@ impl Conds for CondValues {
 }
 
 /// The booleans of a loaded policy: current and pending values, and each
-/// condition's value under the current ones. Written under the policy
-/// file's lock (one load or commit at a time); read anywhere.
+/// condition's value under the current ones. Committed one at a time
+/// (`policy.rs`), without preemption; read anywhere. `seq` is odd while a
+/// commit writes: a reader that wants all conditions of one commit
+/// ([`BoolState::snapshot`]) reads again until it sees the same even
+/// count before and after.
 pub(crate) struct BoolState {
     current: [AtomicU64; BOOL_WORDS],
     pending: [AtomicU64; BOOL_WORDS],
     conds: [AtomicU64; COND_VALUE_WORDS],
+    seq: AtomicU32,
 }
 
 impl BoolState {
@@ -208,6 +229,7 @@ impl BoolState {
             current: values.0.map(AtomicU64::new),
             pending: values.0.map(AtomicU64::new),
             conds: conds.0.map(AtomicU64::new),
+            seq: AtomicU32::new(0),
         }
     }
 
@@ -242,22 +264,41 @@ impl BoolState {
     }
 
     /// Makes `values` current, with `conds` their conditions' values. The
-    /// caller then starts a new decision cache generation.
+    /// caller then empties the decision cache.
     pub(crate) fn commit(&self, values: &BoolValues, conds: &CondValues) {
+        let seq = self.seq.load(Ordering::Relaxed);
+        self.seq.store(seq.wrapping_add(1), Ordering::Relaxed);
+        // The odd count is seen before any store that follows.
+        fence(Ordering::Release);
         for (w, v) in self.conds.iter().zip(conds.0) {
-            w.store(v, Ordering::Release);
+            w.store(v, Ordering::Relaxed);
         }
         for (w, v) in self.current.iter().zip(values.0) {
-            w.store(v, Ordering::Release);
+            w.store(v, Ordering::Relaxed);
         }
+        self.seq.store(seq.wrapping_add(2), Ordering::Release);
     }
-}
 
-impl Conds for BoolState {
-    fn holds(&self, cond: u32) -> bool {
-        self.conds
-            .get(cond as usize / 64)
-            .is_some_and(|w| w.load(Ordering::Acquire) >> (cond % 64) & 1 != 0)
+    /// The values of conditions `0..count`, all of one commit (SELinux's
+    /// decisions read one evaluated policy): copied, and copied again if a
+    /// commit wrote meanwhile.
+    pub(crate) fn snapshot(&self, count: u32) -> CondValues {
+        let words = (count as usize).div_ceil(64).min(COND_VALUE_WORDS);
+        let mut out = CondValues::NONE;
+        loop {
+            let seq = self.seq.load(Ordering::Acquire);
+            if seq & 1 != 0 {
+                core::hint::spin_loop();
+                continue;
+            }
+            for (o, w) in out.0.iter_mut().zip(&self.conds).take(words) {
+                *o = w.load(Ordering::Relaxed);
+            }
+            fence(Ordering::Acquire);
+            if self.seq.load(Ordering::Relaxed) == seq {
+                return out;
+            }
+        }
     }
 }
 
@@ -324,13 +365,13 @@ mod tests {
         let mut c = CondValues::NONE;
         c.set(7, true);
         let s = BoolState::new(&v, &c);
-        assert!(s.holds(7) && !s.holds(6));
+        assert!(s.snapshot(8).holds(7) && !s.snapshot(8).holds(6));
         s.set_pending(5, false);
         s.set_pending(1000, true);
         assert!(s.current().get(5) && !s.pending().get(5) && s.pending().get(1000));
         let (p, none) = (s.pending(), CondValues::NONE);
         s.commit(&p, &none);
         assert_eq!(s.current(), p);
-        assert!(!s.holds(7));
+        assert!(!s.snapshot(8).holds(7));
     }
 }

@@ -1337,6 +1337,11 @@ impl<'a> Compiled<'a> {
         self.sorted_id(self.layout.bool_names, name)
     }
 
+    /// The number of conditions (`if` statements).
+    pub(crate) fn cond_count(&self) -> u32 {
+        self.layout.conds.count
+    }
+
     /// The booleans' values as the policy declares them.
     pub(crate) fn default_bools(&self) -> BoolValues {
         let mut values = BoolValues::default();

@@ -19,9 +19,10 @@
 //! list: a reader that finds an entry being written, or another triple's,
 //! looks on and then computes the decision (a miss); a writer that finds
 //! another writer in the entry leaves it. A cache belongs to one policy
-//! (`policy.rs`) and goes with it on a reload, a SID's context never
-//! changes (`sidtab.rs`), and a commit of booleans starts a new generation
-//! that no older entry answers in, so an entry is never stale.
+//! (`policy.rs`) and goes with it on a reload, and a SID's context never
+//! changes (`sidtab.rs`), so an entry is never stale; a commit of booleans
+//! (which changes decisions) waits until every decision computed under the
+//! old values is in, then empties the cache ([`DecisionCache::clear`]).
 //!
 //! Kernel-independent: the host tests run the same file.
 
@@ -43,9 +44,8 @@ const SET_BITS: u32 = SETS.trailing_zeros();
 ///
 /// When `seq` is even and unchanged around a read of the other fields,
 /// they were written together by one [`DecisionCache::insert`]: `class` is
-/// the class plus one (0: empty) in its low 8 bits and the generation it
-/// was decided in above them ([`tag`]), `key` the subject SID in its high
-/// half and the object SID in its low half, `allowed` the vector.
+/// the class plus one (0: empty), `key` the subject SID in its high half
+/// and the object SID in its low half, `allowed` the vector.
 #[derive(Default)]
 struct Entry {
     seq: AtomicU32,
@@ -75,15 +75,6 @@ pub(crate) struct DecisionCache {
     sets: [[Entry; WAYS]; SETS],
     /// Decisions computed (misses) since the policy was loaded.
     misses: AtomicU64,
-    /// The generation (24 bits, wrapping): a boolean commit starts a new
-    /// one, and an entry answers only in the generation it was decided in.
-    generation: AtomicU32,
-}
-
-/// An entry's `class` word for `class` decided in `generation`: never 0.
-#[inline(always)]
-fn tag(class: Class, generation: u32) -> u32 {
-    (class as u32 + 1) | generation << 8
 }
 
 // SAFETY: all zero is an empty cache (every entry's class is 0, its count
@@ -109,8 +100,7 @@ impl DecisionCache {
     /// The cached vector of `s` on `o` in `class`, if there is one.
     #[inline(always)]
     pub(crate) fn lookup(&self, s: Sid, o: Sid, class: Class) -> Option<u32> {
-        let c = tag(class, self.generation.load(Ordering::Relaxed));
-        let k = key(s, o);
+        let (k, c) = (key(s, o), class as u32 + 1);
         self.set(s, o, class)?.iter().find_map(|e| e.read(k, c))
     }
 
@@ -118,14 +108,14 @@ impl DecisionCache {
     /// of its set that holds the triple, or an empty one, or else in place
     /// of the triple of the way the miss count picks; unless another writer
     /// is in that way.
-    pub(crate) fn insert(&self, generation: u32, s: Sid, o: Sid, class: Class, allowed: u32) {
+    pub(crate) fn insert(&self, s: Sid, o: Sid, class: Class, allowed: u32) {
         let misses = self.misses.fetch_add(1, Ordering::Relaxed);
         let Some(set) = self.set(s, o, class) else {
             return;
         };
         // The triple's own way (two CPUs may miss on it at once), or an
         // empty one, or the one the miss count picks.
-        let (k, c) = (key(s, o), tag(class, generation));
+        let (k, c) = (key(s, o), class as u32 + 1);
         let e = set
             .iter()
             .find(|e| e.key.load(Ordering::Relaxed) == k && e.class.load(Ordering::Relaxed) == c)
@@ -158,17 +148,30 @@ impl DecisionCache {
         self.misses.load(Ordering::Relaxed)
     }
 
-    /// The generation in force: read before what a decision depends on
-    /// (the booleans), and given to [`DecisionCache::insert`].
-    pub(crate) fn generation(&self) -> u32 {
-        self.generation.load(Ordering::Acquire) & 0xff_ffff
-    }
-
-    /// Starts a new generation, after what decisions depend on changed:
-    /// no entry made before answers any more.
-    pub(crate) fn new_generation(&self) {
-        let next = self.generation.load(Ordering::Relaxed).wrapping_add(1) & 0xff_ffff;
-        self.generation.store(next, Ordering::Release);
+    /// Empties every entry that no writer is in. The caller has made sure
+    /// that every decision made before what changed decisions is in (an
+    /// RCU grace period after the change: decisions are computed and
+    /// inserted in one read-side section), so a writer found in an entry
+    /// writes a decision made after it, which may stay.
+    pub(crate) fn clear(&self) {
+        for e in self.sets.iter().flatten() {
+            let seq = e.seq.load(Ordering::Relaxed);
+            if seq & 1 != 0
+                || e.seq
+                    .compare_exchange(
+                        seq,
+                        seq.wrapping_add(1),
+                        Ordering::Acquire,
+                        Ordering::Relaxed,
+                    )
+                    .is_err()
+            {
+                continue;
+            }
+            fence(Ordering::Release);
+            e.class.store(0, Ordering::Relaxed);
+            e.seq.store(seq.wrapping_add(2), Ordering::Release);
+        }
     }
 }
 
@@ -193,13 +196,13 @@ mod tests {
         let cache = empty();
         let (s, o) = (sid(7), sid(9));
         assert_eq!(cache.lookup(s, o, Class::File), None, "empty");
-        cache.insert(0, s, o, Class::File, 0b1011);
+        cache.insert(s, o, Class::File, 0b1011);
         assert_eq!(cache.lookup(s, o, Class::File), Some(0b1011));
         assert_eq!(cache.lookup(s, o, Class::Dir), None, "other class");
         assert_eq!(cache.lookup(o, s, Class::File), None, "swapped SIDs");
         let k = Sid::initial(InitialSid::Kernel);
         assert_eq!(cache.lookup(k, o, Class::File), None);
-        cache.insert(0, s, o, Class::File, 0);
+        cache.insert(s, o, Class::File, 0);
         assert_eq!(cache.lookup(s, o, Class::File), Some(0), "a denial too");
         assert_eq!(cache.misses(), 2);
         // Were the classes of one pair to share an entry, the class in the
@@ -209,7 +212,7 @@ mod tests {
             .set(s, o, Class::File)
             .unwrap()
             .iter()
-            .find(|e| e.read(key(s, o), tag(Class::File, 0)).is_some())
+            .find(|e| e.read(key(s, o), Class::File as u32 + 1).is_some())
             .unwrap();
         for dir in cache.set(s, o, Class::Dir).unwrap() {
             dir.key
@@ -221,19 +224,28 @@ mod tests {
         assert_eq!(cache.lookup(s, o, Class::Dir), None, "another class");
     }
 
-    /// A new generation: no entry of the old one answers; a decision
-    /// inserted under the old generation after the change is not used.
+    /// `clear` empties every entry; a writer's entry stays.
     #[test]
-    fn a_new_generation_drops_every_entry() {
+    fn clear_empties_the_cache() {
         let cache = empty();
         let (s, o) = (sid(7), sid(9));
-        cache.insert(0, s, o, Class::File, 0b11);
-        let before = cache.generation();
-        cache.new_generation();
+        cache.insert(s, o, Class::File, 0b11);
+        cache.insert(o, s, Class::Dir, 0b1);
+        cache.clear();
         assert_eq!(cache.lookup(s, o, Class::File), None);
-        cache.insert(before, s, o, Class::File, 0b11);
-        assert_eq!(cache.lookup(s, o, Class::File), None, "late, old");
-        cache.insert(cache.generation(), s, o, Class::File, 0b01);
+        assert_eq!(cache.lookup(o, s, Class::Dir), None);
+        cache.insert(s, o, Class::File, 0b01);
+        assert_eq!(cache.lookup(s, o, Class::File), Some(0b01));
+        // An entry a writer is in (odd count) is left to it.
+        let e = cache
+            .set(s, o, Class::File)
+            .unwrap()
+            .iter()
+            .find(|e| e.read(key(s, o), Class::File as u32 + 1).is_some())
+            .unwrap();
+        e.seq.fetch_add(1, Ordering::Relaxed);
+        cache.clear();
+        e.seq.fetch_add(1, Ordering::Relaxed);
         assert_eq!(cache.lookup(s, o, Class::File), Some(0b01));
     }
 
@@ -249,7 +261,7 @@ mod tests {
             .collect();
         assert_eq!(alike.len(), WAYS);
         for &o in &alike {
-            cache.insert(0, sid(1), sid(o), Class::File, o);
+            cache.insert(sid(1), sid(o), Class::File, o);
         }
         for &o in &alike {
             assert_eq!(cache.lookup(sid(1), sid(o), Class::File), Some(o));
@@ -262,7 +274,7 @@ mod tests {
     fn sequential_sids_all_stay() {
         let cache = empty();
         for i in 0..64 {
-            cache.insert(0, sid(4 + 2 * i), sid(5 + 2 * i), Class::File, i);
+            cache.insert(sid(4 + 2 * i), sid(5 + 2 * i), Class::File, i);
         }
         for i in 0..64 {
             assert_eq!(
@@ -279,7 +291,7 @@ mod tests {
         let vector = |s: u32, o: u32| s.wrapping_mul(31) ^ o;
         for s in 1..200 {
             for o in 1..20 {
-                cache.insert(0, sid(s), sid(o), Class::Socket, vector(s, o));
+                cache.insert(sid(s), sid(o), Class::Socket, vector(s, o));
             }
         }
         let mut hits = 0;
@@ -316,7 +328,7 @@ mod tests {
                 let (cache, stop) = (cache.clone(), stop.clone());
                 std::thread::spawn(move || {
                     while !stop.load(Ordering::Relaxed) {
-                        cache.insert(0, sid(1), sid(o), Class::File, o);
+                        cache.insert(sid(1), sid(o), Class::File, o);
                     }
                 })
             })

@@ -512,7 +512,20 @@ fn booleans_switch_conditional_rules_through_the_files() {
     assert_eq!(write("stacker/mlte/booleans", "read_etc 1\n"), Ok(()));
     assert_eq!(read().unwrap(), "other 1 1\nread_etc 0 1\n");
     assert_eq!(open(&h, &etc), Err(EACCES), "pending, not committed");
+    let seqno = policy::seqno();
+    platform::take_log();
     assert_eq!(write("stacker/mlte/commit_pending_bools", "1"), Ok(()));
+    assert_eq!(
+        policy::seqno(),
+        seqno + 1,
+        "a commit moves the sequence number"
+    );
+    let log = platform::take_log();
+    assert!(
+        log.iter()
+            .any(|l| l.contains("mlte: bool=read_etc val=1 old_val=0")),
+        "{log:?}"
+    );
     assert_eq!(read().unwrap(), "other 1 1\nread_etc 1 1\n");
     assert_eq!(
         open(&h, &etc),
@@ -522,13 +535,17 @@ fn booleans_switch_conditional_rules_through_the_files() {
     // Bad writes change nothing.
     for (data, err) in [
         ("nosuch 1", crate::error::ENOENT),
-        ("read_etc 2", EINVAL),
+        ("read_etc x", EINVAL),
+        ("read_etc 0x1", EINVAL),
         ("read_etc", EINVAL),
         ("read_etc 1 1", EINVAL),
     ] {
         assert_eq!(write("stacker/mlte/booleans", data), Err(err), "{data}");
     }
     assert_eq!(write("stacker/mlte/commit_pending_bools", "x"), Err(EINVAL));
+    // As selinuxfs's "%d": any number other than 0 is true.
+    assert_eq!(write("stacker/mlte/booleans", "read_etc -2"), Ok(()));
+    assert_eq!(read().unwrap(), "other 1 1\nread_etc 1 1\n");
     assert_eq!(
         platform::write_file("stacker/mlte/booleans", b"read_etc 0", false),
         Err(EPERM),

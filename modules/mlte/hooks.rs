@@ -251,7 +251,9 @@ fn check_role_change(s: Sid, new: Sid) -> Result {
                 )
             );
         }
-        if policy::enforcing() {
+        // As a denial in SELinux's access vector: a permissive domain
+        // goes ahead.
+        if policy::enforcing() && !p.permissive(p.context(s).ty()) {
             Err(EACCES)
         } else {
             Ok(())

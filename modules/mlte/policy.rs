@@ -32,7 +32,7 @@
 //!
 //! Kernel-independent: the host tests run the same file.
 
-use super::booleans::BoolState;
+use super::booleans::{BoolState, CondsNow};
 use super::classes::Class;
 use super::compiled::{Checked, Compiled, InitialSid};
 use super::context::{Context, ContextView, LevelView, Shown};
@@ -55,6 +55,8 @@ struct Loaded {
     maps: Maps,
     cache: OwnedBox<DecisionCache>,
     bools: BoolState,
+    /// Which load since boot this is (1 the first).
+    number: u64,
 }
 
 /// The global id of each of a policy's users, roles or types, and back.
@@ -143,6 +145,7 @@ pub(crate) struct Policy<'a> {
     maps: &'a Maps,
     cache: &'a DecisionCache,
     bools: &'a BoolState,
+    number: u64,
 }
 
 impl<'a> Deref for Policy<'a> {
@@ -315,17 +318,28 @@ impl<'a> Policy<'a> {
         }
     }
 
-    /// [`Policy::allowed_quietly`] on a miss. The cache generation is
-    /// read before the conditions, so that a decision made under booleans
-    /// a commit has since changed is kept under the old generation, which
-    /// no lookup matches any more.
+    /// [`Policy::allowed_quietly`] on a miss. Computed and inserted in
+    /// the caller's read-side section, which a commit of booleans waits
+    /// for before it empties the cache ([`commit_bools`]).
     #[inline(never)]
     fn compute(&self, s: Sid, o: Sid, class: Class) -> u32 {
-        let generation = self.cache.generation();
-        let v = self.vectors(s, o, class);
-        let quiet = v.allowed & !v.auditallow;
-        self.cache.insert(generation, s, o, class, quiet);
+        let all = class.all_perms();
+        let (sc, oc) = (self.context(s), self.context(o));
+        let conds = &self.conds_now();
+        let allowed = all & !self.compiled.denied(&sc, &oc, class, all, conds);
+        let quiet = allowed & !self.compiled.auditallow(sc.ty, oc.ty, class, conds);
+        self.cache.insert(s, o, class, quiet);
         quiet
+    }
+
+    /// The values of the policy's conditions, all of one commit; none
+    /// copied when the policy has no conditions.
+    #[inline(always)]
+    fn conds_now(&self) -> CondsNow {
+        match self.compiled.cond_count() {
+            0 => CondsNow::None,
+            count => CondsNow::Of(self.bools.snapshot(count)),
+        }
     }
 
     /// The booleans' state.
@@ -333,26 +347,34 @@ impl<'a> Policy<'a> {
         self.bools
     }
 
-    /// A number that tells this loaded policy from the one before and the
-    /// one after it, while it is in force.
-    pub(crate) fn identity(&self) -> usize {
-        core::ptr::from_ref(self.cache) as usize
+    /// Which load since boot this policy is: it tells this loaded policy
+    /// from every other.
+    pub(crate) fn identity(&self) -> u64 {
+        self.number
     }
 
-    /// Makes the pending boolean values current, as selinuxfs's
-    /// `commit_pending_bools`: the conditions are computed again and the
-    /// decision cache starts a new generation. Does not sleep; commits
-    /// and loads do not overlap (`EBUSY`).
-    pub(crate) fn commit_bools(&self) -> Result {
-        if LOADING.swap(true, Ordering::Acquire) {
-            return Err(EBUSY);
+    /// Makes the pending boolean values current and computes the
+    /// conditions again ([`commit_bools`]'s first step). Does not sleep.
+    fn commit_bool_values(&self) {
+        let (old, values) = (self.bools.current(), self.bools.pending());
+        let conds = self.compiled.cond_values(&values);
+        // As SELinux's AUDIT_MAC_CONFIG_CHANGE record, one per boolean
+        // the commit changes.
+        for id in 0..self.compiled.bool_count() {
+            let (was, now) = (old.get(id), values.get(id));
+            if was != now {
+                let name = core::str::from_utf8(self.compiled.bool_name(id)).unwrap_or("?");
+                platform::pr_info!(
+                    "mlte: bool={name} val={} old_val={}\n",
+                    u8::from(now),
+                    u8::from(was)
+                );
+            }
         }
-        let values = self.bools.pending();
-        self.bools
-            .commit(&values, &self.compiled.cond_values(&values));
-        self.cache.new_generation();
-        LOADING.store(false, Ordering::Release);
-        Ok(())
+        // Not preempted while the state is half written: readers wait
+        // for the commit's end (`BoolState::snapshot`).
+        platform::without_preemption(|| self.bools.commit(&values, &conds));
+        SEQNO.fetch_add(1, Ordering::Relaxed);
     }
 
     /// The decision of `s` on `o` in `class`, computed (not cached): the
@@ -360,7 +382,7 @@ impl<'a> Policy<'a> {
     pub(crate) fn vectors(&self, s: Sid, o: Sid, class: Class) -> Vectors {
         let all = class.all_perms();
         let (s, o) = (self.context(s), self.context(o));
-        let conds = self.bools;
+        let conds = &self.conds_now();
         Vectors {
             allowed: all & !self.compiled.denied(&s, &o, class, all, conds),
             auditallow: self.compiled.auditallow(s.ty, o.ty, class, conds),
@@ -398,6 +420,15 @@ static DENIALS: AtomicU64 = AtomicU64::new(0);
 /// Policies loaded since boot.
 static LOADS: AtomicU64 = AtomicU64::new(0);
 
+/// Policy loads and boolean commits since boot: SELinux's sequence number
+/// (`latest_granting`), which `mlte/access` answers.
+static SEQNO: AtomicU64 = AtomicU64::new(0);
+
+/// The sequence number: loads and boolean commits since boot.
+pub(crate) fn seqno() -> u64 {
+    SEQNO.load(Ordering::Relaxed)
+}
+
 /// Reads of an inode label that failed since boot (`ENOMEM`, `EIO`), each
 /// access then decided as `sid unlabeled` ([`label_read_failed`]).
 static LABEL_READ_ERRORS: AtomicU64 = AtomicU64::new(0);
@@ -413,6 +444,7 @@ pub(crate) fn with<R>(f: impl FnOnce(Option<&Policy<'_>>) -> R + Send) -> R {
             maps: &p.maps,
             cache: &p.cache,
             bools: &p.bools,
+            number: p.number,
         })
         .as_ref())
     })
@@ -513,13 +545,17 @@ fn load_exclusive(cx: &MaySleep, bytes: &[u8]) -> Result {
         }
     });
     let bools = BoolState::new(&values, &new.cond_values(&values));
+    // Loads do not overlap: no other load counts in between.
+    let number = LOADS.load(Ordering::Relaxed) + 1;
     POLICY.replace(Loaded {
         checked,
         maps,
         cache,
         bools,
+        number,
     })?;
     LOADS.fetch_add(1, Ordering::Relaxed);
+    SEQNO.fetch_add(1, Ordering::Relaxed);
     let mode = if enforcing() {
         "enforcing"
     } else {
@@ -530,6 +566,30 @@ fn load_exclusive(cx: &MaySleep, bytes: &[u8]) -> Result {
         bytes.len()
     );
     Ok(())
+}
+
+/// Makes the pending boolean values of the policy in force current, as
+/// selinuxfs's `commit_pending_bools`: the conditions are computed again,
+/// then, once every decision made under the old values is in the decision
+/// cache (an RCU grace period: a decision is computed and inserted in one
+/// read-side section), the cache is emptied, so that none of them is used
+/// again. Commits and loads do not overlap (`EBUSY`). `EINVAL` with no
+/// policy. Sleeps.
+pub(crate) fn commit_bools(cx: &MaySleep) -> Result {
+    if LOADING.swap(true, Ordering::Acquire) {
+        return Err(EBUSY);
+    }
+    let committed = with(|p| p.map(|p| p.commit_bool_values()));
+    if committed.is_some() {
+        platform::synchronize_rcu(cx);
+        with(|p| {
+            if let Some(p) = p {
+                p.cache.clear();
+            }
+        });
+    }
+    LOADING.store(false, Ordering::Release);
+    committed.ok_or(EINVAL)
 }
 
 /// What a decision is about, for the audit line.

@@ -499,12 +499,27 @@ impl TypeRule {
     }
 }
 
-/// A word of a condition as written: a code, or a boolean by name.
+/// A word of a condition as written: a code, or a boolean by name and
+/// where it is named.
 #[derive(Debug, Clone)]
 enum CondWord {
     Op(u32),
-    Bool(String),
+    Bool(String, Pos),
 }
+
+/// checkpolicy's spellings of its operators, shared by conditions and
+/// constraints (`policy_scan.l`).
+const AND: &[&str] = &["&&", "and", "AND"];
+const OR: &[&str] = &["||", "or", "OR"];
+const NOT: &[&str] = &["!", "not", "NOT"];
+const XOR: &[&str] = &["^", "xor", "XOR"];
+const EQUALS: &[&str] = &["==", "eq", "EQ"];
+/// Words checkpolicy reserves in conditions, which a boolean may not be
+/// named.
+const COND_KEYWORDS: &[&str] = &[
+    "and", "AND", "or", "OR", "not", "NOT", "xor", "XOR", "eq", "EQ", "true", "TRUE", "false",
+    "FALSE", "if", "else", "bool",
+];
 
 /// The places (from 0) in SELinux's initial SID declarations of the SIDs
 /// mlte uses, in the order of [`SIDS`] (kernel, file, unlabeled): the
@@ -878,6 +893,11 @@ impl<'a> Parser<'a> {
     }
 
     /// Skips the word `keyword` if it comes next.
+    /// Whether the next token is one of `spellings`, as [`Parser::keyword`].
+    fn keyword_of(&mut self, spellings: &[&str]) -> bool {
+        spellings.iter().any(|k| self.keyword(k))
+    }
+
     fn keyword(&mut self, keyword: &str) -> bool {
         let found = self
             .tokens
@@ -892,7 +912,7 @@ impl<'a> Parser<'a> {
     /// `or` of terms, in postfix.
     fn expr(&mut self, out: &mut Vec<u32>) -> Result<(), Error> {
         self.conjunction(out)?;
-        while self.keyword("or") {
+        while self.keyword_of(OR) {
             self.conjunction(out)?;
             out.push(OP_OR);
         }
@@ -902,7 +922,7 @@ impl<'a> Parser<'a> {
     /// `and` of factors, in postfix.
     fn conjunction(&mut self, out: &mut Vec<u32>) -> Result<(), Error> {
         self.factor(out)?;
-        while self.keyword("and") {
+        while self.keyword_of(AND) {
             self.factor(out)?;
             out.push(OP_AND);
         }
@@ -923,7 +943,7 @@ impl<'a> Parser<'a> {
     }
 
     fn factor_inner(&mut self, out: &mut Vec<u32>) -> Result<(), Error> {
-        if self.keyword("not") {
+        if self.keyword_of(NOT) {
             self.factor(out)?;
             out.push(OP_NOT);
             return Ok(());
@@ -1472,7 +1492,7 @@ impl<'a> Parser<'a> {
     /// (`cond_eq`), in postfix.
     fn cond_or(&mut self, out: &mut Vec<CondWord>) -> Result<(), Error> {
         self.cond_xor(out)?;
-        while self.keyword("||") {
+        while self.keyword_of(OR) {
             self.cond_xor(out)?;
             out.push(CondWord::Op(COND_OR));
         }
@@ -1481,7 +1501,7 @@ impl<'a> Parser<'a> {
 
     fn cond_xor(&mut self, out: &mut Vec<CondWord>) -> Result<(), Error> {
         self.cond_and(out)?;
-        while self.keyword("^") {
+        while self.keyword_of(XOR) {
             self.cond_and(out)?;
             out.push(CondWord::Op(COND_XOR));
         }
@@ -1490,7 +1510,7 @@ impl<'a> Parser<'a> {
 
     fn cond_and(&mut self, out: &mut Vec<CondWord>) -> Result<(), Error> {
         self.cond_eq(out)?;
-        while self.keyword("&&") {
+        while self.keyword_of(AND) {
             self.cond_eq(out)?;
             out.push(CondWord::Op(COND_AND));
         }
@@ -1504,7 +1524,7 @@ impl<'a> Parser<'a> {
     fn cond_eq(&mut self, out: &mut Vec<CondWord>) -> Result<(), Error> {
         self.cond_operand(out)?;
         loop {
-            let op = if self.keyword("==") {
+            let op = if self.keyword_of(EQUALS) {
                 COND_EQ
             } else if self.keyword("!=") {
                 COND_NEQ
@@ -1517,7 +1537,7 @@ impl<'a> Parser<'a> {
     }
 
     fn cond_operand(&mut self, out: &mut Vec<CondWord>) -> Result<(), Error> {
-        if !self.keyword("!") {
+        if !self.keyword_of(NOT) {
             return self.cond_primary(out);
         }
         if self.depth >= MAX_NESTING {
@@ -1544,17 +1564,9 @@ impl<'a> Parser<'a> {
         }
         let pos = self.pos();
         let name = self.word("a boolean, '!' or '('")?;
-        if !self.bools.contains_key(name.text) {
-            return Self::error_at(
-                pos,
-                0,
-                format!(
-                    "unknown boolean '{}': declare it with 'bool {} false;'",
-                    name.text, name.text
-                ),
-            );
-        }
-        out.push(CondWord::Bool(name.text.to_string()));
+        // Resolved once the whole policy is read (`finish_conds`): as
+        // checkpolicy's, a boolean may be declared after its use.
+        out.push(CondWord::Bool(name.text.to_string(), pos));
         Ok(())
     }
 
@@ -1839,9 +1851,16 @@ impl<'a> Parser<'a> {
             "bool" => {
                 let pos = self.pos();
                 let name = self.word("a boolean name")?;
+                if COND_KEYWORDS.contains(&name.text) {
+                    return Self::error_at(
+                        pos,
+                        0,
+                        format!("'{}' is a keyword: a boolean needs another name", name.text),
+                    );
+                }
                 let value = match self.word("true or false")?.text {
-                    "true" => true,
-                    "false" => false,
+                    "true" | "TRUE" => true,
+                    "false" | "FALSE" => false,
                     other => {
                         return Self::error_at(
                             pos,
@@ -2094,13 +2113,24 @@ impl Parser<'_> {
         };
         let bools = u32::try_from(self.bools.len()).unwrap_or(u32::MAX);
         for (words, pos) in &self.conds {
-            let ops: Vec<u32> = words
-                .iter()
-                .map(|w| match w {
+            let mut ops = Vec::with_capacity(words.len());
+            for w in words {
+                ops.push(match w {
                     CondWord::Op(op) => *op,
-                    CondWord::Bool(name) => COND_BOOL | id(name) << 8,
-                })
-                .collect();
+                    CondWord::Bool(name, at) => {
+                        if !self.bools.contains_key(name) {
+                            return Self::error_at(
+                                *at,
+                                0,
+                                format!(
+                                    "unknown boolean '{name}': declare it with 'bool {name} false;'"
+                                ),
+                            );
+                        }
+                        COND_BOOL | id(name) << 8
+                    }
+                });
+            }
             if ops.len() > COND_WORDS {
                 return Self::error_at(
                     *pos,
@@ -3161,7 +3191,35 @@ user u roles object_r level s0 range s0; sid kernel u:object_r:init_t:s0; sid fi
             perm(Class::File, "getattr")
         );
         assert_eq!(v.allowed(1, 0, Class::File, &conds), 0);
+        // checkpolicy's other spellings, and a boolean used before its
+        // declaration, mean the same.
+        let spelled = parse(&format!(
+            "{head}if (NOT x eq y or z AND x xor y) {{ allow a b : file read; auditallow a b : file read; }}\n\
+             else {{ allow a b : file write; dontaudit a b : file getattr; }}\n\
+             if (zz_later) {{ allow b a : file read; }}\nbool zz_later TRUE;\n"
+        ))
+        .unwrap();
+        assert_eq!(spelled.conds[0], p.conds[0]);
+        assert_eq!(
+            spelled
+                .bools
+                .iter()
+                .find(|(n, _)| n == "zz_later")
+                .map(|b| b.1),
+            Some(true)
+        );
+        // And in constraints: `&&`, `||`, `!`.
+        let c = parse(&format!(
+            "{head}constrain file read (! t1 == a && t2 == b || u1 == u2);\n"
+        ))
+        .unwrap();
+        let c2 = parse(&format!(
+            "{head}constrain file read (not t1 == a and t2 == b or u1 == u2);\n"
+        ))
+        .unwrap();
+        assert_eq!(c.constraints, c2.constraints);
         for (text, want) in [
+            ("bool and true;", "5:6: 'and' is a keyword"),
             (
                 "if (w) { allow a b : file read; }",
                 "5:5: unknown boolean 'w'",

@@ -447,8 +447,10 @@ impl Attribute for AccessFile {
     }
 
     fn answer(input: &[u8], out: &mut TextBuf) -> Result {
-        let seqno = policy::counts().loads;
-        let decision = decide("access", |p| access(p, p.bool_state(), input))?;
+        let seqno = policy::seqno();
+        let decision = decide("access", |p| {
+            access(p, &p.bool_state().snapshot(p.cond_count()), input)
+        })?;
         out.format(|out| write_access(out, decision, seqno))
     }
 }

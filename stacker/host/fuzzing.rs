@@ -210,11 +210,24 @@ fn exercise_compiled(view: &Compiled<'_>) {
             "boolean names are unique"
         );
     }
+    // And with every boolean flipped.
+    let mut flipped_bools = view.default_bools();
+    for id in 0..view.bool_count() {
+        flipped_bools.set(id, !flipped_bools.get(id));
+    }
+    let flipped = view.cond_values(&flipped_bools);
     for s in &sids {
         assert!(s.ty < types, "a sid's type out of range");
         assert!(view.validate(s).is_ok(), "a sid's context is not valid");
+        let _ = view.permissive(s.ty);
         for o in &sids {
             for &class in &classes {
+                for c in [&conds, &flipped] {
+                    let _ = view.allowed(s.ty, o.ty, class, c);
+                    let _ = view.auditallow(s.ty, o.ty, class, c);
+                    let _ = view.dontaudit(s.ty, o.ty, class, c);
+                }
+                let _ = view.validate_transition(s, o, s, class);
                 let _ = view.allowed(s.ty, o.ty, class, &conds);
                 let _ = view.denied(s, o, class, u32::MAX, &conds);
                 for how in [

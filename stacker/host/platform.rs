@@ -252,6 +252,12 @@ pub(crate) fn without_preemption<R>(f: impl FnOnce() -> R) -> R {
     f()
 }
 
+/// The kernel's `synchronize_rcu`: here only a point that may sleep (host
+/// readers run to their end before a writer goes on).
+pub(crate) fn synchronize_rcu(_cx: &crate::context::MaySleep) {
+    might_sleep();
+}
+
 /// Rate limiting never drops a line on the host.
 pub(crate) fn ratelimit_audit() -> bool {
     true

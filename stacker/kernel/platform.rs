@@ -58,6 +58,14 @@ pub(crate) fn ratelimit_audit() -> bool {
     unsafe { stacker_audit_ratelimit() }
 }
 
+/// Waits until every RCU read-side section that began before the call has
+/// ended. Sleeps.
+pub(crate) fn synchronize_rcu(_cx: &MaySleep) {
+    // SAFETY: called in process context, which `MaySleep` proves, with no
+    // RCU read lock held (a `MaySleep` cannot exist inside one).
+    unsafe { bindings::synchronize_rcu() };
+}
+
 /// Runs `f` with preemption disabled (`lsm.c`): for short sections that
 /// others may spin on. `f` must not sleep. (Unlike `RcuCell::read`, `f`
 /// is not bound to be `Send`: mlte's label readers, which fall back to
