@@ -55,6 +55,30 @@ struct Entry {
 }
 
 impl Entry {
+    /// Runs `store` (relaxed stores of the fields) as this entry's writer,
+    /// unless another writer is in it: then nothing happens.
+    #[inline(always)]
+    fn write(&self, store: impl FnOnce(&Entry)) {
+        let seq = self.seq.load(Ordering::Relaxed);
+        if seq & 1 != 0
+            || self
+                .seq
+                .compare_exchange(
+                    seq,
+                    seq.wrapping_add(1),
+                    Ordering::Acquire,
+                    Ordering::Relaxed,
+                )
+                .is_err()
+        {
+            return;
+        }
+        // The odd count is seen before any store that follows.
+        fence(Ordering::Release);
+        store(self);
+        self.seq.store(seq.wrapping_add(2), Ordering::Release);
+    }
+
     /// The vector in this entry, if it is whole and the triple's.
     #[inline(always)]
     fn read(&self, key: u64, class: u32) -> Option<u32> {
@@ -122,25 +146,11 @@ impl DecisionCache {
             .or_else(|| set.iter().find(|e| e.class.load(Ordering::Relaxed) == 0))
             .or_else(|| set.get(misses as usize % WAYS));
         let Some(e) = e else { return };
-        let seq = e.seq.load(Ordering::Relaxed);
-        if seq & 1 != 0
-            || e.seq
-                .compare_exchange(
-                    seq,
-                    seq.wrapping_add(1),
-                    Ordering::Acquire,
-                    Ordering::Relaxed,
-                )
-                .is_err()
-        {
-            return;
-        }
-        // The odd count is seen before any store that follows.
-        fence(Ordering::Release);
-        e.key.store(k, Ordering::Relaxed);
-        e.class.store(c, Ordering::Relaxed);
-        e.allowed.store(allowed, Ordering::Relaxed);
-        e.seq.store(seq.wrapping_add(2), Ordering::Release);
+        e.write(|e| {
+            e.key.store(k, Ordering::Relaxed);
+            e.class.store(c, Ordering::Relaxed);
+            e.allowed.store(allowed, Ordering::Relaxed);
+        });
     }
 
     /// Decisions computed since the policy was loaded.
@@ -155,22 +165,7 @@ impl DecisionCache {
     /// writes a decision made after it, which may stay.
     pub(crate) fn clear(&self) {
         for e in self.sets.iter().flatten() {
-            let seq = e.seq.load(Ordering::Relaxed);
-            if seq & 1 != 0
-                || e.seq
-                    .compare_exchange(
-                        seq,
-                        seq.wrapping_add(1),
-                        Ordering::Acquire,
-                        Ordering::Relaxed,
-                    )
-                    .is_err()
-            {
-                continue;
-            }
-            fence(Ordering::Release);
-            e.class.store(0, Ordering::Relaxed);
-            e.seq.store(seq.wrapping_add(2), Ordering::Release);
+            e.write(|e| e.class.store(0, Ordering::Relaxed));
         }
     }
 }
