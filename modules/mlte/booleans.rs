@@ -54,12 +54,7 @@ const MAX_DEPTH: u32 = 10;
 const BOOL_WORDS: usize = MAX_BOOLS as usize / 64;
 const COND_VALUE_WORDS: usize = MAX_CONDS as usize / 64;
 
-/// Reads word `i` of a program.
-fn word(ops: &[u8], i: usize) -> Option<u32> {
-    let at = i.checked_mul(4)?;
-    let b = ops.get(at..at.checked_add(4)?)?;
-    Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-}
+use super::constraint::word;
 
 /// Checks the condition `ops` (`words` words) for a policy of `bools`
 /// booleans: known codes, boolean ids in range, no stack underflow, no
@@ -130,28 +125,50 @@ pub(crate) fn eval(ops: &[u8], values: &BoolValues) -> bool {
     depth == 1 && stack & 1 != 0
 }
 
-/// A value for each boolean (bit `id`).
-#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
-pub(crate) struct BoolValues([u64; BOOL_WORDS]);
+/// `64 * W` bits, as `u64` words (bit `i` in word `i / 64`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct Bits<const W: usize>([u64; W]);
 
-impl BoolValues {
-    /// Boolean `id`'s value (`false` out of range).
-    pub(crate) fn get(&self, id: u32) -> bool {
+impl<const W: usize> Default for Bits<W> {
+    fn default() -> Self {
+        Bits([0; W])
+    }
+}
+
+impl<const W: usize> Bits<W> {
+    /// All clear.
+    pub(crate) const NONE: Bits<W> = Bits([0; W]);
+
+    /// Bit `i` (`false` out of range).
+    pub(crate) fn get(&self, i: u32) -> bool {
         self.0
-            .get(id as usize / 64)
-            .is_some_and(|w| w >> (id % 64) & 1 != 0)
+            .get(i as usize / 64)
+            .is_some_and(|w| w >> (i % 64) & 1 != 0)
     }
 
-    /// Sets boolean `id` (nothing out of range).
-    pub(crate) fn set(&mut self, id: u32, value: bool) {
-        if let Some(w) = self.0.get_mut(id as usize / 64) {
-            let bit = 1u64 << (id % 64);
+    /// Sets bit `i` to `value` (nothing out of range).
+    pub(crate) fn set(&mut self, i: u32, value: bool) {
+        if let Some(w) = self.0.get_mut(i as usize / 64) {
+            let bit = 1u64 << (i % 64);
             if value {
                 *w |= bit;
             } else {
                 *w &= !bit;
             }
         }
+    }
+}
+
+/// A value for each boolean (bit `id`).
+pub(crate) type BoolValues = Bits<BOOL_WORDS>;
+
+/// The value of each condition (bit `cond`), computed once (the host
+/// tests, and the answers for the defaults).
+pub(crate) type CondValues = Bits<COND_VALUE_WORDS>;
+
+impl Conds for CondValues {
+    fn holds(&self, cond: u32) -> bool {
+        self.get(cond)
     }
 }
 
@@ -178,36 +195,6 @@ impl Conds for CondsNow {
             CondsNow::None => false,
             CondsNow::Of(values) => values.holds(cond),
         }
-    }
-}
-
-/// The value of each condition, computed once (the host tests, and the
-/// answers for the defaults).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) struct CondValues([u64; COND_VALUE_WORDS]);
-
-impl CondValues {
-    /// All false.
-    pub(crate) const NONE: CondValues = CondValues([0; COND_VALUE_WORDS]);
-
-    /// Sets condition `cond`.
-    pub(crate) fn set(&mut self, cond: u32, value: bool) {
-        if let Some(w) = self.0.get_mut(cond as usize / 64) {
-            let bit = 1u64 << (cond % 64);
-            if value {
-                *w |= bit;
-            } else {
-                *w &= !bit;
-            }
-        }
-    }
-}
-
-impl Conds for CondValues {
-    fn holds(&self, cond: u32) -> bool {
-        self.0
-            .get(cond as usize / 64)
-            .is_some_and(|w| w >> (cond % 64) & 1 != 0)
     }
 }
 

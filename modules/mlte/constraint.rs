@@ -88,7 +88,7 @@ pub(crate) struct Limits {
 }
 
 /// The `i`th word of `ops`.
-fn word(ops: &[u8], i: usize) -> Option<u32> {
+pub(crate) fn word(ops: &[u8], i: usize) -> Option<u32> {
     let at = i.checked_mul(4)?;
     let b = ops.get(at..at.checked_add(4)?)?;
     Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
