@@ -21,6 +21,7 @@
 //!               role_transitions role_allows auditallows permissives
 //!               validatetrans bools conds cond_rules type_changes
 //!               type_members range_transitions name_transitions
+//!               fs_uses genfs policycaps
 //! type names:   types x 64 bytes, NUL-padded, 1..=64 bytes of [a-z0-9_]
 //! name index:   types x type id, in strictly ascending order of name
 //! role names:   roles x 64 bytes, as type names, strictly ascending (a
@@ -69,6 +70,21 @@
 //!               strictly ascending by (source, target, class, name): the
 //!               name in 256 bytes, 1 to 255 bytes of anything but NUL
 //!               and `/`, NUL-padded (`type_transition ... "NAME"`)
+//! fs uses:      fs_uses x (file system name, behaviour, context),
+//!               strictly ascending by name: the name in 64 bytes, 1 to 63
+//!               bytes of `[A-Za-z0-9_.-]`, NUL-padded; the behaviour 1
+//!               `fs_use_xattr`, 2 `fs_use_task`, 3 `fs_use_trans`
+//!               (`fs_labelling.rs`)
+//! genfs:        genfs x (file system name, path, file type, context):
+//!               the path in 256 bytes, 1 to 255 bytes starting with `/`,
+//!               no NUL, NUL-padded; the file type `S_IFMT` bits or 0 for
+//!               any; strictly ascending by (name, path length
+//!               descending: the order rules are tried in, path, file
+//!               type), and no rule for any type (0) beside another for
+//!               its path (`genfscon`)
+//!
+//! `policycaps` holds the policy capabilities that change labelling
+//! (`fs_labelling::policycap`).
 //!
 //! level:        sensitivity, 16 x u64 category words (`CategorySet`)
 //! context:      user, role, type, low level, high level
@@ -91,13 +107,14 @@ use super::category::{CategorySet, WORDS};
 use super::classes::{perm, Class, CLASSES, CLASS_COUNT};
 use super::constraint;
 use super::context::{dominates, Context, ContextError, ContextView, LevelView};
+use super::fs_labelling::{self, genfs_type_valid, policycap, Behaviour, FsUse};
 use super::level::{Level, MAX_SENSITIVITY};
 use core::ops::Deref;
 
 /// The magic at the start of the compiled form.
 pub(crate) const MAGIC: &[u8; 4] = b"MLTE";
 /// The version this code reads and writes.
-pub(crate) const VERSION: u32 = 9;
+pub(crate) const VERSION: u32 = 10;
 /// The most types a policy may declare.
 pub(crate) const MAX_TYPES: u32 = 32_768;
 /// The most roles a policy may declare (`object_r` included).
@@ -119,8 +136,13 @@ pub(crate) const MAX_CONSTRAINTS: u32 = 1024;
 pub(crate) const MAX_OBJECT_NAME: usize = 255;
 /// The role of objects (files, IPC objects), which needs no authorization.
 pub(crate) const OBJECT_R: &[u8] = b"object_r";
+/// The longest file system type name of `fs_use_*` and `genfscon`: its
+/// slot is one byte more.
+pub(crate) const MAX_FS_NAME: usize = 63;
+/// The longest `genfscon` path: its slot is one byte more.
+pub(crate) const MAX_GENFS_PATH: usize = 255;
 /// The bytes of the header.
-const HEADER: usize = 100;
+const HEADER: usize = 112;
 /// The bytes of a rule or a transition.
 const RULE_BYTES: usize = 16;
 /// The bytes of a conditional rule.
@@ -137,6 +159,10 @@ const PAIR_BYTES: usize = 8;
 pub(crate) const LEVEL_BYTES: usize = 4 + 8 * WORDS;
 /// The bytes of an encoded context.
 pub(crate) const CONTEXT_BYTES: usize = 12 + 2 * LEVEL_BYTES;
+/// The bytes of an `fs_use_*` record.
+const FS_USE_BYTES: usize = MAX_FS_NAME + 1 + 4 + CONTEXT_BYTES;
+/// The bytes of a `genfscon` record.
+const GENFS_BYTES: usize = MAX_FS_NAME + 1 + MAX_GENFS_PATH + 1 + 4 + CONTEXT_BYTES;
 /// The bytes of a range transition.
 const RANGE_TRANS_BYTES: usize = 12 + 2 * LEVEL_BYTES;
 /// The bytes of a name-based transition: a rule and the name's slot.
@@ -220,6 +246,10 @@ struct Layout {
     type_members: Table,
     range_transitions: Table,
     name_transitions: Table,
+    fs_uses: Table,
+    genfs: Table,
+    /// `fs_labelling::policycap` bits.
+    policycaps: u32,
 }
 
 /// A sid's context and how many of its levels' category words are
@@ -441,7 +471,7 @@ fn check(bytes: &[u8]) -> Result<Layout, Invalid> {
     }
     let field = |at| u32_at(bytes, at).ok_or(bad(at, "cut short in the header"));
     if field(4)? != VERSION {
-        return Err(bad(4, "unknown version (this kernel reads version 9)"));
+        return Err(bad(4, "unknown version (this kernel reads version 10)"));
     }
     let types = field(8)?;
     if types == 0 || types > MAX_TYPES {
@@ -507,7 +537,7 @@ fn check(bytes: &[u8]) -> Result<Layout, Invalid> {
             "conditional rule count out of range (0 to 2000000)",
         ));
     }
-    let mut later = [0u32; 4];
+    let mut later = [0u32; 6];
     for (i, c) in later.iter_mut().enumerate() {
         let at = 84 + 4 * i;
         *c = field(at)?;
@@ -515,7 +545,11 @@ fn check(bytes: &[u8]) -> Result<Layout, Invalid> {
             return Err(bad(at, "table count out of range (0 to 2000000)"));
         }
     }
-    let [type_changes, type_members, range_transitions, name_transitions] = later;
+    let [type_changes, type_members, range_transitions, name_transitions, fs_uses, genfs] = later;
+    let policycaps = field(108)?;
+    if policycaps & !policycap::ALL != 0 {
+        return Err(bad(108, "unknown policy capability bits"));
+    }
     // Type names: fixed slots.
     let mut at = HEADER;
     for _ in 0..types {
@@ -642,16 +676,18 @@ fn check(bytes: &[u8]) -> Result<Layout, Invalid> {
     let members_at = changes_at + RULE_BYTES * type_changes as usize;
     let ranges_at = members_at + RULE_BYTES * type_members as usize;
     let names_at = ranges_at + RANGE_TRANS_BYTES * range_transitions as usize;
-    let end = names_at + NAME_TRANS_BYTES * name_transitions as usize;
+    let fs_uses_at = names_at + NAME_TRANS_BYTES * name_transitions as usize;
+    let genfs_at = fs_uses_at + FS_USE_BYTES * fs_uses as usize;
+    let end = genfs_at + GENFS_BYTES * genfs as usize;
     if bytes.len() < end {
         return Err(bad(
             changes_at.min(bytes.len()),
             "cut short after the constraints (type changes, type members, range or name \
-             transitions)",
+             transitions, fs_use or genfscon records)",
         ));
     }
     if bytes.len() != end {
-        return Err(bad(end, "trailing bytes after the name transitions"));
+        return Err(bad(end, "trailing bytes after the genfscon records"));
     }
     check_transitions(bytes, changes_at, type_changes, types, types)?;
     check_transitions(bytes, members_at, type_members, types, types)?;
@@ -701,6 +737,9 @@ fn check(bytes: &[u8]) -> Result<Layout, Invalid> {
         type_members: table(members_at, type_members),
         range_transitions: table(ranges_at, range_transitions),
         name_transitions: table(names_at, name_transitions),
+        fs_uses: table(fs_uses_at, fs_uses),
+        genfs: table(genfs_at, genfs),
+        policycaps,
     };
     // User ranges, then the sids, now that levels, roles and users can be
     // checked.
@@ -725,6 +764,7 @@ fn check(bytes: &[u8]) -> Result<Layout, Invalid> {
         }
     }
     check_range_transitions(&view, ranges_at, range_transitions)?;
+    check_fs_labelling(&view)?;
     let mut sids = [none; SIDS.len()];
     for (i, sid) in sids.iter_mut().enumerate() {
         let at = sids_at + i * CONTEXT_BYTES;
@@ -746,6 +786,118 @@ fn check(bytes: &[u8]) -> Result<Layout, Invalid> {
     }
     layout.sids = sids;
     Ok(layout)
+}
+
+/// The name in a file system name's slot: 1 to [`MAX_FS_NAME`] bytes of
+/// `[A-Za-z0-9_.-]`, NUL-padded; `None` otherwise.
+fn fs_name_at(bytes: &[u8], at: usize) -> Option<&[u8]> {
+    let slot = bytes.get(at..at.checked_add(MAX_FS_NAME + 1)?)?;
+    let len = slot.iter().position(|&b| b == 0)?;
+    let (name, pad) = slot.split_at(len);
+    let ok = !name.is_empty()
+        && name
+            .iter()
+            .all(|b| b.is_ascii_alphanumeric() || b"_.-".contains(b))
+        && pad.iter().all(|&b| b == 0);
+    ok.then_some(name)
+}
+
+/// The path in a `genfscon` path slot: 1 to [`MAX_GENFS_PATH`] bytes
+/// starting with `/`, no NUL, NUL-padded; `None` otherwise.
+fn genfs_path_at(bytes: &[u8], at: usize) -> Option<&[u8]> {
+    let slot = bytes.get(at..at.checked_add(MAX_GENFS_PATH + 1)?)?;
+    let len = slot.iter().position(|&b| b == 0)?;
+    let (path, pad) = slot.split_at(len);
+    (path.first() == Some(&b'/') && pad.iter().all(|&b| b == 0)).then_some(path)
+}
+
+/// Checks a context record at `at` of a table: in range and valid under
+/// the policy.
+fn check_context_at(policy: &Compiled<'_>, at: usize) -> Result<Context, Invalid> {
+    let bad = |why| Invalid { at, why };
+    let ctx = context_at(policy.bytes, at).ok_or(bad("context out of range"))?;
+    if ctx.user >= policy.users() || ctx.role >= policy.roles() || ctx.ty >= policy.types() {
+        return Err(bad(
+            "context names a user, role or type that does not exist",
+        ));
+    }
+    if policy.validate(&ctx).is_err() {
+        return Err(bad("context not valid under the policy"));
+    }
+    Ok(ctx)
+}
+
+/// Checks the `fs_use_*` and `genfscon` records.
+fn check_fs_labelling(policy: &Compiled<'_>) -> Result<(), Invalid> {
+    let bytes = policy.bytes;
+    let bad = |at, why| Invalid { at, why };
+    let Table { at: uses_at, count } = policy.layout.fs_uses;
+    let mut previous: Option<&[u8]> = None;
+    for i in 0..count as usize {
+        let at = uses_at + i * FS_USE_BYTES;
+        let name = fs_name_at(bytes, at).ok_or(bad(
+            at,
+            "fs_use file system name not 1 to 63 bytes of [A-Za-z0-9_.-], NUL-padded",
+        ))?;
+        if previous.is_some_and(|p| p >= name) {
+            return Err(bad(
+                at,
+                "fs_use records not in ascending order of name, or one repeated",
+            ));
+        }
+        previous = Some(name);
+        let how_at = at + MAX_FS_NAME + 1;
+        if u32_at(bytes, how_at).and_then(FsUse::from_u32).is_none() {
+            return Err(bad(how_at, "fs_use behaviour neither 1, 2 nor 3"));
+        }
+        check_context_at(policy, how_at + 4)?;
+    }
+    let Table {
+        at: genfs_at,
+        count,
+    } = policy.layout.genfs;
+    let mut previous: Option<(&[u8], &[u8], u32)> = None;
+    for i in 0..count as usize {
+        let at = genfs_at + i * GENFS_BYTES;
+        let fs = fs_name_at(bytes, at).ok_or(bad(
+            at,
+            "genfscon file system name not 1 to 63 bytes of [A-Za-z0-9_.-], NUL-padded",
+        ))?;
+        let path_at = at + MAX_FS_NAME + 1;
+        let path = genfs_path_at(bytes, path_at).ok_or(bad(
+            path_at,
+            "genfscon path not 1 to 255 bytes starting with '/', NUL-padded",
+        ))?;
+        let mode_at = path_at + MAX_GENFS_PATH + 1;
+        let mode = u32_at(bytes, mode_at).unwrap_or(u32::MAX);
+        if !genfs_type_valid(mode) {
+            return Err(bad(mode_at, "genfscon file type not 0 or one of S_IFMT's"));
+        }
+        // By name, longer paths first, then by path and file type, so
+        // that a rule for a path and file type another one covers (the
+        // same path, 0 or the same type: checkpolicy refuses it) is next
+        // to it.
+        if let Some((p_fs, p_path, p_mode)) = previous {
+            let order = p_fs
+                .cmp(fs)
+                .then(path.len().cmp(&p_path.len()))
+                .then(p_path.cmp(path))
+                .then(p_mode.cmp(&mode));
+            if order != core::cmp::Ordering::Less {
+                return Err(bad(
+                    at,
+                    "genfscon records not by file system name, longer paths first, then by \
+                     path and file type, or one repeated",
+                ));
+            }
+            if p_fs == fs && p_path == path && p_mode == 0 {
+                return Err(bad(at, "two genfscon records for one path and file type"));
+            }
+        }
+        previous = Some((fs, path, mode));
+        check_context_at(policy, mode_at + 4)?;
+    }
+    Ok(())
 }
 
 /// Checks the `count` programs at `at`: `constrain`/`mlsconstrain`
@@ -1403,6 +1555,76 @@ impl<'a> Compiled<'a> {
             InitialSid::File => file,
             InitialSid::Unlabeled => unlabeled,
         }
+    }
+
+    /// The policy capabilities that change labelling
+    /// (`fs_labelling::policycap` bits).
+    pub(crate) fn policycaps(&self) -> u32 {
+        self.layout.policycaps
+    }
+
+    /// How the inodes of a file system of type `fs` are labelled, and the
+    /// file system's context (`sid unlabeled`'s when the policy names it
+    /// nowhere), as SELinux's `security_fs_use()`: its `fs_use_*`
+    /// statement, or else the `genfscon` rule for its `/` as a directory.
+    pub(crate) fn fs_behaviour(&self, fs: &[u8]) -> (Behaviour, Context) {
+        let Table { at, count } = self.layout.fs_uses;
+        let found = bsearch(count, |i| {
+            let name = fs_name_at(self.bytes, entry(at, i, FS_USE_BYTES)).unwrap_or(&[]);
+            name.cmp(fs)
+        });
+        if let Some(i) = found {
+            let how_at = entry(at, i, FS_USE_BYTES).wrapping_add(MAX_FS_NAME + 1);
+            let how = u32_at(self.bytes, how_at).and_then(FsUse::from_u32);
+            if let (Some(how), Some(ctx)) = (how, context_at(self.bytes, how_at.wrapping_add(4))) {
+                return (Behaviour::Use(how), ctx);
+            }
+        }
+        match self.genfs(fs, b"/", fs_labelling::S_IFDIR) {
+            Some(ctx) => (Behaviour::Genfs, ctx),
+            None => (
+                Behaviour::None,
+                self.sid_view(InitialSid::Unlabeled).context,
+            ),
+        }
+    }
+
+    /// The context of the first `genfscon` rule of file system `fs` (in
+    /// the kernel's order: longer paths first) whose path is a prefix of
+    /// `path` and whose file type is `mode`'s or any, as SELinux's
+    /// `__security_genfs_sid()`; `path` as the inode's path from the file
+    /// system's root (`fs_labelling::genfs_path` takes proc's PIDs out).
+    pub(crate) fn genfs(&self, fs: &[u8], path: &[u8], mode: u32) -> Option<Context> {
+        let rest = fs_labelling::genfs_path(fs, path)?;
+        let Table { at, count } = self.layout.genfs;
+        let fs_of = |i: usize| fs_name_at(self.bytes, entry(at, i, GENFS_BYTES)).unwrap_or(&[]);
+        // The first record of `fs`: records are sorted by name.
+        let (mut lo, mut hi) = (0usize, count as usize);
+        while lo < hi {
+            // `lo < hi`, so nothing wraps.
+            let mid = lo.wrapping_add(hi.wrapping_sub(lo) / 2);
+            if fs_of(mid) < fs {
+                lo = mid.wrapping_add(1);
+            } else {
+                hi = mid;
+            }
+        }
+        let file_type = mode & fs_labelling::S_IFMT;
+        (lo..count as usize)
+            .take_while(|&i| fs_of(i) == fs)
+            .find_map(|i| {
+                let path_at = entry(at, i, GENFS_BYTES).wrapping_add(MAX_FS_NAME + 1);
+                let rule = genfs_path_at(self.bytes, path_at)?;
+                let mode_at = path_at.wrapping_add(MAX_GENFS_PATH + 1);
+                let rule_type = u32_at(self.bytes, mode_at)?;
+                let applies = (rule_type == 0 || rule_type == file_type)
+                    && fs_labelling::genfs_matches(rule, rest);
+                if applies {
+                    context_at(self.bytes, mode_at.wrapping_add(4))
+                } else {
+                    None
+                }
+            })
     }
 
     /// Whether a `level` statement allows `level`: one with its
@@ -2114,7 +2336,7 @@ sid kernel system_u:system_r:init_t:s0; sid file system_u:object_r:tmp_t:s0; sid
             b
         };
         for (b, why) in [
-            (set(68, 0), "trailing bytes after the name transitions"),
+            (set(68, 0), "trailing bytes after the genfscon records"),
             (
                 set(68, MAX_CONSTRAINTS + 1),
                 "validatetrans count out of range (0 to 1024)",
@@ -2490,7 +2712,7 @@ user other_u roles system_r level s0 range s0 - s2:c0.c2;
         }
         assert_eq!(
             why(set(96, 1)).why,
-            "trailing bytes after the name transitions"
+            "trailing bytes after the genfscon records"
         );
         let mut b = bytes.clone();
         b.pop();
@@ -2580,5 +2802,109 @@ user other_u roles system_r level s0 range s0 - s2:c0.c2;
         assert_eq!(bad_name(z + 16, b"a b").why, order, "repeated");
         assert_eq!(bad_name(z + 16, b"a").why, order, "descending");
         assert!(Checked::new(&patched(ab + 16, b"0")[..]).is_ok(), "0 < z");
+    }
+
+    /// `POLICY` with file system statements, compiled.
+    fn with_file_systems() -> Vec<u8> {
+        let text = format!(
+            "{POLICY}\
+             fs_use_xattr ext4 system_u:object_r:tmp_t:s0;\n\
+             fs_use_task pipefs system_u:object_r:tmp_t:s0;\n\
+             fs_use_trans tmpfs system_u:object_r:bin_t:s0;\n\
+             genfscon proc / system_u:object_r:tmp_t:s0\n\
+             genfscon proc /sys -d system_u:object_r:bin_t:s0\n\
+             genfscon proc /sys -- system_u:object_r:user_tmp_t:s1\n\
+             genfscon sysfs /devices system_u:object_r:bin_t:s0\n\
+             policycap genfs_seclabel_symlinks;\n"
+        );
+        parse(&text).unwrap().compile().unwrap()
+    }
+
+    #[test]
+    fn file_systems_as_security_fs_use_and_security_genfs_sid() {
+        let bytes = with_file_systems();
+        let checked = Checked::new(&bytes[..]).unwrap();
+        let p = checked.view();
+        let ty = |c: &Context| p.type_name(c.ty).to_vec();
+        let (how, ctx) = p.fs_behaviour(b"ext4");
+        assert_eq!(
+            (how, ty(&ctx)),
+            (Behaviour::Use(FsUse::Xattr), b"tmp_t".to_vec())
+        );
+        assert_eq!(p.fs_behaviour(b"pipefs").0, Behaviour::Use(FsUse::Task));
+        assert_eq!(p.fs_behaviour(b"tmpfs").0, Behaviour::Use(FsUse::Trans));
+        let (how, ctx) = p.fs_behaviour(b"proc");
+        assert_eq!((how, ty(&ctx)), (Behaviour::Genfs, b"tmp_t".to_vec()));
+        // sysfs has rules but none for its '/'; xfs none at all.
+        assert_eq!(p.fs_behaviour(b"sysfs").0, Behaviour::None);
+        assert_eq!(p.fs_behaviour(b"xfs").0, Behaviour::None);
+        assert_eq!(p.fs_behaviour(b"ext").0, Behaviour::None);
+        let genfs = |fs: &[u8], path: &[u8], mode| p.genfs(fs, path, mode).map(|c| ty(&c));
+        assert_eq!(
+            genfs(b"proc", b"/sys/kernel", 0o040755),
+            Some(b"bin_t".to_vec())
+        );
+        assert_eq!(
+            genfs(b"proc", b"/sys/kernel", 0o100644),
+            Some(b"user_tmp_t".to_vec())
+        );
+        assert_eq!(
+            genfs(b"proc", b"/12/sys", 0o100644),
+            Some(b"user_tmp_t".to_vec())
+        );
+        assert_eq!(genfs(b"proc", b"/self", 0o100644), Some(b"tmp_t".to_vec()));
+        assert_eq!(genfs(b"proc", b"/sys", 0o120777), Some(b"tmp_t".to_vec()));
+        assert_eq!(genfs(b"sysfs", b"/devices/x", 0), Some(b"bin_t".to_vec()));
+        assert_eq!(genfs(b"sysfs", b"/dev", 0), None);
+        assert_eq!(p.policycaps(), policycap::GENFS_SECLABEL_SYMLINKS);
+        let high = p.genfs(b"proc", b"/sys", 0o100644).unwrap();
+        assert_eq!(high.low.sensitivity, 1);
+    }
+
+    #[test]
+    fn hostile_file_system_tables_are_refused() {
+        let bytes = with_file_systems();
+        let set = |at: usize, v: &[u8]| {
+            let mut b = bytes.clone();
+            b[at..at + v.len()].copy_from_slice(v);
+            b
+        };
+        let why = |b: Vec<u8>| Checked::new(&b[..]).err().expect("refused").why;
+        // From the end: 4 genfscon records, before them 3 fs_use records.
+        let genfs = bytes.len() - 4 * GENFS_BYTES;
+        let uses = genfs - 3 * FS_USE_BYTES;
+        assert_eq!(&bytes[uses..uses + 5], b"ext4\0");
+        assert_eq!(&bytes[genfs..genfs + 5], b"proc\0");
+        let fs_use = |i: usize| uses + i * FS_USE_BYTES;
+        let rule = |i: usize| genfs + i * GENFS_BYTES;
+        let path_at = |i: usize| rule(i) + MAX_FS_NAME + 1;
+        let mode_at = |i: usize| path_at(i) + MAX_GENFS_PATH + 1;
+        for (b, want) in [
+            (set(fs_use(0), b"\0"), "fs_use file system name not 1 to 63 bytes of [A-Za-z0-9_.-], NUL-padded"),
+            (set(fs_use(0), b"ex t"), "fs_use file system name not 1 to 63 bytes of [A-Za-z0-9_.-], NUL-padded"),
+            (set(fs_use(0) + 6, b"x"), "fs_use file system name not 1 to 63 bytes of [A-Za-z0-9_.-], NUL-padded"),
+            (set(fs_use(1), b"tmpfs\0"), "fs_use records not in ascending order of name, or one repeated"),
+            (set(fs_use(0) + MAX_FS_NAME + 1, &4u32.to_le_bytes()), "fs_use behaviour neither 1, 2 nor 3"),
+            (set(fs_use(0) + MAX_FS_NAME + 1, &0u32.to_le_bytes()), "fs_use behaviour neither 1, 2 nor 3"),
+            (set(fs_use(0) + MAX_FS_NAME + 5 + 8, &99u32.to_le_bytes()), "context names a user, role or type that does not exist"),
+            (set(path_at(0), b"s"), "genfscon path not 1 to 255 bytes starting with '/', NUL-padded"),
+            (set(path_at(0) + MAX_GENFS_PATH, b"x"), "genfscon path not 1 to 255 bytes starting with '/', NUL-padded"),
+            (set(mode_at(0), &0o170000u32.to_le_bytes()), "genfscon file type not 0 or one of S_IFMT's"),
+            // A shorter path before a longer one.
+            (set(path_at(0), b"/s\0\0"), "genfscon records not by file system name, longer paths first, then by path and file type, or one repeated"),
+            (set(rule(3), b"aaaaa\0"), "genfscon records not by file system name, longer paths first, then by path and file type, or one repeated"),
+            // A rule for any type beside one for a type, of one path.
+            (set(mode_at(0), &0u32.to_le_bytes()), "two genfscon records for one path and file type"),
+            (set(108, &8u32.to_le_bytes()), "unknown policy capability bits"),
+        ] {
+            assert_eq!(why(b), want);
+        }
+        // Counts one more: cut short.
+        let mut b = bytes.clone();
+        b[100..104].copy_from_slice(&4u32.to_le_bytes());
+        assert!(Checked::new(&b[..]).is_err());
+        let mut b = bytes.clone();
+        b.push(0);
+        assert_eq!(why(b), "trailing bytes after the genfscon records");
     }
 }

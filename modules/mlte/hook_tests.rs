@@ -561,3 +561,150 @@ fn booleans_switch_conditional_rules_through_the_files() {
     assert_eq!(write("stacker/mlte/commit_pending_bools", "1"), Ok(()));
     assert_eq!(open(&h, &etc), Err(EACCES), "read_etc && other");
 }
+
+/// Loads `example.policy` with `edit` applied to its text.
+fn load_example(edit: impl FnOnce(String) -> String) {
+    let text = edit(include_str!("example.policy").to_string());
+    let (_, compiled) = crate::mlte_compile(&text).expect("compiles");
+    assert_eq!(PolicyFile::store(&compiled), Ok(()));
+}
+
+/// An inode on file system `fs` (a regular file, or of `mode`), reached
+/// as `/NAME` in it by `d_instantiate`, allocated by a task with `maker`'s
+/// context (none: the current one).
+fn inode_on(h: &Harness, fs: &'static str, name: &str, mode: Option<u16>) -> Arc<Inode> {
+    let inode = Arc::new(Inode::new(9000, false));
+    inode.fs.set(crate::objects::HostFs {
+        name: fs,
+        ..crate::objects::HostFs::PROC
+    });
+    if let Some(mode) = mode {
+        inode.mode.set(mode);
+    }
+    crate::dispatch::inode_alloc_security::<crate::dispatch::Loop>(&cx(), &inode)
+        .expect("inode_alloc_security");
+    let dentry = Dentry {
+        name: name.as_bytes().to_vec(),
+        inode: None,
+    };
+    crate::dispatch::d_instantiate::<crate::dispatch::Loop>(&cx(), &dentry, Some(&inode));
+    let _ = h;
+    inode
+}
+
+#[test]
+fn file_systems_are_labelled_as_the_policy_names_them() {
+    let (_s, h) = boot();
+    load_example(|text| {
+        text.replace(
+            "genfscon proc / system_u:object_r:etc_t:s0",
+            "genfscon proc / system_u:object_r:etc_t:s0\n\
+             genfscon proc /sys system_u:object_r:bin_t:s0\n\
+             genfscon proc /sys/kernel system_u:object_r:tmp_t:s0\n\
+             genfscon proc /sysvipc -- system_u:object_r:user_tmp_t:s0",
+        )
+        .replace(
+            "genfscon pipefs / system_u:object_r:etc_t:s0",
+            "fs_use_task pipefs system_u:object_r:etc_t:s0;\n\
+             fs_use_trans devpts system_u:object_r:tmp_t:s0;",
+        )
+        .replace("genfscon devpts / system_u:object_r:etc_t:s0\n", "")
+        .replace(
+            "genfscon sysfs / system_u:object_r:etc_t:s0\n",
+            "genfscon sysfs /x system_u:object_r:bin_t:s0\n",
+        )
+    });
+    let label = |fs, name, mode| label_of(&inode_on(&h, fs, name, mode));
+    // proc by path: the longest prefix (of bytes, not components), the
+    // file type when the rule names one.
+    assert_eq!(label("proc", "sys", None), "system_u:object_r:bin_t:s0");
+    assert_eq!(
+        label("proc", "sysrq-trigger", None),
+        "system_u:object_r:bin_t:s0"
+    );
+    assert_eq!(
+        label("proc", "sysvipc", None),
+        "system_u:object_r:user_tmp_t:s0"
+    );
+    assert_eq!(
+        label("proc", "sysvipc", Some(0o040755)),
+        "system_u:object_r:bin_t:s0"
+    );
+    assert_eq!(label("proc", "1", None), "system_u:object_r:etc_t:s0");
+    // A symbolic link has the file system's context without
+    // genfs_seclabel_symlinks.
+    assert_eq!(
+        label("proc", "sys", Some(0o120777)),
+        "system_u:object_r:etc_t:s0"
+    );
+    // sysfs with no rule for its '/': no file system context, and a path
+    // no rule matches is unlabeled; one that matches has its rule's.
+    assert_eq!(
+        label("sysfs", "y", None),
+        "system_u:object_r:unlabeled_t:s0"
+    );
+    assert_eq!(label("sysfs", "x", None), "system_u:object_r:bin_t:s0");
+    // A file system the policy names nowhere: unlabeled, whatever its
+    // xattrs say.
+    let fuse = Arc::new(Inode::new(9001, false));
+    fuse.fs.set(crate::objects::HostFs::FUSE);
+    fuse.xattrs.borrow_mut().insert(
+        b"security.mlte".to_vec(),
+        b"system_u:object_r:bin_t:s0".to_vec(),
+    );
+    crate::dispatch::inode_alloc_security::<crate::dispatch::Loop>(&cx(), &fuse).unwrap();
+    let d = Dentry {
+        name: b"f".to_vec(),
+        inode: None,
+    };
+    crate::dispatch::d_instantiate::<crate::dispatch::Loop>(&cx(), &d, Some(&fuse));
+    assert_eq!(label_of(&fuse), "system_u:object_r:unlabeled_t:s0");
+    // fs_use_task: the maker's context; fs_use_trans: the transition from
+    // the maker's on the file system's (none here: the file system's).
+    assert_eq!(label("pipefs", "p", None), "system_u:system_r:init_t:s0");
+    assert_eq!(label("devpts", "0", None), "system_u:object_r:tmp_t:s0");
+    Cred::set_current(Arc::new({
+        let c = Cred::new(0);
+        let user = sidtab::intern(
+            &cx(),
+            &policy::with(|p| {
+                let p = p.unwrap();
+                p.store(&Context::parse(b"system_u:user_r:user_t:s0", p).unwrap())
+            }),
+        )
+        .unwrap();
+        c.state(&KEY).unwrap().set(Some(user));
+        c
+    }));
+    assert_eq!(label("pipefs", "p", None), "system_u:user_r:user_t:s0");
+    // user_t on tmp_t: `type_transition user_t tmp_t : file user_tmp_t`.
+    assert_eq!(
+        label("devpts", "1", None),
+        "system_u:object_r:user_tmp_t:s0"
+    );
+}
+
+#[test]
+fn file_systems_labelled_by_the_policy_take_no_labels() {
+    let (_s, h) = boot();
+    let inode = inode_on(&h, "proc", "x", None);
+    let dentry = Dentry {
+        name: b"x".to_vec(),
+        inode: Some(inode.clone()),
+    };
+    assert_eq!(
+        h.setxattr(&dentry, b"security.mlte", b"system_u:object_r:bin_t:s0"),
+        Err(EOPNOTSUPP)
+    );
+    // A new inode on such a file system gets no xattr and no label yet.
+    let new = Arc::new(Inode::new(9002, false));
+    new.fs.set(crate::objects::HostFs::PROC);
+    let xattr = Mlte.inode_init_security(&cx(), &new, &inode, b"n");
+    assert!(matches!(xattr, Ok(None)), "no xattr on proc");
+    assert!(new.state(&KEY).is_some_and(|s| !s.label.is_set()));
+    // On ext4 (fs_use_xattr) the new inode gets its computed context.
+    let ext4 = Arc::new(Inode::new(9003, true));
+    let file = Arc::new(Inode::new(9004, false));
+    let xattr = Mlte.inode_init_security(&cx(), &file, &ext4, b"n");
+    assert!(matches!(xattr, Ok(Some(_))), "an xattr on ext4");
+}

@@ -51,7 +51,8 @@ use super::boolean_files;
 use super::classes::{perm, Class};
 use super::compiled::{Computation, InitialSid, SIDS};
 use super::context::{Context, ContextView, Shown};
-use super::label::Label;
+use super::fs_labelling::{self, Behaviour, FsUse};
+use super::label::{InodeLabel, Label};
 use super::policy::{self, Policy, Target};
 use super::query;
 use super::sidtab::{self, Sid, StoredContext};
@@ -192,10 +193,16 @@ fn task_sid(task: &Task) -> Sid {
     task.with_cred(cred_sid)
 }
 
+/// An inode's label.
+#[inline(always)]
+fn inode_label(inode: &Inode) -> Option<&Label> {
+    inode.state(&KEY).map(|state| &state.label)
+}
+
 /// The SID of an inode: `sid file` when it has none.
 #[inline(always)]
 fn inode_sid(inode: &Inode) -> Sid {
-    sid_or(inode.state(&KEY), InitialSid::File)
+    sid_or(inode_label(inode), InitialSid::File)
 }
 
 /// The class of an inode.
@@ -277,7 +284,7 @@ fn check_inode(inode: &Inode, class: Class, perms: u32, target: Target<'_>) -> R
 /// integrity policy's `obj_type=`). Does not sleep.
 #[cfg_attr(not(CONFIG_SECURITY_STACKER_MLTE), allow(dead_code))]
 pub(crate) fn inode_type_is(inode: &Inode, name: &[u8]) -> Option<bool> {
-    let label = inode.state(&KEY);
+    let label = inode_label(inode);
     if label.is_some_and(Label::is_provisional) {
         return None;
     }
@@ -309,6 +316,8 @@ enum Parsed {
     Context(StoredContext),
     /// An initial SID (`sid unlabeled` for text the policy cannot read).
     Initial(InitialSid),
+    /// A SID already interned.
+    Sid(Sid),
 }
 
 /// The context a label's text gives in `policy`, or `sid unlabeled` when
@@ -326,6 +335,7 @@ impl Parsed {
         match self {
             Parsed::Context(ctx) => sidtab::intern(cx, ctx),
             Parsed::Initial(initial) => Ok(Sid::initial(*initial)),
+            Parsed::Sid(sid) => Ok(*sid),
         }
     }
 }
@@ -335,10 +345,11 @@ fn trim_nul(value: &[u8]) -> &[u8] {
     value.strip_suffix(b"\0").unwrap_or(value)
 }
 
-/// Labels `inode`, reached through `dentry`, from its `security.mlte`
-/// xattr, unless it has a label, no policy is loaded, or its file system is
-/// still mounting (its inodes are labelled on a later access). Reads the
-/// xattr and may intern its context: may sleep. A transient error
+/// Labels `inode`, reached through `dentry`, as the policy says its file
+/// system's inodes are labelled (`fs_labelling.rs`), unless it has a
+/// label, no policy is loaded, or its file system is still mounting (its
+/// inodes are labelled on a later access). May read an xattr or the
+/// dentry's path and intern a context: may sleep. A transient error
 /// (`ENOMEM`, `EIO`) gives the inode `sid unlabeled` provisionally (never
 /// `sid file`, which an unreadable label could be more restricted than),
 /// and the next access tries again; a label read meanwhile by another
@@ -348,20 +359,112 @@ fn trim_nul(value: &[u8]) -> &[u8] {
 /// loads; the labelling itself is out of line.
 #[inline(always)]
 fn label_inode(cx: &MaySleep, dentry: &Dentry, inode: &Inode) {
-    if inode.state(&KEY).is_some_and(|label| !label.is_set()) {
+    if inode_label(inode).is_some_and(|label| !label.is_set()) {
         read_label(cx, dentry, inode);
     }
+}
+
+/// How an inode's label is found, as SELinux's `inode_doinit_with_dentry()`
+/// decides it from its file system's behaviour.
+#[allow(
+    clippy::large_enum_variant,
+    reason = "a local of one call, used at once; boxing it would allocate"
+)]
+enum LabelSource {
+    /// The `security.mlte` xattr; without one, `default`.
+    Xattr { default: Sid },
+    /// A context, computed or given.
+    Context(StoredContext),
+    /// The context of the `genfscon` rule for the inode's path (`sid
+    /// unlabeled` when none matches), then, on sysfs and cgroup, the xattr
+    /// kept in memory if one was set.
+    Path { then_xattr: bool },
+}
+
+/// Whether `inode`'s file system gets computed contexts for its new
+/// inodes and takes labels set on them, under `p` (SELinux's
+/// `SBLABEL_MNT`, `fs_labelling::takes_labels`).
+fn takes_labels(p: &Policy<'_>, inode: &Inode) -> bool {
+    let fs = inode.fs_type();
+    fs_labelling::takes_labels(fs, p.fs_behaviour(fs).0, p.policycaps())
 }
 
 /// [`label_inode`] for an inode whose label is not set.
 #[inline(never)]
 fn read_label(cx: &MaySleep, dentry: &Dentry, inode: &Inode) {
-    let Some(label) = inode.state(&KEY) else {
+    let Some(state) = inode.state(&KEY) else {
         return;
     };
-    if label.is_set() || !inode.fs_ready() || policy::with(|p| p.is_none()) {
+    let label = &state.label;
+    if label.is_set() || !inode.fs_ready() {
         return;
     }
+    let fs = inode.fs_type();
+    let mode = u32::from(inode.mode());
+    let maker = state.maker.sid_or(Sid::initial(InitialSid::Kernel));
+    let source = policy::with(|p| {
+        let p = p?;
+        let (behaviour, fs_context) = p.fs_behaviour(fs);
+        let source = match behaviour {
+            Behaviour::Use(FsUse::Xattr) => LabelSource::Xattr {
+                default: Sid::initial(InitialSid::File),
+            },
+            Behaviour::Use(FsUse::Task) => {
+                LabelSource::Context(p.store(&p.context(maker).context()))
+            }
+            Behaviour::Use(FsUse::Trans) => {
+                let class = class_of(inode);
+                let maker_context = p.context(maker).context();
+                let new = p.new_context(
+                    &maker_context,
+                    &fs_context,
+                    class,
+                    Computation::Create { name: None },
+                );
+                // A context the policy does not find valid: the file
+                // system's (SELinux fails the lookup, and the inode stays
+                // unlabelled until an access that finds it valid).
+                let new = if p.validate(&new).is_ok() {
+                    new
+                } else {
+                    fs_context
+                };
+                LabelSource::Context(p.store(&new))
+            }
+            Behaviour::Genfs | Behaviour::None => {
+                let caps = p.policycaps();
+                if fs_labelling::labels_by_path(fs, caps)
+                    && fs_labelling::path_labels_mode(mode, caps)
+                {
+                    LabelSource::Path {
+                        then_xattr: fs_labelling::path_label_then_xattr(fs),
+                    }
+                } else {
+                    LabelSource::Context(p.store(&fs_context))
+                }
+            }
+        };
+        Some(source)
+    });
+    let Some(source) = source else {
+        return;
+    };
+    let parsed = match source {
+        LabelSource::Xattr { default } => xattr_label(cx, dentry, inode, default),
+        LabelSource::Context(ctx) => Ok(Parsed::Context(ctx)),
+        LabelSource::Path { then_xattr } => path_label(cx, dentry, inode, fs, mode, then_xattr),
+    };
+    let sid = parsed.and_then(|parsed| parsed.sid(cx));
+    match sid {
+        Ok(sid) => label.set_if_unset(sid),
+        Err(e) => label_unreadable(label, inode, e),
+    }
+}
+
+/// The label `inode`'s `security.mlte` xattr gives (read through
+/// `dentry`): `default` without one, `sid unlabeled` for one the policy
+/// cannot read; an error when it could not be read this time.
+fn xattr_label(cx: &MaySleep, dentry: &Dentry, inode: &Inode, default: Sid) -> Result<Parsed> {
     let mut buf = [0u8; MAX_CONTEXT];
     let read = dentry.getxattr_of(cx, inode, c"security.mlte", &mut buf);
     let parsed = match read {
@@ -369,21 +472,40 @@ fn read_label(cx: &MaySleep, dentry: &Dentry, inode: &Inode) {
             Some(text) => policy::with(|p| p.map(|p| parse_label(trim_nul(text), p))),
             None => Some(Parsed::Initial(InitialSid::Unlabeled)),
         },
-        Err(e) if e == ENODATA || e == EOPNOTSUPP => Some(Parsed::Initial(InitialSid::File)),
+        Err(e) if e == ENODATA || e == EOPNOTSUPP => Some(Parsed::Sid(default)),
         // Longer than any label taken in: not one this policy can use.
         Err(e) if e == ERANGE => Some(Parsed::Initial(InitialSid::Unlabeled)),
-        Err(e) => {
-            label_unreadable(label, inode, e);
-            return;
-        }
+        Err(e) => return Err(e),
     };
-    let Some(parsed) = parsed else {
-        return;
+    // No policy any more: nothing to label with (the next access tries).
+    parsed.ok_or(ENODATA)
+}
+
+/// The label of `inode` on `fs`, labelled by path: the context of the
+/// `genfscon` rule for its path (through `dentry`) and `mode`, `sid
+/// unlabeled` when none is; with `then_xattr`, a label set on the inode in
+/// memory wins, as SELinux's `SE_SBGENFS_XATTR`.
+fn path_label(
+    cx: &MaySleep,
+    dentry: &Dentry,
+    inode: &Inode,
+    fs: &[u8],
+    mode: u32,
+    then_xattr: bool,
+) -> Result<Parsed> {
+    let found = dentry.with_path(cx, |path| {
+        policy::with(|p| p.map(|p| p.genfs(fs, path, mode).map(|ctx| p.store(&ctx))))
+    })?;
+    let by_path = match found {
+        Some(Some(ctx)) => Parsed::Context(ctx),
+        Some(None) => Parsed::Initial(InitialSid::Unlabeled),
+        None => return Err(ENODATA),
     };
-    match parsed.sid(cx) {
-        Ok(sid) => label.set_if_unset(sid),
-        Err(e) => label_unreadable(label, inode, e),
+    if !then_xattr {
+        return Ok(by_path);
     }
+    let default = by_path.sid(cx)?;
+    xattr_label(cx, dentry, inode, default)
 }
 
 /// `inode`'s label could not be read (`err`, transient): decided as `sid
@@ -732,7 +854,7 @@ crate::submodule::submodule! {
         const LSM_ID: u64 = crate::abi::LSM_ID_MLTE;
 
         type Key = MlteKey;
-        crate::submodule::blob_states! { inode: Label, cred: Label, sock: Label, ipc: Label }
+        crate::submodule::blob_states! { inode: InodeLabel, cred: Label, sock: Label, ipc: Label }
 
         fn securityfs_init(&'static self, dir: &Dir) -> Result {
             dir.create_file::<PolicyFile>(c"policy")?;
@@ -839,7 +961,7 @@ crate::submodule::submodule! {
             // An inode met before the policy (or while its file system was
             // mounting) is labelled first: in RCU-walk mode, which cannot
             // read an xattr, by asking the VFS to walk again (`ECHILD`).
-            if inode.state(&KEY).is_some_and(|l| !l.is_set())
+            if inode_label(inode).is_some_and(|l| !l.is_set())
                 && inode.fs_ready()
                 && policy::with(|p| p.is_some())
             {
@@ -942,6 +1064,11 @@ crate::submodule::submodule! {
             let Some(inode) = label_dentry(cx, dentry) else {
                 return Ok(());
             };
+            // A file system whose labels come from the policy (proc, a
+            // genfscon one) takes none: as SELinux's `SBLABEL_MNT` test.
+            if policy::with(|p| p.is_some_and(|p| !takes_labels(p, inode))) {
+                return Err(EOPNOTSUPP);
+            }
             let (from, to) = match class_of(inode) {
                 Class::Dir => (DIR_RELABELFROM, DIR_RELABELTO),
                 _ => (FILE_RELABELFROM, FILE_RELABELTO),
@@ -989,7 +1116,7 @@ crate::submodule::submodule! {
             let Some(inode) = dentry.inode() else {
                 return;
             };
-            let Some(label) = inode.state(&KEY) else {
+            let Some(label) = inode_label(inode) else {
                 return;
             };
             let Some(parsed) = policy::with(|p| p.map(|p| parse_label(trim_nul(value), p))) else {
@@ -1037,7 +1164,7 @@ crate::submodule::submodule! {
             // A provisional label is no value to show or copy (overlayfs'
             // copy-up, `cp -a`): the VFS then reads the xattr itself, and
             // its value or its error comes out.
-            if inode.state(&KEY).is_some_and(Label::is_provisional) {
+            if inode_label(inode).is_some_and(Label::is_provisional) {
                 return Err(EOPNOTSUPP);
             }
             match sid_text(inode_sid(inode)) {
@@ -1046,16 +1173,40 @@ crate::submodule::submodule! {
             }
         }
 
+        fn inode_alloc_security(&self, _cx: &MaySleep, inode: &Inode) -> Result {
+            // Its maker, for file systems whose inodes are labelled from
+            // it (as SELinux's `task_sid`).
+            if let Some(state) = inode.state(&KEY) {
+                state.maker.set(Some(current_sid()));
+            }
+            Ok(())
+        }
+
         fn inode_init_security(&self, cx: &MaySleep, inode: &Inode, dir: &Inode, name: &[u8]) -> Result<Option<XattrValue>> {
             let class = class_of(inode);
             let s = current_sid();
-            let Some(new) = policy::with(|p| p.map(|p| new_inode_context(p, s, dir, class, name).map(|c| p.store(&c)))) else {
+            // On a file system that takes no labels, the new inode is
+            // labelled as the policy labels that file system's, when it is
+            // reached (SELinux's `selinux_inode_init_security()` gives no
+            // xattr and leaves it uninitialised).
+            let new = policy::with(|p| {
+                p.map(|p| {
+                    if !takes_labels(p, dir) {
+                        return Ok(None);
+                    }
+                    new_inode_context(p, s, dir, class, name).map(|c| Some(p.store(&c)))
+                })
+            });
+            let Some(new) = new else {
                 return Ok(None);
             };
-            let sid = sidtab::intern(cx, &new?)?;
+            let Some(new) = new? else {
+                return Ok(None);
+            };
+            let sid = sidtab::intern(cx, &new)?;
             match sid_text(sid) {
                 Some(text) => {
-                    if let Some(label) = inode.state(&KEY) {
+                    if let Some(label) = inode_label(inode) {
                         label.set(Some(sid));
                     }
                     XattrValue::new(XATTR_SUFFIX, text.bytes()).map(Some)

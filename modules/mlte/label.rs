@@ -112,6 +112,22 @@ impl Label {
     }
 }
 
+/// An inode's slice of its blob: its [`Label`], and the SID of the task
+/// that made it (SELinux's `task_sid` of an `inode_security_struct`), from
+/// which the inodes of `fs_use_task` and `fs_use_trans` file systems are
+/// labelled when they are first reached. 8 bytes.
+#[derive(Default)]
+pub(crate) struct InodeLabel {
+    /// The label decisions use.
+    pub(crate) label: Label,
+    /// The maker's SID; none for an inode made before stacker's blobs
+    /// were set up.
+    pub(crate) maker: Label,
+}
+
+// SAFETY: all zero is "no label, no maker"; there is nothing to drop.
+unsafe impl BlobState for InodeLabel {}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -14,6 +14,8 @@
 //! - `decision_cache.rs`: the allowed vectors of recent SID pairs;
 //! - `policy.rs`: the policy in force, its loader, the mode, audit lines;
 //! - `label.rs`: the SID an object carries in its blob;
+//! - `fs_labelling.rs`: how each file system labels its inodes (`fs_use_*`,
+//!   `genfscon`);
 //! - `query.rs`: asking the policy from userspace (`access`, `create`,
 //!   `context`);
 //! - `hooks.rs`: the submodule and its hooks (`hook_tests.rs`: run on the
@@ -29,6 +31,7 @@ pub(crate) mod compiled;
 pub(crate) mod constraint;
 pub(crate) mod context;
 pub(crate) mod decision_cache;
+pub(crate) mod fs_labelling;
 pub(crate) mod hooks;
 pub(crate) mod intern;
 pub(crate) mod label;

@@ -101,13 +101,25 @@ use super::category::CategorySet;
 use super::classes::Class;
 pub(crate) use super::classes::CLASSES;
 use super::compiled::{COND_KIND_ALLOW, COND_KIND_AUDITALLOW, COND_KIND_DONTAUDIT};
+use super::compiled::{MAX_FS_NAME, MAX_GENFS_PATH};
 use super::compiled::{OBJECT_R, SIDS};
 use super::constraint::{
     ATTR_ROLE, ATTR_TYPE, ATTR_USER, DOM, DOMBY, EQ, INCOMP, NEQ, OP_AND, OP_LEVEL, OP_NAME,
     OP_NOT, OP_OR, OP_SAME, THIRD,
 };
 use super::context::{Context, ContextError};
+use super::fs_labelling::{policycap, FsUse, GENFS_TYPES};
 use super::level::Level;
+
+/// The policy capabilities that change how mlte labels, by name.
+const POLICYCAP_NAMES: [(&str, u32); 3] = [
+    (
+        "genfs_seclabel_symlinks",
+        policycap::GENFS_SECLABEL_SYMLINKS,
+    ),
+    ("cgroup_seclabel", policycap::CGROUP_SECLABEL),
+    ("functionfs_seclabel", policycap::FUNCTIONFS_SECLABEL),
+];
 
 /// A position in the policy text.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -199,6 +211,17 @@ pub(crate) struct Policy {
     /// Name-based `type_transition`s: (source, target, class, the new
     /// object's name) to the new type.
     pub(crate) name_transitions: BTreeMap<(u32, u32, u8, Vec<u8>), u32>,
+    /// `fs_use_xattr`, `fs_use_task` and `fs_use_trans`: a file system
+    /// type's name to how its inodes are labelled and its context.
+    pub(crate) fs_uses: BTreeMap<Vec<u8>, (FsUse, Context)>,
+    /// `genfscon` rules, in the compiled form's order: by file system
+    /// name, then longer paths first (as the kernel's `genfs_read()`
+    /// keeps them), then by path and file type. Each: the file system's name, the
+    /// path, the file type (`S_IFMT` bits, 0 for any) and the context.
+    pub(crate) genfs: Vec<(Vec<u8>, Vec<u8>, u32, Context)>,
+    /// The policy capabilities that change how mlte labels
+    /// (`fs_labelling::policycap`).
+    pub(crate) policycaps: u32,
 }
 
 /// One token and where it starts.
@@ -361,6 +384,11 @@ struct Parser<'a> {
     /// How deeply the constraint expression being parsed nests (`not`,
     /// `(`): bounded, so that a hostile text cannot overflow the stack.
     depth: u32,
+    /// `fs_use_*` statements as written: file system, behaviour, context.
+    fs_uses: Vec<(String, FsUse, TextContext)>,
+    /// `genfscon` statements as written: file system, path, file type,
+    /// context.
+    genfs: Vec<(String, Vec<u8>, u32, TextContext)>,
 }
 
 /// A class named in a rule: one of mlte's, or one the policy declares
@@ -1758,9 +1786,20 @@ impl<'a> Parser<'a> {
                 return self.end_sid();
             }
             "policycap" => {
-                // Capabilities choose among SELinux's behaviours; mlte has
-                // one behaviour for each (it always checks `open`, for one).
-                self.word("a policy capability")?;
+                // Capabilities choose among SELinux's behaviours. mlte has
+                // one behaviour for most (it always checks `open`, for
+                // one); those of labelling are kept.
+                let name = self.word("a policy capability")?;
+                if name.text == "genfs_seclabel_wildcard" {
+                    return Self::error_at(
+                        name.pos,
+                        0,
+                        "'policycap genfs_seclabel_wildcard': not supported by mlte".to_string(),
+                    );
+                }
+                if let Some(&(_, bit)) = POLICYCAP_NAMES.iter().find(|(n, _)| *n == name.text) {
+                    self.policy.policycaps |= bit;
+                }
             }
             "role" => {
                 let pos = self.pos();
@@ -1877,8 +1916,26 @@ impl<'a> Parser<'a> {
                 }
             }
             "if" => return self.if_statement(pos),
-            "fs_use_xattr" | "fs_use_task" | "fs_use_trans" | "genfscon" | "portcon"
-            | "netifcon" | "nodecon" | "allowxperm" | "typebounds" | "default_user"
+            "fs_use_xattr" | "fs_use_task" | "fs_use_trans" => {
+                let how = match keyword.text {
+                    "fs_use_xattr" => FsUse::Xattr,
+                    "fs_use_task" => FsUse::Task,
+                    _ => FsUse::Trans,
+                };
+                let fs = self.fs_name()?;
+                if self.fs_uses.iter().any(|(f, _, _)| *f == fs) {
+                    return Self::error_at(
+                        pos,
+                        0,
+                        format!("a second fs_use statement for file system {fs}"),
+                    );
+                }
+                let ctx = self.context()?;
+                self.fs_uses.push((fs, how, ctx));
+            }
+            // `genfscon FS PATH [-TYPE] CONTEXT`, with no `;`.
+            "genfscon" => return self.genfscon(pos),
+            "portcon" | "netifcon" | "nodecon" | "allowxperm" | "typebounds" | "default_user"
             | "default_role" | "default_type" | "default_range" | "handleunknown" | "mls" => {
                 return Err(Error {
                     pos,
@@ -2277,32 +2334,136 @@ impl Parser<'_> {
             let Some(text) = self.sid_contexts[i].clone() else {
                 continue;
             };
-            let user = self
-                .policy
-                .users
-                .iter()
-                .position(|(n, _, _)| *n == text.user)
-                .and_then(|u| u32::try_from(u).ok())
-                .unwrap_or(u32::MAX);
-            let ctx = Context {
-                user,
-                role: role_id(&text.role),
-                ty: text.ty,
-                low: text.low,
-                high: text.high,
-            };
-            if let Err(e) = self.policy.validate(&ctx) {
-                return Self::error_at(
-                    text.pos,
-                    0,
-                    format!(
-                        "invalid context {}:{}:{}: {e}",
-                        text.user, text.role, self.policy.types[text.ty as usize]
-                    ),
-                );
-            }
-            self.policy.sids[i] = Some(ctx);
+            self.policy.sids[i] = Some(self.resolve_context(&text, &role_id)?);
         }
+        self.finish_fs_labelling(&role_id)
+    }
+
+    /// A context as written, with its user's and role's ids, checked valid
+    /// under the policy (as checkpolicy's `parse_security_context()`).
+    fn resolve_context(
+        &self,
+        text: &TextContext,
+        role_id: &impl Fn(&str) -> u32,
+    ) -> Result<Context, Error> {
+        let user = self
+            .policy
+            .users
+            .iter()
+            .position(|(n, _, _)| *n == text.user)
+            .and_then(|u| u32::try_from(u).ok())
+            .unwrap_or(u32::MAX);
+        let ctx = Context {
+            user,
+            role: role_id(&text.role),
+            ty: text.ty,
+            low: text.low,
+            high: text.high,
+        };
+        if let Err(e) = self.policy.validate(&ctx) {
+            return Self::error_at(
+                text.pos,
+                0,
+                format!(
+                    "invalid context {}:{}:{}: {e}",
+                    text.user, text.role, self.policy.types[text.ty as usize]
+                ),
+            );
+        }
+        Ok(ctx)
+    }
+
+    /// The `fs_use_*` and `genfscon` statements, their contexts resolved,
+    /// the `genfscon` rules in the kernel's order.
+    fn finish_fs_labelling(&mut self, role_id: &impl Fn(&str) -> u32) -> Result<(), Error> {
+        let mut fs_uses = BTreeMap::new();
+        for (fs, how, text) in &self.fs_uses {
+            let ctx = self.resolve_context(text, role_id)?;
+            fs_uses.insert(fs.as_bytes().to_vec(), (*how, ctx));
+        }
+        let mut genfs = Vec::new();
+        for (fs, path, mode, text) in &self.genfs {
+            let ctx = self.resolve_context(text, role_id)?;
+            genfs.push((fs.as_bytes().to_vec(), path.clone(), *mode, ctx));
+        }
+        // The kernel tries longer paths first (`genfs_read()`); of one
+        // length, at most one rule matches a path of a file type, so their
+        // order is free: the compiled form sorts them by path and type.
+        genfs.sort_by(|a, b| {
+            a.0.cmp(&b.0)
+                .then(b.1.len().cmp(&a.1.len()))
+                .then(a.1.cmp(&b.1))
+                .then(a.2.cmp(&b.2))
+        });
+        self.policy.fs_uses = fs_uses;
+        self.policy.genfs = genfs;
+        Ok(())
+    }
+
+    /// A file system type's name, as `fs_use_*` and `genfscon` take it:
+    /// 1 to [`MAX_FS_NAME`] bytes of letters, digits, `_`, `.` and `-`.
+    fn fs_name(&mut self) -> Result<String, Error> {
+        let t = self.word("a file system type's name")?;
+        let ok = (1..=MAX_FS_NAME).contains(&t.text.len())
+            && t.text
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"_.-".contains(&b));
+        if !ok {
+            return Self::error_at(
+                t.pos,
+                0,
+                format!(
+                    "file system type '{}': 1 to {MAX_FS_NAME} letters, digits, '_', '.' or '-'",
+                    t.text
+                ),
+            );
+        }
+        Ok(t.text.to_string())
+    }
+
+    /// `genfscon FS PATH [-TYPE] CONTEXT` (after the keyword, at `pos`):
+    /// PATH starts with `/`; TYPE is checkpolicy's `b c d p l s` or `-`
+    /// (a regular file). Two rules for one path of one file system are
+    /// refused unless each names another file type, as checkpolicy's
+    /// "duplicate entry for genfs entry".
+    fn genfscon(&mut self, pos: Pos) -> Result<(), Error> {
+        let fs = self.fs_name()?;
+        let path_token = self.word("a path starting with '/'")?;
+        let path = path_token.text;
+        if !path.starts_with('/') || path.len() > MAX_GENFS_PATH {
+            return Self::error_at(
+                path_token.pos,
+                0,
+                format!("genfscon path '{path}': 1 to {MAX_GENFS_PATH} bytes starting with '/'"),
+            );
+        }
+        let mut mode = 0;
+        if self.peek_is("-") {
+            self.next += 1;
+            let spec_pos = self.pos();
+            let spec = if self.peek_is("-") {
+                self.next += 1;
+                "-"
+            } else {
+                self.word("a file type (b, c, d, p, l, s or -)")?.text
+            };
+            let Some(&(_, m)) = GENFS_TYPES.iter().find(|(n, _)| *n == spec) else {
+                return Self::error_at(
+                    spec_pos,
+                    0,
+                    format!("genfscon file type '-{spec}': expected -b, -c, -d, -p, -l, -s or --"),
+                );
+            };
+            mode = m;
+        }
+        let ctx = self.context()?;
+        let clash = self.genfs.iter().any(|(f, p, m, _)| {
+            *f == fs && p == path.as_bytes() && (*m == 0 || mode == 0 || *m == mode)
+        });
+        if clash {
+            return Self::error_at(pos, 0, format!("a second genfscon rule for ({fs}, {path})"));
+        }
+        self.genfs.push((fs, path.as_bytes().to_vec(), mode, ctx));
         Ok(())
     }
 
@@ -2484,8 +2645,8 @@ impl Policy {
     /// The compiled form (`compiled.rs`), or why there is none.
     pub(crate) fn compile(&self) -> Result<Vec<u8>, String> {
         use super::compiled::{
-            push_context, push_level, MAGIC, MAX_NAME, MAX_OBJECT_NAME, MAX_ROLES, MAX_RULES,
-            MAX_TYPES, MAX_USERS, VERSION,
+            push_context, push_level, MAGIC, MAX_FS_NAME, MAX_GENFS_PATH, MAX_NAME,
+            MAX_OBJECT_NAME, MAX_ROLES, MAX_RULES, MAX_TYPES, MAX_USERS, VERSION,
         };
         let types = u32::try_from(self.types.len()).unwrap_or(u32::MAX);
         if types == 0 || types > MAX_TYPES {
@@ -2554,6 +2715,9 @@ impl Policy {
             count(self.type_members.len()),
             count(self.range_transitions.len()),
             count(self.name_transitions.len()),
+            count(self.fs_uses.len()),
+            count(self.genfs.len()),
+            self.policycaps,
         ] {
             out.extend_from_slice(&v.to_le_bytes());
         }
@@ -2567,6 +2731,8 @@ impl Policy {
             self.type_members.len(),
             self.range_transitions.len(),
             self.name_transitions.len(),
+            self.fs_uses.len(),
+            self.genfs.len(),
         ] {
             if count(table) > MAX_RULES {
                 return Err(format!(
@@ -2744,6 +2910,31 @@ impl Policy {
             to.copy_from_slice(name);
             out.extend_from_slice(&slot);
         }
+        // File systems: by name (a BTreeMap iterates in key order), then
+        // the genfscon rules in their order.
+        let push_slot = |out: &mut Vec<u8>, bytes: &[u8], max: usize| {
+            let mut slot = vec![0u8; max + 1];
+            let Some(to) = slot.get_mut(..bytes.len()) else {
+                return Err(format!(
+                    "'{}': longer than {max} bytes",
+                    String::from_utf8_lossy(bytes)
+                ));
+            };
+            to.copy_from_slice(bytes);
+            out.extend_from_slice(&slot);
+            Ok(())
+        };
+        for (fs, (how, ctx)) in &self.fs_uses {
+            push_slot(&mut out, fs, MAX_FS_NAME)?;
+            out.extend_from_slice(&(*how as u32).to_le_bytes());
+            push_context(&mut out, ctx);
+        }
+        for (fs, path, mode, ctx) in &self.genfs {
+            push_slot(&mut out, fs, MAX_FS_NAME)?;
+            push_slot(&mut out, path, MAX_GENFS_PATH)?;
+            out.extend_from_slice(&mode.to_le_bytes());
+            push_context(&mut out, ctx);
+        }
         Ok(out)
     }
 }
@@ -2781,6 +2972,8 @@ pub(crate) fn parse(text: &str) -> Result<Policy, Error> {
         conds: Vec::new(),
         cond: None,
         depth: 0,
+        fs_uses: Vec::new(),
+        genfs: Vec::new(),
     };
     while p.next < p.tokens.len() {
         p.statement()?;
@@ -3012,8 +3205,8 @@ user u roles object_r level s0 range s0; sid kernel u:object_r:init_t:s0; sid fi
                 "2:1: 'typebounds': not supported by mlte",
             ),
             (
-                "genfscon proc / a:s0",
-                "1:1: 'genfscon': not supported by mlte",
+                "portcon tcp 80 a:s0",
+                "1:1: 'portcon': not supported by mlte",
             ),
             (
                 "class a\nclass a inherits nosuch",
@@ -3819,5 +4012,86 @@ user u roles object_r level s0 range s0; sid kernel u:object_r:init_t:s0; sid fi
         ))
         .unwrap();
         assert_eq!((p.type_changes.len(), p.range_transitions.len()), (1, 1));
+    }
+
+    #[test]
+    fn file_system_statements_as_checkpolicy_reads_them() {
+        const HEAD: &str = "sensitivity s0; level s0; type a; type b;\n\
+             user u roles object_r level s0 range s0;\n";
+        let p = parse(&format!(
+            "{HEAD}fs_use_xattr ext4 u:object_r:a:s0;\n\
+             fs_use_task pipefs u:object_r:b:s0;\n\
+             genfscon proc / u:object_r:a:s0\n\
+             genfscon proc /sys/kernel -d u:object_r:b:s0\n\
+             genfscon proc /sys/kernel -- u:object_r:b:s0\n\
+             genfscon proc /net u:object_r:b:s0\n\
+             genfscon cgroup2 / u:object_r:a:s0\n\
+             policycap cgroup_seclabel;\n"
+        ))
+        .unwrap();
+        assert_eq!(p.fs_uses.len(), 2);
+        assert_eq!(p.fs_uses[&b"pipefs"[..]].0, FsUse::Task);
+        let order: Vec<(&[u8], &[u8], u32)> = p
+            .genfs
+            .iter()
+            .map(|(fs, path, mode, _)| (&fs[..], &path[..], *mode))
+            .collect();
+        assert_eq!(
+            order,
+            [
+                (&b"cgroup2"[..], &b"/"[..], 0),
+                (b"proc", b"/sys/kernel", 0o040000),
+                (b"proc", b"/sys/kernel", 0o100000),
+                (b"proc", b"/net", 0),
+                (b"proc", b"/", 0),
+            ]
+        );
+        assert_eq!(p.policycaps, policycap::CGROUP_SECLABEL);
+        for (text, want) in [
+            (
+                "fs_use_xattr ext4 u:object_r:a:s0; fs_use_task ext4 u:object_r:a:s0;",
+                "3:36: a second fs_use statement for file system ext4",
+            ),
+            (
+                "genfscon proc / u:object_r:a:s0\ngenfscon proc / -d u:object_r:a:s0",
+                "4:1: a second genfscon rule for (proc, /)",
+            ),
+            (
+                "genfscon proc sys u:object_r:a:s0",
+                "3:15: genfscon path 'sys'",
+            ),
+            (
+                "genfscon proc / -x u:object_r:a:s0",
+                "3:18: genfscon file type '-x'",
+            ),
+            ("genfscon proc / u:object_r:c:s0", "3:28: unknown type 'c'"),
+            (
+                "fs_use_xattr e/x u:object_r:a:s0;",
+                "3:14: file system type 'e/x'",
+            ),
+            (
+                "fs_use_trans tmpfs u:r:a:s0;",
+                "4:20: invalid context u:r:a",
+            ),
+            (
+                "policycap genfs_seclabel_wildcard;",
+                "3:11: 'policycap genfs_seclabel_wildcard': not supported by mlte",
+            ),
+        ] {
+            let text = if text.contains(":r:") {
+                // r lacks type a: not valid.
+                format!("{HEAD}{text}").replace(
+                    "user u roles object_r",
+                    "role r types b;\nuser u roles { object_r r }",
+                )
+            } else {
+                format!("{HEAD}{text}")
+            };
+            let err = parse(&text).unwrap_err().to_string();
+            assert!(
+                err.starts_with(want),
+                "{text:?}: got '{err}', want '{want}...'"
+            );
+        }
     }
 }

@@ -42,6 +42,10 @@ pub(crate) trait InodeView: HasBlob + Sync {
     /// Whether this inode is a directory.
     fn is_dir(&self) -> bool;
 
+    /// The name of its file system's type (`s_type->name`: `ext4`,
+    /// `proc`, `tmpfs`, ...).
+    fn fs_type(&self) -> &[u8];
+
     /// The inode number.
     fn ino(&self) -> u64;
 
@@ -117,6 +121,12 @@ pub(crate) trait DentryView: Sync {
     /// A dentry may be renamed at any time; the snapshot taken here stays
     /// valid until `f` returns. Taking it does not sleep.
     fn with_name<R>(&self, f: impl FnOnce(&[u8]) -> R) -> R;
+
+    /// Calls `f` with the dentry's path from its file system's root
+    /// (`dentry_path_raw()`: `/` for the root, `/net/rpc` below it), in a
+    /// buffer of `PATH_MAX` bytes allocated here. Fails with `ENOMEM`, or
+    /// `ENAMETOOLONG` for a longer path. May sleep.
+    fn with_path<R>(&self, cx: &MaySleep, f: impl FnOnce(&[u8]) -> R) -> Result<R>;
 }
 
 /// A `struct file` that is open: its path, dentry and inode are set.

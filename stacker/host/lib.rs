@@ -115,8 +115,8 @@ pub fn mlte_compile(text: &str) -> Result<(String, Vec<u8>), String> {
         "ok: {} types, {} allow rules, {} type transitions ({} by name, {} type changes, {} \
          type members, {} range transitions), {} auditallow and {} dontaudit rules, {} \
          permissive types, {} booleans, {} if statements ({} conditional rules), {} \
-         sensitivities, {} categories, {} levels, {} constraints, {} validatetrans; compiled: \
-         {} bytes",
+         sensitivities, {} categories, {} levels, {} constraints, {} validatetrans, {} fs_use \
+         and {} genfscon statements; compiled: {} bytes",
         p.types.len(),
         p.allow.len(),
         p.transitions.len(),
@@ -135,6 +135,8 @@ pub fn mlte_compile(text: &str) -> Result<(String, Vec<u8>), String> {
         p.levels.len(),
         p.constraints.len(),
         p.validatetrans.len(),
+        p.fs_uses.len(),
+        p.genfs.len(),
         bytes.len()
     );
     let summary = if p.left_out == 0 {

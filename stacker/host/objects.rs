@@ -122,6 +122,8 @@ has_blob!(Inode, Inode, InodeState);
 /// type).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct HostFs {
+    /// `s_type->name`.
+    pub(crate) name: &'static str,
     /// `s_magic`.
     pub(crate) magic: u64,
     /// `FS_REQUIRES_DEV` in its type's `fs_flags`: a block-device file
@@ -134,18 +136,21 @@ pub(crate) struct HostFs {
 impl HostFs {
     /// ext4 (`EXT4_SUPER_MAGIC`, on a block device), with a UUID.
     pub(crate) const EXT4: HostFs = HostFs {
+        name: "ext4",
         magic: 0xef53,
         requires_dev: true,
         uuid: *b"stacker-host-fs!",
     };
     /// tmpfs (`TMPFS_MAGIC`): keeps contents, no device, no UUID.
     pub(crate) const TMPFS: HostFs = HostFs {
+        name: "tmpfs",
         magic: 0x0102_1994,
         requires_dev: false,
         uuid: [0; 16],
     };
     /// procfs (`PROC_SUPER_MAGIC`): a pseudo file system.
     pub(crate) const PROC: HostFs = HostFs {
+        name: "proc",
         magic: 0x9fa0,
         requires_dev: false,
         uuid: [0; 16],
@@ -153,6 +158,7 @@ impl HostFs {
     /// FUSE (`FUSE_SUPER_MAGIC`): neither a pseudo file system nor one
     /// that keeps contents (they can change below the inode).
     pub(crate) const FUSE: HostFs = HostFs {
+        name: "fuse",
         magic: 0x6573_5546,
         requires_dev: false,
         uuid: [0; 16],
@@ -217,6 +223,10 @@ impl Inode {
 impl InodeView for Inode {
     fn is_dir(&self) -> bool {
         self.dir
+    }
+
+    fn fs_type(&self) -> &[u8] {
+        self.fs.get().name.as_bytes()
     }
 
     fn ino(&self) -> u64 {
@@ -301,6 +311,13 @@ impl DentryView for Dentry {
 
     fn with_name<R>(&self, f: impl FnOnce(&[u8]) -> R) -> R {
         f(&self.name)
+    }
+    /// The model's dentries are all in their file system's root: the
+    /// path is `/NAME`.
+    fn with_path<R>(&self, _cx: &MaySleep, f: impl FnOnce(&[u8]) -> R) -> Result<R> {
+        let mut path = b"/".to_vec();
+        path.extend_from_slice(&self.name);
+        Ok(f(&path))
     }
 }
 

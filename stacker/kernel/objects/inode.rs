@@ -42,6 +42,18 @@ impl InodeView for Inode {
         mode & bindings::S_IFMT == bindings::S_IFDIR
     }
 
+    fn fs_type(&self) -> &[u8] {
+        // SAFETY: `sb()` is valid; `s_type` is set before the superblock's
+        // inodes exist and then fixed.
+        let fs_type = unsafe { (*self.sb()).s_type };
+        // SAFETY: a file system type outlives its superblocks; its name is
+        // a constant NUL-terminated string.
+        let name = unsafe { (*fs_type).name };
+        // SAFETY: as above: valid, NUL-terminated, unchanged, for longer
+        // than the inode's borrow.
+        unsafe { c_bytes(name) }
+    }
+
     #[inline]
     fn ino(&self) -> u64 {
         // SAFETY: the inode is valid; `i_ino` is fixed once it is hashed.
