@@ -1161,6 +1161,12 @@ crate::submodule::submodule! {
             if name != XATTR_SUFFIX.to_bytes() {
                 return Err(EOPNOTSUPP);
             }
+            // An inode made while its file system was mounting (its root,
+            // proc's `self`) is labelled when first asked about, as when
+            // first used.
+            if inode_label(inode).is_some_and(|l| !l.is_set()) {
+                inode.with_alias(cx, |dentry| label_inode(cx, dentry, inode));
+            }
             // A provisional label is no value to show or copy (overlayfs'
             // copy-up, `cp -a`): the VFS then reads the xattr itself, and
             // its value or its error comes out.
@@ -1219,6 +1225,18 @@ crate::submodule::submodule! {
                     }
                     Err(EINVAL)
                 }
+            }
+        }
+
+        fn task_to_inode(&self, task: &Task, inode: &Inode) {
+            // A /proc/PID entry has its task's context, as SELinux's
+            // `selinux_task_to_inode()` (before the first policy: none,
+            // labelled as proc's other inodes once one is loaded).
+            if policy::with(|p| p.is_none()) {
+                return;
+            }
+            if let Some(label) = inode_label(inode) {
+                label.set(Some(task_sid(task)));
             }
         }
 

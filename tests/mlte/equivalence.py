@@ -34,7 +34,10 @@ attributes with and, or and not; and the rules of new objects' contexts:
 (names with a space and a '#' among them), 4 type_changes, 3
 type_members, 4 role_transitions and 4 range_transitions (one class, a
 set of classes or none, which is process), none of them conflicting, as
-checkpolicy wants.
+checkpolicy wants; and how proc, tmpfs, devpts and ramfs are labelled
+(file_system_statements: fs_use_trans, genfscon or nothing, genfscon
+rules for paths under proc with file types, genfs_seclabel_symlinks or
+not), which the guest test checks on fresh mounts.
 """
 import pathlib
 import random
@@ -137,6 +140,48 @@ def new_object_rules(rng, types, attrs, members, classes):
                 taken.update((k, new) for k in wanted)
                 out.append(text)
     return out
+
+
+# The paths under proc genfscon rules may name (prefixes of the paths the
+# guest test looks at, and of others), and the file types they may take.
+PROC_PATHS = ["/sys", "/sys/kernel", "/sys/kernel/random", "/sysvipc", "/net", "/net/d",
+              "/k", "/kmsg", "/self", "/s", "/1"]
+FILE_TYPES = ["", "", "-d", "--", "-l"]
+
+
+def file_system_statements(seed, types):
+    """The file system statements of policy `seed`: how the file systems
+    the guest test mounts afresh after loading it (proc, tmpfs, devpts,
+    ramfs) are labelled, at random: fs_use_trans, a genfscon for '/', or
+    nothing (unlabeled); genfscon rules for paths under proc with file
+    types; genfs_seclabel_symlinks or not. (A random generator of its own,
+    so that the rest of the policy stays as it was.) Returns the policycap
+    lines (which checkpolicy wants among the type statements) and the
+    statements that follow the sid contexts."""
+    rng = random.Random(seed * 7919 + 17)
+
+    def ctx():
+        return f"system_u:object_r:{rng.choice(types)}:{rng.choice(RANGES)[0]}"
+
+    caps = ["policycap genfs_seclabel_symlinks;\n"] if rng.random() < 0.5 else []
+    uses, genfs = [], []
+    for fs, kinds in [("tmpfs", ["trans", "genfs", "none"]), ("devpts", ["trans", "genfs", "none"]),
+                      ("ramfs", ["genfs", "none"]), ("proc", ["genfs", "genfs", "none"])]:
+        kind = rng.choice(kinds)
+        if kind == "trans":
+            uses.append(f"fs_use_trans {fs} {ctx()};\n")
+        elif kind == "genfs":
+            genfs.append(f"genfscon {fs} / {ctx()}\n")
+    taken = set()
+    for path in rng.sample(PROC_PATHS, rng.randint(3, 7)):
+        for spec in rng.sample(FILE_TYPES, rng.randint(1, 2)):
+            # One rule a path for any type, or one each for some types
+            # (checkpolicy refuses a rule another covers).
+            if (path, "") in taken or (spec == "" and any(p == path for p, _ in taken)):
+                continue
+            taken.add((path, spec))
+            genfs.append(f"genfscon proc {path} {spec + ' ' if spec else ''}{ctx()}\n")
+    return caps, uses + genfs
 
 
 def generate(declarations, seed):
@@ -278,6 +323,8 @@ def generate(declarations, seed):
         new = rng.choice(roles + ["system_r", "object_r"])
         if role_transitions.setdefault((role, ty, cls), new) == new:
             out.append(f"role_transition {role} {ty}:{cls} {new};\n")
+    fs_caps, fs_lines = file_system_statements(seed, types)
+    out += fs_caps
     out.append("user system_u roles { system_r } level s0 range s0 - s2:c0.c3;\n")
     for u in users:
         low, high = user_range[u]
@@ -288,6 +335,7 @@ def generate(declarations, seed):
             out.append("sid kernel system_u:system_r:ty0:s0 - s2:c0.c3\n")
         else:
             out.append(f"sid {sid} system_u:object_r:ty0:s0\n")
+    out += fs_lines
     # Every valid context of these users, roles, types and ranges (as
     # policydb_context_isvalid(): object_r any type and range; otherwise
     # the role has the type, the user the role, and the range is within
