@@ -53,15 +53,15 @@ done
 # scripts/mkinitramfs.sh --bench). report.py compares "baseline",
 # "selinux" and every "mlte*" variant side by side.
 #
-# selinux: SELinux with the MLS policy of tests/bench/selinux/, enforcing;
+# selinux: SELinux with the MLS policy tests/bench/policy.conf, enforcing;
 # the workloads run in system_u:system_r:bench_t:s1:c0.c1. lsm=selinux, not
 # lsm=capability,selinux: 7.3 always puts capability first (LSM_ORDER_FIRST),
 # so both name the same stack, capability + SELinux, the baseline plus
 # SELinux.
 #
 # mlte, mlte-capstack: the mlte submodule through stacker, alone and after
-# capstack, with tests/bench/mlte/bench.policy, the counterpart of the
-# SELinux policy (the same levels, domain and Bell-LaPadula rules); the
+# capstack, with the same policy source, tests/bench/policy.conf, compiled
+# by mlte-policy (so both enforce one policy); the
 # workloads run in system_u:system_r:bench_t:s1:c0,c1, the same context as
 # the selinux variant's. (mlte is not an LSM of its own.)
 # mlte-cat1024: mlte with the same policy declaring c0 to c1023 and the

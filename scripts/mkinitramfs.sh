@@ -215,15 +215,17 @@ if [ "$bench" = --bench ]; then
 	done
 	install -m 0755 "$STACKER_ROOT/tests/bench/run.sh" "$root/bench/run.sh"
 	# The variants' guest setup scripts (bench.sh's VARIANTS, 5th field),
-	# and what they load: the SELinux policy, compiled for this kernel,
-	# and its mlte counterpart.
+	# and what they load: the bench policy (tests/bench/policy.conf with
+	# this kernel's declarations, as selinux-policy.sh put it together),
+	# compiled by checkpolicy for SELinux and by mlte-policy for mlte.
 	mkdir -p "$root/bench/setup" "$root/bench/selinux" "$root/bench/mlte"
 	install -m 0644 "$STACKER_ROOT"/tests/bench/setup/*.sh "$root/bench/setup/"
 	install -m 0644 "$policy" "$root/bench/selinux/policy"
-	compile_mlte "$STACKER_ROOT/tests/bench/mlte/bench.policy" "$root/bench/mlte/policy"
+	bench_conf="$(dirname "$policy")/policy.conf"
+	compile_mlte "$bench_conf" "$root/bench/mlte/policy"
 	# The same policy with categories c0 to c1023, for "mlte-cat1024".
 	awk '/^category c3;$/ { for (c = 3; c < 1024; c++) print "category c" c ";"; next }
-		{ gsub(/c0\.c3/, "c0.c1023"); print }' "$STACKER_ROOT/tests/bench/mlte/bench.policy" \
+		{ gsub(/c0\.c3/, "c0.c1023"); print }' "$bench_conf" \
 		>"$out/bench-cat1024.policy"
 	compile_mlte "$out/bench-cat1024.policy" "$root/bench/mlte/policy-cat1024"
 	if [ -x /usr/bin/dbench ] && [ -x /usr/bin/tbench ] && [ -x /usr/bin/tbench_srv ]; then

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Compile the SELinux policy of the bench variant "selinux".
 #
-# The policy (tests/bench/selinux/policy.conf) is written without the
+# The policy (tests/bench/policy.conf) is written without the
 # classes, initial SIDs and permissions: those must be the ones the kernel
 # was built with, so they are generated here from the kernel tree's own
 # classmap.h and initial_sid_to_string.h by its scripts/selinux/mdp (the
@@ -32,7 +32,7 @@ gcc -O1 -I "$KSRC/include" -I "$KSRC/security/selinux/include" -I "$work/include
 "$work/mdp" "$work/mdp.conf" "$work/mdp.file_contexts" >/dev/null || die "mdp failed"
 awk '/^policycap / { exit } { print }' "$work/mdp.conf" >"$work/declarations.conf"
 grep -q '^class file$' "$work/declarations.conf" || die "mdp gave no class declarations"
-cat "$work/declarations.conf" "$STACKER_ROOT/tests/bench/selinux/policy.conf" >"$work/policy.conf"
+cat "$work/declarations.conf" "$STACKER_ROOT/tests/bench/policy.conf" >"$work/policy.conf"
 # -c 33: the newest policy format checkpolicy 3.4 writes; 7.3 reads it.
 checkpolicy -M -c 33 -o "$work/policy.33" "$work/policy.conf" >"$work/checkpolicy.log" 2>&1 \
 	|| { cat "$work/checkpolicy.log" >&2; die "checkpolicy failed on $work/policy.conf"; }

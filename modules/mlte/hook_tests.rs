@@ -708,3 +708,14 @@ fn file_systems_labelled_by_the_policy_take_no_labels() {
     let xattr = Mlte.inode_init_security(&cx(), &file, &ext4, b"n");
     assert!(matches!(xattr, Ok(Some(_))), "an xattr on ext4");
 }
+
+#[test]
+fn private_inodes_are_not_checked() {
+    let (_s, h) = boot();
+    let etc = file(&h, "shm", Some("system_u:object_r:etc_t:s0"));
+    // init_t may not open etc_t files...
+    assert_eq!(open(&h, &etc), Err(EACCES));
+    // ...but System V shared memory's private file is not checked.
+    etc.inode().unwrap().private.set(true);
+    assert_eq!(open(&h, &etc), Ok(()));
+}

@@ -272,8 +272,14 @@ fn check_role_change(s: Sid, new: Sid) -> Result {
 ///
 /// The hot path of the file hooks: two SIDs read from their blobs and one
 /// probe of the decision cache.
+/// A file system's private inode (`S_PRIVATE`: System V shared memory's
+/// files, other internal ones) is not checked, as SELinux's
+/// `inode_has_perm()` does not.
 #[inline(always)]
 fn check_inode(inode: &Inode, class: Class, perms: u32, target: Target<'_>) -> Result {
+    if inode.is_private() {
+        return Ok(());
+    }
     check(current_sid(), inode_sid(inode), class, perms, target)
 }
 

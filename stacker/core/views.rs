@@ -46,6 +46,11 @@ pub(crate) trait InodeView: HasBlob + Sync {
     /// `proc`, `tmpfs`, ...).
     fn fs_type(&self) -> &[u8];
 
+    /// Whether it is private to its file system (`IS_PRIVATE`: System V
+    /// shared memory's files, other internal ones), which the LSM hooks of
+    /// the VFS leave out.
+    fn is_private(&self) -> bool;
+
     /// The inode number.
     fn ino(&self) -> u64;
 

@@ -111,6 +111,8 @@ pub(crate) struct Inode {
     pub(crate) writably_mapped: SyncCell<bool>,
     /// The file system it is on (a new inode: [`HostFs::EXT4`]).
     pub(crate) fs: SyncCell<HostFs>,
+    /// `IS_PRIVATE` (a new inode: not).
+    pub(crate) private: SyncCell<bool>,
     /// Its contents, as a read of the file gives them (the model's file
     /// systems keep contents for hashing only).
     pub(crate) contents: SyncRefCell<Vec<u8>>,
@@ -195,6 +197,7 @@ impl Inode {
             writers: SyncCell::new(0),
             writably_mapped: SyncCell::new(false),
             fs: SyncCell::new(HostFs::EXT4),
+            private: SyncCell::new(false),
             contents: SyncRefCell::default(),
             blob: Blob::new(ObjectKind::Inode),
         }
@@ -227,6 +230,10 @@ impl InodeView for Inode {
 
     fn fs_type(&self) -> &[u8] {
         self.fs.get().name.as_bytes()
+    }
+
+    fn is_private(&self) -> bool {
+        self.private.get()
     }
 
     fn ino(&self) -> u64 {

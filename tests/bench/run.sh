@@ -9,7 +9,13 @@
 mode=${1:-full}
 q=
 [ "$mode" = quick ] && q=-q
-fail() { echo "BENCH-FAIL $*"; exit 1; }
+# A failure, with the denials the kernel logged (SELinux's and mlte's),
+# which are the usual reason a workload fails under a policy.
+fail() {
+	dmesg | grep -E 'avc: +denied' | head -n 20 | sed 's/^/BENCH-DMESG /'
+	echo "BENCH-FAIL $*"
+	exit 1
+}
 
 # The variant's guest setup (bench.sh's VARIANTS, 5th field), named on the
 # kernel command line as stacker_bench_setup=NAME. /bench/setup/NAME.sh

@@ -42,6 +42,15 @@ impl InodeView for Inode {
         mode & bindings::S_IFMT == bindings::S_IFDIR
     }
 
+    #[inline]
+    fn is_private(&self) -> bool {
+        // SAFETY: the inode is valid; `S_PRIVATE` is set when the inode is
+        // made, before it is reachable, and never changes (one volatile
+        // read, as the other `i_flags` bits may change).
+        let flags = unsafe { core::ptr::addr_of!((*self.as_raw()).i_flags).read_volatile() };
+        flags & bindings::S_PRIVATE != 0
+    }
+
     fn fs_type(&self) -> &[u8] {
         // SAFETY: `sb()` is valid; `s_type` is set before the superblock's
         // inodes exist and then fixed.

@@ -1,14 +1,16 @@
 # shellcheck shell=sh
 # SPDX-License-Identifier: GPL-2.0
 # Guest setup of the bench variants "mlte*" (stacker.chain=...mlte...):
-# loads the mlte policy of tests/bench/mlte/ (compiled on the host by
-# mlte-policy, /bench/mlte/policy in the initramfs), the counterpart of
-# the selinux variant's, and moves the shell into system_u:system_r:bench_t:s1:c0,c1, the
-# context the workloads run in.
+# loads the bench policy (tests/bench/policy.conf, the selinux variant's
+# source, compiled on the host by mlte-policy: /bench/mlte/policy in the
+# initramfs), checks through mlte/access that it gives the selinux
+# variant's answers to the same MLS questions (selinux.sh), and moves the
+# shell into system_u:system_r:bench_t:s1:c0,c1, the context the workloads
+# run in.
 #
 # Sourced by run.sh (see there for the contract): setup_load runs once, in
-# /init's context (init_t, the policy's "sid kernel"); setup_check runs in
-# bench_t before and after the workloads.
+# /init's context (kernel_t, the policy's "sid kernel"); setup_check runs
+# in bench_t before and after the workloads.
 
 # The appraise workloads (run.sh) give files to another owner with
 # security.ima and execute them from /tmp, which this policy does not let
@@ -28,6 +30,26 @@ denials() {
 	sed -n 's/^denials //p' $mlte/status
 }
 
+# Whether the policy allows $1 (a context) permission bit $4 of class $3
+# on $2, as mlte/access answers (allowed vector in hex, first word). The
+# bits are the place of the permission in mlte's class (classes.rs): file
+# read 0, write 1.
+mlte_allows() {
+	exec 3<>"$mlte/access" || return 2
+	printf '%s %s %s' "$1" "$2" "$3" >&3
+	read -r _allowed _ <&3
+	exec 3>&-
+	[ $(((0x$_allowed >> $4) & 1)) = 1 ]
+}
+
+expect() {
+	_want=$1
+	shift
+	if mlte_allows "$@"; then _got=yes; else _got=no; fi
+	echo "BENCH-SETUP mlte: $1 -> $2 $3 bit $4: $_got"
+	[ "$_got" = "$_want" ] || { echo "BENCH-FAIL mlte: policy gives '$_got' for $* (expected $_want)"; return 1; }
+}
+
 setup_load() {
 	grep -qx mlte /sys/kernel/security/stacker/chain ||
 		{ echo "BENCH-FAIL mlte: not in the chain ($(tr '\n' ' ' </sys/kernel/security/stacker/chain))"; return 1; }
@@ -35,10 +57,18 @@ setup_load() {
 	dd if="$policy" of=$mlte/policy bs="$(wc -c <"$policy")" count=1 \
 		2>/dev/null || { echo "BENCH-FAIL mlte: loading the policy failed"; return 1; }
 	[ "$(cat $mlte/enforce)" = 1 ] || { echo "BENCH-FAIL mlte: not enforcing"; return 1; }
-	# An s0 file for the MLS probe (init_t creates it: system_u:object_r:bench_tmp_t:s0).
-	echo probe >/tmp/mlte-s0 || return 1
-	# The context the workloads run in: init_t may set any.
-	printf 'mlte:%s' $bench_context >/proc/self/attr/current ||
+	# The selinux variant's questions (selinux.sh), with its answers, at
+	# the workloads' own level (mlte-cat1024's: s1:c0.c1023).
+	tmp=system_u:object_r:bench_tmp_t
+	own=${bench_context##*:bench_t:}
+	read=0 write=1
+	expect yes "$bench_context" "$tmp:$own" file $write || return 1
+	expect yes "$bench_context" $tmp:s0 file $read || return 1
+	expect no "$bench_context" $tmp:s0 file $write || return 1
+	expect no "$bench_context" $tmp:s2:c0.c1 file $read || return 1
+	expect no "$bench_context" system_u:object_r:root_t:s0 file $write || return 1
+	# The context the workloads run in: kernel_t may set any.
+	printf 'mlte:%s' "$bench_context" >/proc/self/attr/current ||
 		{ echo "BENCH-FAIL mlte: setting the context failed"; return 1; }
 }
 
@@ -46,24 +76,14 @@ setup_check() {
 	[ "$(cat $mlte/enforce)" = 1 ] || { echo "BENCH-FAIL mlte: not enforcing"; return 1; }
 	grep -q '^loaded:' $mlte/policy || { echo "BENCH-FAIL mlte: no policy loaded"; return 1; }
 	_ctx=$(cat /proc/self/attr/current)
-	[ "$_ctx" = $bench_context ] ||
+	[ "$_ctx" = "$bench_context" ] ||
 		{ echo "BENCH-FAIL mlte: running in '$_ctx', not $bench_context"; return 1; }
-	if [ ! -e $denials_file ]; then
-		# Before the workloads: the MLS rules are in force. Reading
-		# down works; writing down is the one denial expected.
-		cat /tmp/mlte-s0 >/dev/null || { echo "BENCH-FAIL mlte: read down denied"; return 1; }
-		if (echo x >/tmp/mlte-s0) 2>/dev/null; then
-			echo "BENCH-FAIL mlte: system_u:system_r:bench_t:s1 wrote down to an s0 file"
-			return 1
-		fi
-		denials >$denials_file
-		echo "BENCH-SETUP mlte: read down allowed, write down denied ($(cat $denials_file) denial)"
-	fi
+	[ -e $denials_file ] || denials >$denials_file
 	_now=$(denials)
 	if [ "$_now" != "$(cat $denials_file)" ]; then
 		dmesg | grep 'mlte: avc: denied' | head -n 20 | sed 's/^/BENCH-DMESG /'
 		echo "BENCH-FAIL mlte: access denied during the run ($_now denials, $(cat $denials_file) expected)"
 		return 1
 	fi
-	echo "BENCH-SETUP mlte: policy loaded, enforcing; in $_ctx; no denials but the probe's"
+	echo "BENCH-SETUP mlte: policy loaded, enforcing; in $_ctx; no denials"
 }
