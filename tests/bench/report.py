@@ -32,9 +32,9 @@ DESCRIBE = {
     "capstack-own-lsm": "capstack registered as its own LSM (`lsm=capstack`)",
     "landlock-yama": "upstream reference: Landlock + Yama",
     "selinux": "upstream reference: SELinux, enforcing, a minimal MLS policy "
-               "(`tests/bench/selinux/`), workloads in `system_u:system_r:bench_t:s1:c0.c1`",
-    "mlte": "stacker + mlte, enforcing its counterpart of that policy "
-            "(`tests/bench/mlte/`), workloads in `system_u:system_r:bench_t:s1:c0,c1`",
+               "(`tests/bench/policy.conf`), workloads in `system_u:system_r:bench_t:s1:c0.c1`",
+    "mlte": "stacker + mlte, enforcing the same policy source, compiled by mlte-policy "
+            "(`tests/bench/policy.conf`), workloads in `system_u:system_r:bench_t:s1:c0,c1`",
     "mlte-capstack": "stacker + capstack then mlte (`stacker.chain=capstack,mlte`)",
     "mlte-cat1024": "`mlte` with 1,024 categories in every label: the policy with c0 to "
                     "c1023, workloads in `system_u:system_r:bench_t:s1:c0.c1023`",
@@ -88,7 +88,7 @@ SELINUX_SIDE = {
     "workloads": ["open_close", "stat", "unix_socket", "fork_exec"],
     "hooks": True,
     "about": "`selinux` runs its workloads in `bench_t` under an enforcing MLS policy "
-             "(`tests/bench/selinux/`); `mlte*` are the mlte submodule's variants.",
+             "(`tests/bench/policy.conf`); `mlte*` are the mlte submodule's variants, with the same policy source.",
 }
 # The side-by-side comparison of measurement and appraisal (issue 11): the
 # baseline, IMA and every variant whose name starts with "integrity", on
