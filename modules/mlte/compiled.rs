@@ -788,27 +788,30 @@ fn check(bytes: &[u8]) -> Result<Layout, Invalid> {
     Ok(layout)
 }
 
+/// The text in the `size`-byte slot at `at`: what comes before its first
+/// NUL, when the rest is all NUL (at least one); `None` otherwise.
+fn padded_at(bytes: &[u8], at: usize, size: usize) -> Option<&[u8]> {
+    let slot = bytes.get(at..at.checked_add(size)?)?;
+    let (text, pad) = slot.split_at(slot.iter().position(|&b| b == 0)?);
+    pad.iter().all(|&b| b == 0).then_some(text)
+}
+
 /// The name in a file system name's slot: 1 to [`MAX_FS_NAME`] bytes of
 /// `[A-Za-z0-9_.-]`, NUL-padded; `None` otherwise.
 fn fs_name_at(bytes: &[u8], at: usize) -> Option<&[u8]> {
-    let slot = bytes.get(at..at.checked_add(MAX_FS_NAME + 1)?)?;
-    let len = slot.iter().position(|&b| b == 0)?;
-    let (name, pad) = slot.split_at(len);
+    let name = padded_at(bytes, at, MAX_FS_NAME + 1)?;
     let ok = !name.is_empty()
         && name
             .iter()
-            .all(|b| b.is_ascii_alphanumeric() || b"_.-".contains(b))
-        && pad.iter().all(|&b| b == 0);
+            .all(|b| b.is_ascii_alphanumeric() || b"_.-".contains(b));
     ok.then_some(name)
 }
 
 /// The path in a `genfscon` path slot: 1 to [`MAX_GENFS_PATH`] bytes
 /// starting with `/`, no NUL, NUL-padded; `None` otherwise.
 fn genfs_path_at(bytes: &[u8], at: usize) -> Option<&[u8]> {
-    let slot = bytes.get(at..at.checked_add(MAX_GENFS_PATH + 1)?)?;
-    let len = slot.iter().position(|&b| b == 0)?;
-    let (path, pad) = slot.split_at(len);
-    (path.first() == Some(&b'/') && pad.iter().all(|&b| b == 0)).then_some(path)
+    let path = padded_at(bytes, at, MAX_GENFS_PATH + 1)?;
+    (path.first() == Some(&b'/')).then_some(path)
 }
 
 /// Checks a context record at `at` of a table: in range and valid under
@@ -1450,17 +1453,8 @@ impl<'a> Compiled<'a> {
         let get = |i: usize, k: usize| {
             u32_at(self.bytes, entry(entry(t.at, i, COND_RULE_BYTES), k, 4)).unwrap_or(u32::MAX)
         };
-        // The first entry of the triple: a lower bound.
-        let (mut lo, mut hi) = (0usize, t.count as usize);
-        while lo < hi {
-            // `lo < hi`, so nothing wraps.
-            let mid = lo.wrapping_add(hi.wrapping_sub(lo) / 2);
-            if (get(mid, 0), get(mid, 1), get(mid, 2)) < key {
-                lo = mid.wrapping_add(1);
-            } else {
-                hi = mid;
-            }
-        }
+        // The first entry of the triple.
+        let lo = lower_bound(t.count, |i| (get(i, 0), get(i, 1), get(i, 2)) < key);
         let mut perms = 0;
         let mut i = lo;
         while i < t.count as usize && (get(i, 0), get(i, 1), get(i, 2)) == key {
@@ -1599,16 +1593,7 @@ impl<'a> Compiled<'a> {
         let Table { at, count } = self.layout.genfs;
         let fs_of = |i: usize| fs_name_at(self.bytes, entry(at, i, GENFS_BYTES)).unwrap_or(&[]);
         // The first record of `fs`: records are sorted by name.
-        let (mut lo, mut hi) = (0usize, count as usize);
-        while lo < hi {
-            // `lo < hi`, so nothing wraps.
-            let mid = lo.wrapping_add(hi.wrapping_sub(lo) / 2);
-            if fs_of(mid) < fs {
-                lo = mid.wrapping_add(1);
-            } else {
-                hi = mid;
-            }
-        }
+        let lo = lower_bound(count, |i| fs_of(i) < fs);
         let file_type = mode & fs_labelling::S_IFMT;
         (lo..count as usize)
             .take_while(|&i| fs_of(i) == fs)
@@ -1914,6 +1899,22 @@ fn bsearch(count: u32, compare: impl Fn(usize) -> core::cmp::Ordering) -> Option
         }
     }
     None
+}
+
+/// The first of `count` sorted entries for which `below` is false (all
+/// those before it are below the key sought): a binary search.
+fn lower_bound(count: u32, below: impl Fn(usize) -> bool) -> usize {
+    let (mut lo, mut hi) = (0usize, count as usize);
+    while lo < hi {
+        // `lo < hi`, so nothing wraps.
+        let mid = lo.wrapping_add(hi.wrapping_sub(lo) / 2);
+        if below(mid) {
+            lo = mid.wrapping_add(1);
+        } else {
+            hi = mid;
+        }
+    }
+    lo
 }
 
 /// The last word of the entry keyed `key` in the table `t` of sorted

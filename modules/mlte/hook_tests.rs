@@ -569,10 +569,9 @@ fn load_example(edit: impl FnOnce(String) -> String) {
     assert_eq!(PolicyFile::store(&compiled), Ok(()));
 }
 
-/// An inode on file system `fs` (a regular file, or of `mode`), reached
-/// as `/NAME` in it by `d_instantiate`, allocated by a task with `maker`'s
-/// context (none: the current one).
-fn inode_on(h: &Harness, fs: &'static str, name: &str, mode: Option<u16>) -> Arc<Inode> {
+/// An inode on file system `fs` (a regular file, or of `mode`), allocated
+/// by the current task and reached as `/NAME` in it by `d_instantiate`.
+fn inode_on(fs: &'static str, name: &str, mode: Option<u16>) -> Arc<Inode> {
     let inode = Arc::new(Inode::new(9000, false));
     inode.fs.set(crate::objects::HostFs {
         name: fs,
@@ -588,13 +587,12 @@ fn inode_on(h: &Harness, fs: &'static str, name: &str, mode: Option<u16>) -> Arc
         inode: None,
     };
     crate::dispatch::d_instantiate::<crate::dispatch::Loop>(&cx(), &dentry, Some(&inode));
-    let _ = h;
     inode
 }
 
 #[test]
 fn file_systems_are_labelled_as_the_policy_names_them() {
-    let (_s, h) = boot();
+    let (_s, _h) = boot();
     load_example(|text| {
         text.replace(
             "genfscon proc / system_u:object_r:etc_t:s0",
@@ -614,7 +612,7 @@ fn file_systems_are_labelled_as_the_policy_names_them() {
             "genfscon sysfs /x system_u:object_r:bin_t:s0\n",
         )
     });
-    let label = |fs, name, mode| label_of(&inode_on(&h, fs, name, mode));
+    let label = |fs, name, mode| label_of(&inode_on(fs, name, mode));
     // proc by path: the longest prefix (of bytes, not components), the
     // file type when the rule names one.
     assert_eq!(label("proc", "sys", None), "system_u:object_r:bin_t:s0");
@@ -687,7 +685,7 @@ fn file_systems_are_labelled_as_the_policy_names_them() {
 #[test]
 fn file_systems_labelled_by_the_policy_take_no_labels() {
     let (_s, h) = boot();
-    let inode = inode_on(&h, "proc", "x", None);
+    let inode = inode_on("proc", "x", None);
     let dentry = Dentry {
         name: b"x".to_vec(),
         inode: Some(inode.clone()),

@@ -377,8 +377,8 @@ fn label_inode(cx: &MaySleep, dentry: &Dentry, inode: &Inode) {
     reason = "a local of one call, used at once; boxing it would allocate"
 )]
 enum LabelSource {
-    /// The `security.mlte` xattr; without one, `default`.
-    Xattr { default: Sid },
+    /// The `security.mlte` xattr; without one, `sid file`.
+    Xattr,
     /// A context, computed or given.
     Context(StoredContext),
     /// The context of the `genfscon` rule for the inode's path (`sid
@@ -412,9 +412,7 @@ fn read_label(cx: &MaySleep, dentry: &Dentry, inode: &Inode) {
         let p = p?;
         let (behaviour, fs_context) = p.fs_behaviour(fs);
         let source = match behaviour {
-            Behaviour::Use(FsUse::Xattr) => LabelSource::Xattr {
-                default: Sid::initial(InitialSid::File),
-            },
+            Behaviour::Use(FsUse::Xattr) => LabelSource::Xattr,
             Behaviour::Use(FsUse::Task) => {
                 LabelSource::Context(p.store(&p.context(maker).context()))
             }
@@ -456,7 +454,7 @@ fn read_label(cx: &MaySleep, dentry: &Dentry, inode: &Inode) {
         return;
     };
     let parsed = match source {
-        LabelSource::Xattr { default } => xattr_label(cx, dentry, inode, default),
+        LabelSource::Xattr => xattr_label(cx, dentry, inode, Sid::initial(InitialSid::File)),
         LabelSource::Context(ctx) => Ok(Parsed::Context(ctx)),
         LabelSource::Path { then_xattr } => path_label(cx, dentry, inode, fs, mode, then_xattr),
     };

@@ -73,12 +73,11 @@ impl DentryView for Dentry {
     fn with_path<R>(&self, _cx: &MaySleep, f: impl FnOnce(&[u8]) -> R) -> Result<R> {
         const PATH_MAX: usize = bindings::PATH_MAX as usize;
         let mut buf = KVec::<u8>::with_capacity(PATH_MAX, kernel::alloc::flags::GFP_KERNEL)?;
-        let base = buf.as_mut_ptr();
+        let (dentry, base, size) = (self.as_raw(), buf.as_mut_ptr(), PATH_MAX as c_int);
         // SAFETY: the dentry is valid; `base` is writable for `PATH_MAX`
         // bytes. `dentry_path_raw` writes the path and its NUL at the end
         // of the buffer and returns where it starts, or an error pointer.
-        let start =
-            unsafe { bindings::dentry_path_raw(self.as_raw(), base.cast(), PATH_MAX as c_int) };
+        let start = unsafe { bindings::dentry_path_raw(dentry, base.cast(), size) };
         let start = kernel::error::from_err_ptr(start)?;
         // The path runs from `start` to the NUL in the buffer's last byte.
         let end = (base as usize).checked_add(PATH_MAX - 1).ok_or(EINVAL)?;
