@@ -253,29 +253,49 @@ fn category(text: &[u8], at: usize) -> Result<(usize, usize), ParseError> {
     }
 }
 
+impl CategorySet {
+    /// The first category at or after `from` that is in the set (`member`)
+    /// or not in it (`!member`), found word by word; [`MAX_CATEGORIES`]
+    /// when there is none.
+    fn next(&self, from: usize, member: bool) -> usize {
+        let flip = if member { 0 } else { u64::MAX };
+        let mut i = from / 64;
+        let Some(&first) = self.words.get(i) else {
+            return MAX_CATEGORIES;
+        };
+        let mut w = (first ^ flip) & (u64::MAX << (from % 64));
+        loop {
+            if w != 0 {
+                // Below `MAX_CATEGORIES`: nothing wraps.
+                return (i * 64).wrapping_add(w.trailing_zeros() as usize);
+            }
+            i = i.wrapping_add(1);
+            match self.words.get(i) {
+                Some(&word) => w = word ^ flip,
+                None => return MAX_CATEGORIES,
+            }
+        }
+    }
+}
+
 impl fmt::Display for CategorySet {
     /// The canonical text form: ascending, runs of three or more as
-    /// `cA.cB`.
+    /// `cA.cB`. Word by word: a set's cost is its runs, not its size.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut first = true;
-        let mut c = 0;
+        let mut c = self.next(0, true);
         while c < MAX_CATEGORIES {
-            if !self.has(c) {
-                c += 1;
-                continue;
-            }
-            let mut end = c;
-            while end + 1 < MAX_CATEGORIES && self.has(end + 1) {
-                end += 1;
-            }
+            // The run's last category (`c` is in the set: the first one
+            // after it that is not is above it).
+            let end = self.next(c.wrapping_add(1), false).wrapping_sub(1);
             let sep = if first { "" } else { "," };
             first = false;
-            match end - c {
+            match end.wrapping_sub(c) {
                 0 => write!(f, "{sep}c{c}")?,
                 1 => write!(f, "{sep}c{c},c{end}")?,
                 _ => write!(f, "{sep}c{c}.c{end}")?,
             }
-            c = end + 1;
+            c = self.next(end.wrapping_add(1), true);
         }
         Ok(())
     }
@@ -361,6 +381,51 @@ mod tests {
         ] {
             let s = CategorySet::parse(text.as_bytes()).unwrap();
             assert_eq!(s.to_string(), canon, "{text}");
+        }
+    }
+
+    /// The reference text form: bit by bit.
+    fn text_bitwise(s: &CategorySet) -> String {
+        let mut out = Vec::new();
+        let mut c = 0;
+        while c < MAX_CATEGORIES {
+            if !s.has(c) {
+                c += 1;
+                continue;
+            }
+            let mut end = c;
+            while end + 1 < MAX_CATEGORIES && s.has(end + 1) {
+                end += 1;
+            }
+            out.push(match end - c {
+                0 => format!("c{c}"),
+                1 => format!("c{c},c{end}"),
+                _ => format!("c{c}.c{end}"),
+            });
+            c = end + 1;
+        }
+        out.join(",")
+    }
+
+    #[test]
+    fn text_agrees_with_the_bitwise_form() {
+        let mut rng = Rng(7);
+        let mut sets: Vec<CategorySet> = (0..2000).map(|_| rng.set()).collect();
+        // Runs across and up to word boundaries, and the last category.
+        for text in [
+            "c63,c64",
+            "c62.c65",
+            "c0.c63",
+            "c64.c127",
+            "c1023",
+            "c1022,c1023",
+            "c0.c1023",
+            "c127,c129",
+        ] {
+            sets.push(CategorySet::parse(text.as_bytes()).unwrap());
+        }
+        for s in &sets {
+            assert_eq!(s.to_string(), text_bitwise(s));
         }
     }
 

@@ -361,6 +361,45 @@ fn level_at(bytes: &[u8], at: usize) -> Option<Level> {
     })
 }
 
+/// Category word `i` of the level stored at `at`; `missing` when it is
+/// out of bounds.
+#[inline(always)]
+fn stored_word(bytes: &[u8], at: usize, i: usize, missing: u64) -> u64 {
+    u64_at(bytes, entry(at.wrapping_add(4), i, 8)).unwrap_or(missing)
+}
+
+/// Whether the level stored at `at` dominates `b`, read in place over
+/// `b`'s significant words only (as `context::dominates`).
+fn stored_dominates(bytes: &[u8], at: usize, b: LevelView<'_>) -> bool {
+    let Some(sensitivity) = u32_at(bytes, at) else {
+        return false;
+    };
+    if sensitivity < u32::from(b.sensitivity()) {
+        return false;
+    }
+    let mut missing = 0;
+    for i in 0..b.significant_words() {
+        missing |= b.word(i) & !stored_word(bytes, at, i, 0);
+    }
+    missing == 0
+}
+
+/// Whether `a` dominates the level stored at `at`, read in place (all its
+/// words: a stored level's significant length is not kept).
+fn dominates_stored(a: LevelView<'_>, bytes: &[u8], at: usize) -> bool {
+    let Some(sensitivity) = u32_at(bytes, at) else {
+        return false;
+    };
+    if u32::from(a.sensitivity()) < sensitivity {
+        return false;
+    }
+    let mut missing = 0;
+    for i in 0..WORDS {
+        missing |= stored_word(bytes, at, i, u64::MAX) & !a.word(i);
+    }
+    missing == 0
+}
+
 /// Appends `level` in the compiled encoding (for the host compiler).
 #[cfg(not(CONFIG_RUST))]
 pub(crate) fn push_level(out: &mut Vec<u8>, level: &Level) {
@@ -753,7 +792,9 @@ fn check(bytes: &[u8]) -> Result<Layout, Invalid> {
         else {
             return Err(bad(at, "user range with a sensitivity above s255"));
         };
-        if !view.level_allowed(&low) || !view.level_allowed(&high) {
+        if !view.level_allowed(LevelView::new(&low, WORDS))
+            || !view.level_allowed(LevelView::new(&high, WORDS))
+        {
             return Err(bad(at, "user range with a level no level statement allows"));
         }
         if !dominates(LevelView::new(&high, WORDS), LevelView::new(&low, WORDS)) {
@@ -1083,7 +1124,9 @@ fn check_range_transitions(policy: &Compiled<'_>, at: usize, count: u32) -> Resu
                 "range transition with a sensitivity above s255",
             ));
         };
-        if !policy.level_allowed(&low) || !policy.level_allowed(&high) {
+        if !policy.level_allowed(LevelView::new(&low, WORDS))
+            || !policy.level_allowed(LevelView::new(&high, WORDS))
+        {
             return Err(bad(
                 at + 12,
                 "range transition with a level no level statement allows",
@@ -1326,18 +1369,6 @@ impl<'a> Compiled<'a> {
         self.layout.object_r
     }
 
-    /// The range of user `user` (low, high), if there is such a user.
-    pub(crate) fn user_range(&self, user: u32) -> Option<(Level, Level)> {
-        if user >= self.users() {
-            return None;
-        }
-        let at = entry(self.layout.user_ranges_at, user as usize, 2 * LEVEL_BYTES);
-        Some((
-            level_at(self.bytes, at)?,
-            level_at(self.bytes, at.wrapping_add(LEVEL_BYTES))?,
-        ))
-    }
-
     /// Whether role `role` may have type `ty` (`role R types T`).
     pub(crate) fn role_has_type(&self, role: u32, ty: u32) -> bool {
         search_pair(self.bytes, self.layout.role_types, (role, ty))
@@ -1379,18 +1410,19 @@ impl<'a> Compiled<'a> {
             return Err(ContextError::UserWithoutRole);
         }
         let (low, high) = (c.low(), c.high());
-        if !self.level_allowed(low.level()) || !self.level_allowed(high.level()) {
+        if !self.level_allowed(low) || !self.level_allowed(high) {
             return Err(ContextError::LevelNotAllowed);
         }
         if !dominates(high, low) {
             return Err(ContextError::HighBelowLow);
         }
         if !object {
-            let (ulow, uhigh) = self
-                .user_range(user)
-                .ok_or(ContextError::OutsideUserRange)?;
-            let (ulow, uhigh) = (LevelView::new(&ulow, WORDS), LevelView::new(&uhigh, WORDS));
-            if !dominates(low, ulow) || !dominates(uhigh, high) {
+            // The user's range, read in place: its low level, then its
+            // high level (`user < users()`, checked above).
+            let at = entry(self.layout.user_ranges_at, user as usize, 2 * LEVEL_BYTES);
+            if !dominates_stored(low, self.bytes, at)
+                || !stored_dominates(self.bytes, at.wrapping_add(LEVEL_BYTES), high)
+            {
                 return Err(ContextError::OutsideUserRange);
             }
         }
@@ -1612,14 +1644,18 @@ impl<'a> Compiled<'a> {
             })
     }
 
-    /// Whether a `level` statement allows `level`: one with its
-    /// sensitivity whose categories contain `level`'s.
-    pub(crate) fn level_allowed(&self, level: &Level) -> bool {
-        (0..self.layout.levels as usize).any(|i| {
-            level_at(self.bytes, entry(self.layout.level_at, i, LEVEL_BYTES)).is_some_and(|l| {
-                l.sensitivity == level.sensitivity && l.categories.contains(&level.categories)
-            })
-        })
+    /// Whether a `level` statement allows `level`: the one of its
+    /// sensitivity (levels are sorted by sensitivity, one each: a binary
+    /// search), whose categories contain `level`'s, read in place.
+    pub(crate) fn level_allowed(&self, level: LevelView<'_>) -> bool {
+        let sensitivity = u32::from(level.sensitivity());
+        let at = |i: usize| entry(self.layout.level_at, i, LEVEL_BYTES);
+        let found = bsearch(self.layout.levels, |i| {
+            u32_at(self.bytes, at(i))
+                .unwrap_or(u32::MAX)
+                .cmp(&sensitivity)
+        });
+        found.is_some_and(|i| stored_dominates(self.bytes, at(i), level))
     }
 
     /// The permissions `source` has on `target` in `class`, as a bitmap of
@@ -1789,6 +1825,17 @@ impl<'a> Compiled<'a> {
             self.bytes,
             entry(t.at, i, NAME_TRANS_BYTES).wrapping_add(12),
         )
+    }
+
+    /// Whether some name-based `type_transition` is for a new object of
+    /// `class` that `source` creates in `target`: if none is, the new
+    /// context does not depend on the object's name.
+    pub(crate) fn has_name_transitions(&self, source: u32, target: u32, class: Class) -> bool {
+        let t = self.layout.name_transitions;
+        let key = (source, target, class as u32);
+        let at = |i: usize| entry(t.at, i, NAME_TRANS_BYTES);
+        let first = lower_bound(t.count, |i| key_at(self.bytes, at(i)) < key);
+        first < t.count as usize && key_at(self.bytes, at(first)) == key
     }
 
     /// The context of a new object of `class` that subject `s` asks for

@@ -56,16 +56,22 @@ impl<'a> LevelView<'a> {
         self.level
     }
 
+    /// How many category words may be nonzero.
+    #[inline(always)]
+    pub(crate) fn significant_words(&self) -> usize {
+        self.len
+    }
+
     /// The sensitivity.
     #[inline(always)]
-    fn sensitivity(&self) -> u16 {
+    pub(crate) fn sensitivity(&self) -> u16 {
         self.level.sensitivity
     }
 
     /// Category word `i` (bit `c % 64` of word `c / 64` is category `c`);
     /// 0 at and past `len`.
     #[inline(always)]
-    fn word(&self, i: usize) -> u64 {
+    pub(crate) fn word(&self, i: usize) -> u64 {
         if i >= self.len {
             return 0;
         }

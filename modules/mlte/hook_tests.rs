@@ -717,3 +717,67 @@ fn private_inodes_are_not_checked() {
     etc.inode().unwrap().private.set(true);
     assert_eq!(open(&h, &etc), Ok(()));
 }
+
+#[test]
+fn new_files_get_their_context_from_the_cache_and_names_still_count() {
+    let (_s, _h) = boot();
+    // Without name-based rules for the triple, repeats come from the new-SID
+    // cache; with one, every creation computes (its name may match).
+    load_example(|text| {
+        text.replace(
+            "type_transition user_t tmp_t : file user_tmp_t;",
+            "type_transition user_t tmp_t : file user_tmp_t;\n\
+             type_transition user_t etc_t : file bin_t \"special\";",
+        )
+    });
+    Cred::set_current(Arc::new({
+        let c = Cred::new(0);
+        let user = sidtab::intern(
+            &cx(),
+            &policy::with(|p| {
+                let p = p.unwrap();
+                p.store(&Context::parse(b"system_u:user_r:user_t:s0", p).unwrap())
+            }),
+        )
+        .unwrap();
+        c.state(&KEY).unwrap().set(Some(user));
+        c
+    }));
+    let dir = |label: &str| {
+        let d = Arc::new(Inode::new(9100, true));
+        crate::dispatch::inode_alloc_security::<crate::dispatch::Loop>(&cx(), &d).unwrap();
+        let sid = policy::with(|p| {
+            let p = p.unwrap();
+            p.store(&Context::parse(label.as_bytes(), p).unwrap())
+        });
+        d.state(&KEY)
+            .unwrap()
+            .label
+            .set(Some(sidtab::intern(&cx(), &sid).unwrap()));
+        d
+    };
+    let created = |dir: &Arc<Inode>, name: &str| {
+        let file = Arc::new(Inode::new(9101, false));
+        crate::dispatch::inode_alloc_security::<crate::dispatch::Loop>(&cx(), &file).unwrap();
+        Mlte.inode_init_security(&cx(), &file, dir, name.as_bytes())
+            .unwrap();
+        label_of(&file)
+    };
+    let (tmp, etc) = (
+        dir("system_u:object_r:tmp_t:s0"),
+        dir("system_u:object_r:etc_t:s0"),
+    );
+    for _ in 0..3 {
+        assert_eq!(created(&tmp, "a"), "system_u:object_r:user_tmp_t:s0");
+        assert_eq!(created(&etc, "special"), "system_u:object_r:bin_t:s0");
+        assert_eq!(created(&etc, "plain"), "system_u:object_r:etc_t:s0");
+    }
+    // A new policy computes afresh: the cache went with the old one.
+    load_example(|text| {
+        text.replace(
+            "type_transition user_t tmp_t : file user_tmp_t;",
+            "type_transition user_t tmp_t : file etc_t;",
+        )
+    });
+    assert_eq!(created(&tmp, "a"), "system_u:object_r:etc_t:s0");
+}

@@ -53,7 +53,7 @@ use super::compiled::{Computation, InitialSid, SIDS};
 use super::context::{Context, ContextView, Shown};
 use super::fs_labelling::{self, Behaviour, FsUse};
 use super::label::{InodeLabel, Label};
-use super::policy::{self, Policy, Target};
+use super::policy::{self, NewSid, Policy, Target};
 use super::query;
 use super::sidtab::{self, Sid, StoredContext};
 use super::type_names::Kind;
@@ -594,7 +594,7 @@ fn check_create(cx: &MaySleep, dir: &Inode, dentry: &Dentry, class: Class) -> Re
     // The new file's name, for name-based type_transitions (as SELinux's
     // may_create()).
     let new = dentry.with_name(|name| {
-        policy::with(|p| -> Result<Option<StoredContext>> {
+        policy::with(|p| -> Result<Option<NewSid>> {
             let Some(p) = p else { return Ok(None) };
             policy::check(
                 p,
@@ -604,13 +604,16 @@ fn check_create(cx: &MaySleep, dir: &Inode, dentry: &Dentry, class: Class) -> Re
                 DIR_ADD_NAME | DIR_WRITE,
                 Target::Inode(dir),
             )?;
-            Ok(Some(p.store(&new_inode_context(p, s, dir, class, name)?)))
+            p.new_sid(s, parent, class, |p| {
+                new_inode_context(p, s, dir, class, name)
+            })
+            .map(Some)
         })
     })?;
     let Some(new) = new else {
         return Ok(());
     };
-    let new = sidtab::intern(cx, &new)?;
+    let new = new.sid(cx)?;
     check(s, new, class, create, Target::Dentry(dentry))
 }
 
@@ -1204,7 +1207,9 @@ crate::submodule::submodule! {
                     if !takes_labels(p, dir) {
                         return Ok(None);
                     }
-                    new_inode_context(p, s, dir, class, name).map(|c| Some(p.store(&c)))
+                    let t = inode_sid(dir);
+                    p.new_sid(s, t, class, |p| new_inode_context(p, s, dir, class, name))
+                        .map(Some)
                 })
             });
             let Some(new) = new else {
@@ -1213,7 +1218,7 @@ crate::submodule::submodule! {
             let Some(new) = new? else {
                 return Ok(None);
             };
-            let sid = sidtab::intern(cx, &new)?;
+            let sid = new.sid(cx)?;
             match sid_text(sid) {
                 Some(text) => {
                     if let Some(label) = inode_label(inode) {

@@ -48,12 +48,17 @@ use core::fmt;
 use core::ops::Deref;
 use core::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-/// A policy as loaded: its checked bytes, its name maps and its decision
-/// cache.
+/// A policy as loaded: its checked bytes, its name maps, its decision
+/// cache and its cache of new objects' SIDs.
 struct Loaded {
     checked: Checked<Bytes>,
     maps: Maps,
     cache: OwnedBox<DecisionCache>,
+    /// The SIDs of new objects (`type_transition`s), by (subject SID,
+    /// target SID, class): the same structure as the decision cache, whose
+    /// entries hold a SID's number instead of a vector
+    /// ([`Policy::cached_new_sid`]).
+    new_sids: OwnedBox<DecisionCache>,
     bools: BoolState,
     /// Which load since boot this is (1 the first).
     number: u64,
@@ -144,6 +149,7 @@ pub(crate) struct Policy<'a> {
     compiled: Compiled<'a>,
     maps: &'a Maps,
     cache: &'a DecisionCache,
+    new_sids: &'a DecisionCache,
     bools: &'a BoolState,
     number: u64,
 }
@@ -391,9 +397,71 @@ impl<'a> Policy<'a> {
         }
     }
 
+    /// The SID of the context a new object of `class` gets that `s`
+    /// creates with `t`: the one this policy cached for the triple, or
+    /// else the context `compute` gives, to be interned ([`NewSid::sid`]),
+    /// which also caches its SID when it is valid and no object name can
+    /// change it (no name-based `type_transition` for the triple's types).
+    #[inline]
+    pub(crate) fn new_sid(
+        &self,
+        s: Sid,
+        t: Sid,
+        class: Class,
+        compute: impl FnOnce(&Self) -> Result<Context>,
+    ) -> Result<NewSid> {
+        if let Some(sid) = self.new_sids.lookup(s, t, class).and_then(Sid::from_raw) {
+            return Ok(NewSid::Known(sid));
+        }
+        let ctx = compute(self)?;
+        let cacheable = self.compiled.validate(&ctx).is_ok()
+            && !self
+                .compiled
+                .has_name_transitions(self.context(s).ty, self.context(t).ty, class);
+        Ok(NewSid::Computed {
+            ctx: self.store(&ctx),
+            cache_as: cacheable.then_some((self.number, s, t, class)),
+        })
+    }
+
     /// Decisions computed (cache misses) since this policy was loaded.
     pub(crate) fn misses(&self) -> u64 {
         self.cache.misses()
+    }
+}
+
+/// A new object's SID as a policy found it ([`Policy::new_sid`]).
+pub(crate) enum NewSid {
+    /// Cached.
+    Known(Sid),
+    /// Computed: a context to intern outside the policy's read-side
+    /// section.
+    Computed {
+        /// The context.
+        ctx: StoredContext,
+        /// The policy (its [`Policy::identity`]) and the triple whose new
+        /// SID this is, if it may be cached.
+        cache_as: Option<(u64, Sid, Sid, Class)>,
+    },
+}
+
+impl NewSid {
+    /// The SID: a computed context interned (may allocate), and cached
+    /// for its triple if the policy that computed it is still in force.
+    pub(crate) fn sid(&self, cx: &MaySleep) -> Result<Sid> {
+        let (ctx, cache_as) = match self {
+            NewSid::Known(sid) => return Ok(*sid),
+            NewSid::Computed { ctx, cache_as } => (ctx, cache_as),
+        };
+        let sid = sidtab::intern(cx, ctx)?;
+        if let Some((number, s, t, class)) = *cache_as {
+            with(|p| {
+                if let Some(p) = p.filter(|p| p.number == number) {
+                    p.new_sids.insert(s, t, class, sid.raw());
+                }
+            });
+        }
+        Ok(sid)
     }
 }
 
@@ -443,6 +511,7 @@ pub(crate) fn with<R>(f: impl FnOnce(Option<&Policy<'_>>) -> R + Send) -> R {
             compiled: p.checked.view(),
             maps: &p.maps,
             cache: &p.cache,
+            new_sids: &p.new_sids,
             bools: &p.bools,
             number: p.number,
         })
@@ -531,6 +600,7 @@ fn load_exclusive(cx: &MaySleep, bytes: &[u8]) -> Result {
     let maps = Maps::build(cx, &new)?;
     let count = new.types();
     let cache = platform::zeroed_box::<DecisionCache>(cx)?;
+    let new_sids = platform::zeroed_box::<DecisionCache>(cx)?;
     // As SELinux's `security_preserve_bools()`: a boolean the policy in
     // force has too keeps its current value.
     let mut values = new.default_bools();
@@ -551,6 +621,7 @@ fn load_exclusive(cx: &MaySleep, bytes: &[u8]) -> Result {
         checked,
         maps,
         cache,
+        new_sids,
         bools,
         number,
     })?;

@@ -19,7 +19,7 @@ use crate::integrity::{formats, rules};
 use crate::mlte::category::CategorySet;
 use crate::mlte::classes::Class;
 use crate::mlte::compiled::{Checked, Compiled, Computation, InitialSid};
-use crate::mlte::context::Context;
+use crate::mlte::context::{Context, ContextView};
 use crate::mlte::level::Level;
 use crate::mlte::{policy as mlte_policy, policy_text};
 use crate::name_rule::{NameRule, NAME_MAX};
@@ -241,7 +241,7 @@ fn exercise_compiled(view: &Compiled<'_>) {
                     assert!(new.role < view.roles(), "a new context's role out of range");
                     assert!(new.user < view.users(), "a new context's user out of range");
                     assert!(
-                        view.level_allowed(&new.low) && view.level_allowed(&new.high),
+                        view.level_allowed(new.low()) && view.level_allowed(new.high()),
                         "a new context's level not allowed"
                     );
                 }
