@@ -82,7 +82,9 @@ impl CategorySet {
         }
     }
 
-    /// Whether category `c` is in the set.
+    /// Whether category `c` is in the set (for the host's tests and
+    /// tools: the kernel reads sets word by word).
+    #[cfg(not(CONFIG_RUST))]
     pub(crate) fn has(&self, c: usize) -> bool {
         self.words
             .get(c / 64)
@@ -119,7 +121,9 @@ impl CategorySet {
     }
 
     /// Whether every category of `other` is in this set: one pass over
-    /// the words, no branch per word.
+    /// the words, no branch per word (for the host: the kernel compares
+    /// levels in place, `context::dominates`).
+    #[cfg(not(CONFIG_RUST))]
     #[inline]
     pub(crate) fn contains(&self, other: &CategorySet) -> bool {
         self.words

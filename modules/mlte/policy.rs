@@ -431,6 +431,10 @@ impl<'a> Policy<'a> {
 }
 
 /// A new object's SID as a policy found it ([`Policy::new_sid`]).
+#[allow(
+    clippy::large_enum_variant,
+    reason = "a local of one call, used at once; boxing it would allocate"
+)]
 pub(crate) enum NewSid {
     /// Cached.
     Known(Sid),
