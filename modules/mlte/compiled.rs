@@ -321,17 +321,17 @@ pub(crate) struct Compiled<'a> {
 }
 
 /// Reads the `u32` at `at`.
+#[inline]
 fn u32_at(bytes: &[u8], at: usize) -> Option<u32> {
     let b = bytes.get(at..at.checked_add(4)?)?;
     Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
 }
 
 /// Reads the `u64` at `at`.
+#[inline]
 fn u64_at(bytes: &[u8], at: usize) -> Option<u64> {
     let b = bytes.get(at..at.checked_add(8)?)?;
-    let mut w = [0u8; 8];
-    w.copy_from_slice(b);
-    Some(u64::from_le_bytes(w))
+    <[u8; 8]>::try_from(b).ok().map(u64::from_le_bytes)
 }
 
 /// The offset of entry `index` of `size` bytes in a table at `base`.
@@ -846,6 +846,17 @@ fn fs_name_at(bytes: &[u8], at: usize) -> Option<&[u8]> {
             .iter()
             .all(|b| b.is_ascii_alphanumeric() || b"_.-".contains(b));
     ok.then_some(name)
+}
+
+/// The name in the checked file system name's slot at `at` (as
+/// [`fs_name_at`] found it at load time; read without checking it again).
+#[inline]
+fn fs_name_in(bytes: &[u8], at: usize) -> &[u8] {
+    slot_name(
+        bytes
+            .get(at..at.wrapping_add(MAX_FS_NAME + 1))
+            .unwrap_or(&[]),
+    )
 }
 
 /// The path in a `genfscon` path slot: 1 to [`MAX_GENFS_PATH`] bytes
@@ -1596,7 +1607,7 @@ impl<'a> Compiled<'a> {
     pub(crate) fn fs_behaviour(&self, fs: &[u8]) -> (Behaviour, Context) {
         let Table { at, count } = self.layout.fs_uses;
         let found = bsearch(count, |i| {
-            let name = fs_name_at(self.bytes, entry(at, i, FS_USE_BYTES)).unwrap_or(&[]);
+            let name = fs_name_in(self.bytes, entry(at, i, FS_USE_BYTES));
             name.cmp(fs)
         });
         if let Some(i) = found {
@@ -1623,7 +1634,7 @@ impl<'a> Compiled<'a> {
     pub(crate) fn genfs(&self, fs: &[u8], path: &[u8], mode: u32) -> Option<Context> {
         let rest = fs_labelling::genfs_path(fs, path)?;
         let Table { at, count } = self.layout.genfs;
-        let fs_of = |i: usize| fs_name_at(self.bytes, entry(at, i, GENFS_BYTES)).unwrap_or(&[]);
+        let fs_of = |i: usize| fs_name_in(self.bytes, entry(at, i, GENFS_BYTES));
         // The first record of `fs`: records are sorted by name.
         let lo = lower_bound(count, |i| fs_of(i) < fs);
         let file_type = mode & fs_labelling::S_IFMT;

@@ -381,6 +381,8 @@ enum LabelSource {
     Xattr,
     /// A context, computed or given.
     Context(StoredContext),
+    /// A SID.
+    Sid(Sid),
     /// The context of the `genfscon` rule for the inode's path (`sid
     /// unlabeled` when none matches), then, on sysfs and cgroup, the xattr
     /// kept in memory if one was set.
@@ -413,9 +415,8 @@ fn read_label(cx: &MaySleep, dentry: &Dentry, inode: &Inode) {
         let (behaviour, fs_context) = p.fs_behaviour(fs);
         let source = match behaviour {
             Behaviour::Use(FsUse::Xattr) => LabelSource::Xattr,
-            Behaviour::Use(FsUse::Task) => {
-                LabelSource::Context(p.store(&p.context(maker).context()))
-            }
+            // The maker's SID itself, as SELinux's `task_sid`.
+            Behaviour::Use(FsUse::Task) => LabelSource::Sid(maker),
             Behaviour::Use(FsUse::Trans) => {
                 let class = class_of(inode);
                 let maker_context = p.context(maker).context();
@@ -456,6 +457,7 @@ fn read_label(cx: &MaySleep, dentry: &Dentry, inode: &Inode) {
     let parsed = match source {
         LabelSource::Xattr => xattr_label(cx, dentry, inode, Sid::initial(InitialSid::File)),
         LabelSource::Context(ctx) => Ok(Parsed::Context(ctx)),
+        LabelSource::Sid(sid) => Ok(Parsed::Sid(sid)),
         LabelSource::Path { then_xattr } => path_label(cx, dentry, inode, fs, mode, then_xattr),
     };
     let sid = parsed.and_then(|parsed| parsed.sid(cx));
