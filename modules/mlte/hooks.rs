@@ -225,9 +225,20 @@ fn by_class(inode: &Inode, file: u32, dir: u32) -> (Class, u32) {
 }
 
 /// Decides whether `s` may have `perms` on `o` in `class`; allows
-/// everything when no policy is loaded. Does not sleep.
+/// everything when no policy is loaded. Does not sleep. Inline: the
+/// decision cache's answer, then, when it has none, [`check_uncached`].
 #[inline(always)]
 fn check(s: Sid, o: Sid, class: Class, perms: u32, target: Target<'_>) -> Result {
+    if policy::allowed_by_cache(s, o, class, perms) {
+        return Ok(());
+    }
+    check_uncached(s, o, class, perms, target)
+}
+
+/// [`check`] when the decision cache does not allow quietly: decided,
+/// logged and cached under the policy in force.
+#[inline(never)]
+fn check_uncached(s: Sid, o: Sid, class: Class, perms: u32, target: Target<'_>) -> Result {
     policy::with(|p| match p {
         Some(p) => policy::check(p, s, o, class, perms, target),
         None => Ok(()),
