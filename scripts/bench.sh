@@ -8,23 +8,27 @@
 # Variants are interleaved within each repeat. Writes out/bench/report.md,
 # results.csv, raw.csv and overhead.png, and prints the report.
 #
-# Usage: bench.sh [--quick] [--repeats N]
+# Usage: bench.sh [--quick] [--repeats N] [--list]
 #   BENCH_VARIANTS="a b": only these variants (names as in VARIANTS below).
 #   STACKER_BUILD_LOCK=FILE: the build stage holds FILE (flock) while it
 #            builds: work trees that share one kernel tree take turns. The
 #            boots use copies of the images, in the output directory.
 #   --quick: one short run of every workload on one variant, with the test
 #            kernel; what `make test` runs so that the suite cannot rot.
+#   --list:  prints the variants, one "name|parameters|image|workloads|setup"
+#            line each (for scripts/profile.sh), and does nothing else.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 quick=0
+list=0
 repeats=${BENCH_REPEATS:-5}
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--quick) quick=1 ;;
+	--list) list=1 ;;
 	--repeats) repeats=$2; shift ;;
-	*) die "usage: bench.sh [--quick] [--repeats N]" ;;
+	*) die "usage: bench.sh [--quick] [--repeats N] [--list]" ;;
 	esac
 	shift
 done
@@ -97,6 +101,10 @@ VARIANTS=(
 	"chain3-positions|lsm=stacker stacker.chain=probe_c,probe_b,capstack|chain3|hooks"
 	"chain3-own-lsm|lsm=capstack,probe_b,probe_c stacker.chain=|chain3|hooks"
 )
+if [ "$list" = 1 ]; then
+	printf '%s\n' "${VARIANTS[@]}"
+	exit 0
+fi
 if [ "$quick" = 1 ]; then
 	VARIANTS=("stacker-capstack|lsm=stacker stacker.chain=capstack")
 	repeats=1

@@ -1605,15 +1605,8 @@ impl<'a> Compiled<'a> {
     /// nowhere), as SELinux's `security_fs_use()`: its `fs_use_*`
     /// statement, or else the `genfscon` rule for its `/` as a directory.
     pub(crate) fn fs_behaviour(&self, fs: &[u8]) -> (Behaviour, Context) {
-        let Table { at, count } = self.layout.fs_uses;
-        let found = bsearch(count, |i| {
-            let name = fs_name_in(self.bytes, entry(at, i, FS_USE_BYTES));
-            name.cmp(fs)
-        });
-        if let Some(i) = found {
-            let how_at = entry(at, i, FS_USE_BYTES).wrapping_add(MAX_FS_NAME + 1);
-            let how = u32_at(self.bytes, how_at).and_then(FsUse::from_u32);
-            if let (Some(how), Some(ctx)) = (how, context_at(self.bytes, how_at.wrapping_add(4))) {
+        if let Some((how, context_at_)) = self.fs_use(fs) {
+            if let Some(ctx) = context_at(self.bytes, context_at_) {
                 return (Behaviour::Use(how), ctx);
             }
         }
@@ -1624,6 +1617,29 @@ impl<'a> Compiled<'a> {
                 self.sid_view(InitialSid::Unlabeled).context,
             ),
         }
+    }
+
+    /// How the inodes of a file system of type `fs` are labelled
+    /// ([`Compiled::fs_behaviour`] without the context: nothing copied for
+    /// an `fs_use_*` file system).
+    pub(crate) fn fs_labelling(&self, fs: &[u8]) -> Behaviour {
+        match self.fs_use(fs) {
+            Some((how, _)) => Behaviour::Use(how),
+            None if self.genfs(fs, b"/", fs_labelling::S_IFDIR).is_some() => Behaviour::Genfs,
+            None => Behaviour::None,
+        }
+    }
+
+    /// The `fs_use_*` statement of `fs`, if there is one: how, and where
+    /// its context is.
+    fn fs_use(&self, fs: &[u8]) -> Option<(FsUse, usize)> {
+        let Table { at, count } = self.layout.fs_uses;
+        let i = bsearch(count, |i| {
+            fs_name_in(self.bytes, entry(at, i, FS_USE_BYTES)).cmp(fs)
+        })?;
+        let how_at = entry(at, i, FS_USE_BYTES).wrapping_add(MAX_FS_NAME + 1);
+        let how = u32_at(self.bytes, how_at).and_then(FsUse::from_u32)?;
+        Some((how, how_at.wrapping_add(4)))
     }
 
     /// The context of the first `genfscon` rule of file system `fs` (in

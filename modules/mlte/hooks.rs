@@ -405,7 +405,7 @@ enum LabelSource {
 /// `SBLABEL_MNT`, `fs_labelling::takes_labels`).
 fn takes_labels(p: &Policy<'_>, inode: &Inode) -> bool {
     let fs = inode.fs_type();
-    fs_labelling::takes_labels(fs, p.fs_behaviour(fs).0, p.policycaps())
+    fs_labelling::takes_labels(fs, p.fs_labelling(fs), p.policycaps())
 }
 
 /// [`label_inode`] for an inode whose label is not set.
@@ -423,14 +423,14 @@ fn read_label(cx: &MaySleep, dentry: &Dentry, inode: &Inode) {
     let maker = state.maker.sid_or(Sid::initial(InitialSid::Kernel));
     let source = policy::with(|p| {
         let p = p?;
-        let (behaviour, fs_context) = p.fs_behaviour(fs);
-        let source = match behaviour {
+        let source = match p.fs_labelling(fs) {
             Behaviour::Use(FsUse::Xattr) => LabelSource::Xattr,
             // The maker's SID itself, as SELinux's `task_sid`.
             Behaviour::Use(FsUse::Task) => LabelSource::Sid(maker),
             Behaviour::Use(FsUse::Trans) => {
                 let class = class_of(inode);
                 let maker_context = p.context(maker).context();
+                let fs_context = p.fs_behaviour(fs).1;
                 let new = p.new_context(
                     &maker_context,
                     &fs_context,
@@ -456,7 +456,7 @@ fn read_label(cx: &MaySleep, dentry: &Dentry, inode: &Inode) {
                         then_xattr: fs_labelling::path_label_then_xattr(fs),
                     }
                 } else {
-                    LabelSource::Context(p.store(&fs_context))
+                    LabelSource::Context(p.store(&p.fs_behaviour(fs).1))
                 }
             }
         };

@@ -69,6 +69,18 @@ done_ok() {
 	exit 0
 }
 
+# A profile boot (scripts/profile.sh): one workload of /bench/profile,
+# stacker_profile=WORKLOAD:ROUNDS, under the variant's setup, and nothing
+# else.
+profile=
+for arg in $(cat /proc/cmdline); do
+	case "$arg" in stacker_profile=*) profile=${arg#stacker_profile=} ;; esac
+done
+if [ -n "$profile" ]; then
+	/bench/profile "${profile%%:*}" "${profile#*:}" || fail "profile $profile"
+	done_ok
+fi
+
 ifconfig lo 127.0.0.1 up || fail "loopback: ifconfig lo up"
 
 # The same capstack policy wherever capstack runs (stacked or alone).
