@@ -2914,6 +2914,18 @@ user other_u roles system_r level s0 range s0 - s2:c0.c2;
         assert_eq!(p.fs_behaviour(b"sysfs").0, Behaviour::None);
         assert_eq!(p.fs_behaviour(b"xfs").0, Behaviour::None);
         assert_eq!(p.fs_behaviour(b"ext").0, Behaviour::None);
+        // The behaviour alone, without the context, is the same.
+        for fs in [
+            &b"ext4"[..],
+            b"pipefs",
+            b"tmpfs",
+            b"proc",
+            b"sysfs",
+            b"xfs",
+            b"ext",
+        ] {
+            assert_eq!(p.fs_labelling(fs), p.fs_behaviour(fs).0);
+        }
         let genfs = |fs: &[u8], path: &[u8], mode| p.genfs(fs, path, mode).map(|c| ty(&c));
         assert_eq!(
             genfs(b"proc", b"/sys/kernel", 0o040755),
