@@ -12,7 +12,7 @@
 #   make bench  benchmark every variant side by side (see README)
 #   make fuzz   run every fuzz target for FUZZ_SECONDS (default 600) each
 
-.PHONY: run test test-debug kunit bench fuzz setup kernel host-test clean
+.PHONY: run test test-debug kunit bench profile fuzz setup kernel host-test clean
 
 run:
 	@scripts/run.sh
@@ -28,6 +28,10 @@ kunit:
 
 bench:
 	@scripts/bench.sh
+
+# PROFILE="WORKLOAD [ROUNDS [TOP]] [-- VARIANT...]" (scripts/profile.sh)
+profile:
+	@scripts/profile.sh $(or $(PROFILE),create_delete)
 
 fuzz:
 	@scripts/fuzz.sh
