@@ -126,9 +126,15 @@ fn exec_enters_the_domain_of_the_type_transition() {
     let high = file(&h, "shadow", Some("system_u:object_r:etc_t:s1:c0.c2"));
     assert_eq!(open(&h, &etc), Ok(()));
     assert_eq!(open(&h, &high), Err(EACCES));
-    // user_t executes bin_t with no transition of its own: it stays.
-    let again = Cred::with_current(|c| h.exec(&ls, c, false)).expect("exec");
-    assert_eq!(context_text(cred_sid(&again)), "system_u:user_r:user_t:s0");
+    // user_t executes bin_t with no transition of its own: it stays, with
+    // its own SID, the first time and from the new-SID cache after.
+    for _ in 0..2 {
+        let again = Cred::with_current(|c| h.exec(&ls, c, false)).expect("exec");
+        assert_eq!(cred_sid(&again), Cred::with_current(cred_sid));
+    }
+    // A second transition from init_t comes from the cache: the same SID.
+    let second = h.exec(&ls, &root, false).expect("exec");
+    assert_eq!(context_text(cred_sid(&second)), "system_u:user_r:user_t:s0");
 }
 
 #[test]

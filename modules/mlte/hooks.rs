@@ -913,11 +913,13 @@ crate::submodule::submodule! {
             let cred = bprm.cred();
             let (s, o) = (cred_sid(cred), inode_sid(inode));
             let target = Target::Dentry(file.dentry());
-            let new = policy::with(|p| -> Result<Option<StoredContext>> {
+            let new = policy::with(|p| -> Result<Option<NewSid>> {
                 let Some(p) = p else { return Ok(None) };
                 policy::check(p, s, o, Class::File, FILE_EXECUTE, target)?;
-                let new = compute_context(p, s, o, Class::Process, None)?;
-                if new == p.context(s).context() {
+                let new = p.new_sid(s, o, Class::Process, |p| {
+                    compute_context(p, s, o, Class::Process, None)
+                })?;
+                if matches!(new, NewSid::Known(sid) if sid == s) {
                     return Ok(None);
                 }
                 // No domain change for a traced task, one with
@@ -933,12 +935,12 @@ crate::submodule::submodule! {
                     }
                     return Err(EPERM);
                 }
-                Ok(Some(p.store(&new)))
+                Ok(Some(new))
             })?;
             let Some(new) = new else {
                 return Ok(());
             };
-            let new = sidtab::intern(cx, &new)?;
+            let new = new.sid(cx)?;
             check(s, new, Class::Process, PROCESS_TRANSITION, target)?;
             // The new cred is still private to this exec.
             if let Some(label) = cred.state(&KEY) {

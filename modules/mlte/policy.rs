@@ -398,8 +398,9 @@ impl<'a> Policy<'a> {
     }
 
     /// The SID of the context a new object of `class` gets that `s`
-    /// creates with `t`: the one this policy cached for the triple, or
-    /// else the context `compute` gives, to be interned ([`NewSid::sid`]),
+    /// creates with `t`: the one this policy cached for the triple, `s`
+    /// itself when `compute` gives `s`'s own context, or else the context
+    /// `compute` gives, to be interned ([`NewSid::sid`]),
     /// which also caches its SID when it is valid and no object name can
     /// change it (no name-based `type_transition` for the triple's types).
     #[inline]
@@ -414,10 +415,19 @@ impl<'a> Policy<'a> {
             return Ok(NewSid::Known(sid));
         }
         let ctx = compute(self)?;
+        let subject = self.context(s);
         let cacheable = self.compiled.validate(&ctx).is_ok()
             && !self
                 .compiled
-                .has_name_transitions(self.context(s).ty, self.context(t).ty, class);
+                .has_name_transitions(subject.ty, self.context(t).ty, class);
+        // The subject's own context: its SID (an exec that changes
+        // nothing keeps the task's SID, an initial one included).
+        if ctx == subject.context() {
+            if cacheable {
+                self.new_sids.insert(s, t, class, s.raw());
+            }
+            return Ok(NewSid::Known(s));
+        }
         Ok(NewSid::Computed {
             ctx: self.store(&ctx),
             cache_as: cacheable.then_some((self.number, s, t, class)),
