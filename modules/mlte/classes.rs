@@ -5,28 +5,32 @@
 //!
 //! Kernel-independent.
 
-/// The object classes and their permissions, in bit order.
+/// The permissions of the file classes (`file` and the other inode classes
+/// but `dir`), in bit order: one order for all of them, so that a
+/// permission has one bit whichever file class an inode is in.
+const FILE_PERMS: &[&str] = &[
+    "read",
+    "write",
+    "append",
+    "open",
+    "getattr",
+    "setattr",
+    "execute",
+    "ioctl",
+    "map",
+    "create",
+    "link",
+    "unlink",
+    "rename",
+    "relabelfrom",
+    "relabelto",
+];
+
+/// The object classes and their permissions, in bit order. The inode
+/// classes are SELinux's, chosen by the inode's file type as its
+/// `inode_mode_to_security_class()`.
 pub(crate) const CLASSES: &[(&str, &[&str])] = &[
-    (
-        "file",
-        &[
-            "read",
-            "write",
-            "append",
-            "open",
-            "getattr",
-            "setattr",
-            "execute",
-            "ioctl",
-            "map",
-            "create",
-            "link",
-            "unlink",
-            "rename",
-            "relabelfrom",
-            "relabelto",
-        ],
-    ),
+    ("file", FILE_PERMS),
     (
         "dir",
         &[
@@ -64,12 +68,17 @@ pub(crate) const CLASSES: &[(&str, &[&str])] = &[
     ),
     ("ipc", &["create", "associate", "read", "write", "destroy"]),
     ("filesystem", &["mount", "unmount", "getattr"]),
+    ("lnk_file", FILE_PERMS),
+    ("chr_file", FILE_PERMS),
+    ("blk_file", FILE_PERMS),
+    ("sock_file", FILE_PERMS),
+    ("fifo_file", FILE_PERMS),
 ];
 
 /// An object class: its index in [`CLASSES`].
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Class {
-    /// Files and every other non-directory inode.
+    /// Regular files (and an inode of no known file type).
     File = 0,
     /// Directories.
     Dir = 1,
@@ -81,10 +90,20 @@ pub(crate) enum Class {
     Ipc = 4,
     /// Mounted file systems.
     Filesystem = 5,
+    /// Symbolic links.
+    LnkFile = 6,
+    /// Character devices.
+    ChrFile = 7,
+    /// Block devices.
+    BlkFile = 8,
+    /// Unix domain socket files.
+    SockFile = 9,
+    /// Named pipes and pipes.
+    FifoFile = 10,
 }
 
 /// The number of classes.
-pub(crate) const CLASS_COUNT: usize = 6;
+pub(crate) const CLASS_COUNT: usize = 11;
 
 // `Class` and `CLASSES` agree: one class per entry.
 const _: () = assert!(CLASSES.len() == CLASS_COUNT);
@@ -98,7 +117,43 @@ impl Class {
         Class::Socket,
         Class::Ipc,
         Class::Filesystem,
+        Class::LnkFile,
+        Class::ChrFile,
+        Class::BlkFile,
+        Class::SockFile,
+        Class::FifoFile,
     ];
+
+    /// The class of an inode of file type `mode & S_IFMT` (`S_IFDIR`:
+    /// `dir`), as SELinux's `inode_mode_to_security_class()`; `file` for
+    /// a regular file and any type it does not know.
+    #[inline]
+    pub(crate) const fn of_mode(mode: u32) -> Class {
+        match mode & 0o170000 {
+            0o040000 => Class::Dir,
+            0o120000 => Class::LnkFile,
+            0o020000 => Class::ChrFile,
+            0o060000 => Class::BlkFile,
+            0o140000 => Class::SockFile,
+            0o010000 => Class::FifoFile,
+            _ => Class::File,
+        }
+    }
+
+    /// Whether this is one of the file classes, which share the
+    /// permissions of `file` (every inode class but `dir`).
+    #[inline]
+    pub(crate) const fn is_file(self) -> bool {
+        matches!(
+            self,
+            Class::File
+                | Class::LnkFile
+                | Class::ChrFile
+                | Class::BlkFile
+                | Class::SockFile
+                | Class::FifoFile
+        )
+    }
 
     /// The class's name and permission names.
     pub(crate) const fn entry(self) -> (&'static str, &'static [&'static str]) {

@@ -114,7 +114,7 @@ use core::ops::Deref;
 /// The magic at the start of the compiled form.
 pub(crate) const MAGIC: &[u8; 4] = b"MLTE";
 /// The version this code reads and writes.
-pub(crate) const VERSION: u32 = 10;
+pub(crate) const VERSION: u32 = 11;
 /// The most types a policy may declare.
 pub(crate) const MAX_TYPES: u32 = 32_768;
 /// The most roles a policy may declare (`object_r` included).
@@ -2565,7 +2565,7 @@ sid kernel system_u:system_r:init_t:s0; sid file system_u:object_r:tmp_t:s0; sid
             (set(levels, 999), levels),
             (set(levels + LEVEL_BYTES, 0), levels + LEVEL_BYTES),
             (set(rules, 5), rules),
-            (set(rules + 8, 6), rules + 8),
+            (set(rules + 8, CLASS_COUNT as u32), rules + 8),
             (set(rules + 12, 0), rules + 12),
             (set(rules + 16, 0), rules + 16),
         ];

@@ -188,6 +188,66 @@ fn inode_permission_maps_the_mask_to_the_class_permission() {
 }
 
 #[test]
+fn an_inode_is_decided_in_its_file_types_class() {
+    let (_s, h) = boot();
+    // init_t may read bin_t files: regular ones only. A device, a pipe, a
+    // symbolic link or a socket file of that label is in its own class
+    // (SELinux's), for which example.policy grants nothing.
+    let ls = file(&h, "ls", Some("system_u:object_r:bin_t:s0"));
+    let inode = ls.inode().unwrap();
+    let may = |inode: &Inode| {
+        crate::dispatch::inode_permission::<crate::dispatch::Loop>(
+            inode,
+            AccessMask(crate::access::may::READ),
+        )
+    };
+    assert_eq!(may(inode), Ok(()));
+    for (kind, class) in [
+        (0o020000, Class::ChrFile),
+        (0o060000, Class::BlkFile),
+        (0o010000, Class::FifoFile),
+        (0o120000, Class::LnkFile),
+        (0o140000, Class::SockFile),
+    ] {
+        inode.mode.set(kind | 0o644);
+        assert_eq!(class_of(inode), class);
+        assert_eq!(may(inode), Err(EACCES), "{class:?}");
+    }
+    inode.mode.set(0o100644);
+    assert_eq!(may(inode), Ok(()));
+    // mknod asks create in the class of the node's type: user_t may create
+    // files in tmp_t (they become user_tmp_t), not named pipes (fifo_file,
+    // no rule).
+    load_example(|text| {
+        text.replace(
+            "type_transition user_t tmp_t : file user_tmp_t;",
+            "type_transition user_t tmp_t : file user_tmp_t;\n\
+             type_transition user_t tmp_t : fifo_file user_tmp_t;",
+        )
+    });
+    Cred::set_current(Arc::new(h.exec(&ls, &Cred::new(0), false).expect("exec")));
+    let tmp = Arc::new(Inode::new(9200, true));
+    crate::dispatch::inode_alloc_security::<crate::dispatch::Loop>(&cx(), &tmp).unwrap();
+    let tmp_sid = policy::with(|p| {
+        let p = p.unwrap();
+        p.store(&Context::parse(b"system_u:object_r:tmp_t:s0", p).unwrap())
+    });
+    tmp.state(&KEY)
+        .unwrap()
+        .label
+        .set(Some(sidtab::intern(&cx(), &tmp_sid).unwrap()));
+    let new = Dentry {
+        name: b"n".to_vec(),
+        inode: None,
+    };
+    assert_eq!(Mlte.inode_create(&cx(), &tmp, &new, 0o100644), Ok(()));
+    assert_eq!(
+        Mlte.inode_mknod(&cx(), &tmp, &new, 0o010644, 0),
+        Err(EACCES)
+    );
+}
+
+#[test]
 fn audit_rules_name_types_and_match_secids() {
     let (_s, h) = boot();
     let ls = file(&h, "ls", Some("system_u:object_r:bin_t:s0"));

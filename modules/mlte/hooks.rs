@@ -205,14 +205,10 @@ fn inode_sid(inode: &Inode) -> Sid {
     sid_or(inode_label(inode), InitialSid::File)
 }
 
-/// The class of an inode.
+/// The class of an inode, by its file type (`Class::of_mode`).
 #[inline(always)]
 fn class_of(inode: &Inode) -> Class {
-    if inode.is_dir() {
-        Class::Dir
-    } else {
-        Class::File
-    }
+    Class::of_mode(u32::from(inode.mode()))
 }
 
 /// `file` or `dir` permissions, by the inode's class.
@@ -961,10 +957,11 @@ crate::submodule::submodule! {
 
         fn file_ioctl(&self, _cx: &MaySleep, file: &File, _cmd: u32, _arg: u64) -> Result {
             let inode = file.inode();
-            if inode.is_dir() {
+            let class = class_of(inode);
+            if class == Class::Dir {
                 return Ok(());
             }
-            check_inode(inode, Class::File, FILE_IOCTL, Target::Dentry(file.dentry()))
+            check_inode(inode, class, FILE_IOCTL, Target::Dentry(file.dentry()))
         }
 
         fn mmap_file(&self, _cx: &MaySleep, file: Option<&File>, _reqprot: u64, prot: u64, _flags: u64) -> Result {
@@ -997,7 +994,8 @@ crate::submodule::submodule! {
                 inode.with_alias(&cx, |dentry| label_inode(&cx, dentry, inode));
             }
             let bit = |flag: u32, perm: u32| if m & flag != 0 { perm } else { 0 };
-            let (class, perms) = if inode.is_dir() {
+            let class = class_of(inode);
+            let (class, perms) = if class == Class::Dir {
                 (
                     Class::Dir,
                     bit(may::EXEC, DIR_SEARCH) | bit(may::READ, DIR_READ) | bit(may::WRITE, DIR_WRITE),
@@ -1012,7 +1010,7 @@ crate::submodule::submodule! {
                     bit(may::WRITE, FILE_WRITE)
                 };
                 (
-                    Class::File,
+                    class,
                     bit(may::EXEC, FILE_EXECUTE) | bit(may::READ, FILE_READ) | write,
                 )
             };
@@ -1027,12 +1025,14 @@ crate::submodule::submodule! {
             check_create(cx, dir, dentry, Class::Dir)
         }
 
-        fn inode_mknod(&self, cx: &MaySleep, dir: &Inode, dentry: &Dentry, _mode: u16, _dev: u32) -> Result {
-            check_create(cx, dir, dentry, Class::File)
+        fn inode_mknod(&self, cx: &MaySleep, dir: &Inode, dentry: &Dentry, mode: u16, _dev: u32) -> Result {
+            // The class of the node's type (`chr_file`, `fifo_file`, ...),
+            // as SELinux's `may_create()`.
+            check_create(cx, dir, dentry, Class::of_mode(u32::from(mode)))
         }
 
         fn inode_symlink(&self, cx: &MaySleep, dir: &Inode, dentry: &Dentry, _old_name: &[u8]) -> Result {
-            check_create(cx, dir, dentry, Class::File)
+            check_create(cx, dir, dentry, Class::LnkFile)
         }
 
         fn inode_link(&self, cx: &MaySleep, old: &Dentry, dir: &Inode, _new: &Dentry) -> Result {

@@ -3140,8 +3140,8 @@ user u roles object_r level s0 range s0; sid kernel u:object_r:init_t:s0; sid fi
             p.allow[&(user, etc, 1)],
             perm(1, "search") | perm(1, "getattr")
         );
-        assert_eq!(p.allow.len(), 3, "chr_file rules are left out");
-        assert_eq!(p.left_out, 2, "the two rules that name chr_file");
+        assert_eq!(p.allow.len(), 3, "anon_inode rules are left out");
+        assert_eq!(p.left_out, 2, "the two rules that name anon_inode");
         assert_eq!(
             p.constraints.len(),
             2,
