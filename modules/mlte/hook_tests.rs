@@ -221,8 +221,7 @@ fn an_inode_is_decided_in_its_file_types_class() {
     load_example(|text| {
         text.replace(
             "type_transition user_t tmp_t : file user_tmp_t;",
-            "type_transition user_t tmp_t : file user_tmp_t;\n\
-             type_transition user_t tmp_t : fifo_file user_tmp_t;",
+            "type_transition user_t tmp_t : { file fifo_file } user_tmp_t;",
         )
     });
     Cred::set_current(Arc::new(h.exec(&ls, &Cred::new(0), false).expect("exec")));

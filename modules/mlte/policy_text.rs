@@ -1678,7 +1678,8 @@ impl<'a> Parser<'a> {
                 let sources = self.type_set(false)?;
                 let targets = self.type_set(true)?;
                 self.expect(":")?;
-                let class = self.class_ref()?;
+                // One class or a set, as checkpolicy: a rule per class.
+                let classes = self.class_set()?;
                 let new = self.type_ref(None)?;
                 let kind = match keyword.text {
                     "type_change" => TypeRule::Change,
@@ -1688,16 +1689,22 @@ impl<'a> Parser<'a> {
                         None => TypeRule::Transition,
                     },
                 };
-                match class {
-                    ClassRef::Mlte(class) => self.rules.push(Rule::Type {
-                        kind,
-                        sources,
-                        targets,
-                        class,
-                        new,
-                        pos,
-                    }),
-                    ClassRef::Other => self.policy.left_out += 1,
+                let mut others = false;
+                for class in classes {
+                    match class {
+                        ClassRef::Mlte(class) => self.rules.push(Rule::Type {
+                            kind: kind.clone(),
+                            sources: sources.clone(),
+                            targets: targets.clone(),
+                            class,
+                            new: new.clone(),
+                            pos,
+                        }),
+                        ClassRef::Other => others = true,
+                    }
+                }
+                if others {
+                    self.policy.left_out += 1;
                 }
             }
             "range_transition" => {
