@@ -140,21 +140,6 @@ impl Class {
         }
     }
 
-    /// Whether this is one of the file classes, which share the
-    /// permissions of `file` (every inode class but `dir`).
-    #[inline]
-    pub(crate) const fn is_file(self) -> bool {
-        matches!(
-            self,
-            Class::File
-                | Class::LnkFile
-                | Class::ChrFile
-                | Class::BlkFile
-                | Class::SockFile
-                | Class::FifoFile
-        )
-    }
-
     /// The class's name and permission names.
     pub(crate) const fn entry(self) -> (&'static str, &'static [&'static str]) {
         CLASSES[self as usize]
