@@ -5,26 +5,84 @@
 //!
 //! Kernel-independent.
 
-/// The permissions of the file classes (`file` and the other inode classes
-/// but `dir`), in bit order: one order for all of them, so that a
-/// permission has one bit whichever file class an inode is in.
-const FILE_PERMS: &[&str] = &[
+/// The permissions the file and socket classes share, first in both and
+/// in one bit order, as SELinux's `COMMON_FILE_SOCK_PERMS`: a check of one
+/// of these on a socket's inode (`ioctl`, `getattr`, `read`) asks the same
+/// bit in the socket's class.
+const COMMON_PERMS: [&str; COMMON_PERM_COUNT] = [
+    "ioctl",
     "read",
     "write",
-    "append",
-    "open",
+    "create",
     "getattr",
     "setattr",
-    "execute",
-    "ioctl",
+    "relabelfrom",
+    "relabelto",
+    "append",
     "map",
+];
+
+/// How many permissions the file and socket classes share.
+const COMMON_PERM_COUNT: usize = 10;
+
+/// The bits of the permissions the file and socket classes share.
+pub(crate) const COMMON_PERMS_MASK: u32 = (1 << COMMON_PERM_COUNT) - 1;
+
+/// The permissions of the file classes (`file` and the other inode classes
+/// but `dir`), in bit order: [`COMMON_PERMS`], then the files' own. One
+/// order for all of them, so that a permission has one bit whichever file
+/// class an inode is in.
+const FILE_PERMS: &[&str] = &[
+    "ioctl",
+    "read",
+    "write",
     "create",
+    "getattr",
+    "setattr",
+    "relabelfrom",
+    "relabelto",
+    "append",
+    "map",
+    "open",
+    "execute",
     "link",
     "unlink",
     "rename",
+];
+
+/// The permissions of the socket classes, in bit order: [`COMMON_PERMS`],
+/// then the sockets' own; one order for all of them. As SELinux's:
+/// sending is `write`, receiving `read`.
+const SOCKET_PERMS: &[&str] = &[
+    "ioctl",
+    "read",
+    "write",
+    "create",
+    "getattr",
+    "setattr",
     "relabelfrom",
     "relabelto",
+    "append",
+    "map",
+    "bind",
+    "connect",
+    "listen",
+    "accept",
 ];
+
+/// Whether `list` begins with [`COMMON_PERMS`].
+const fn begins_with_common(list: &[&str]) -> bool {
+    let mut i = 0;
+    while i < COMMON_PERM_COUNT {
+        if !crate::chain::bytes_eq(list[i].as_bytes(), COMMON_PERMS[i].as_bytes()) {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+const _: () = assert!(begins_with_common(FILE_PERMS) && begins_with_common(SOCKET_PERMS));
 
 /// The object classes and their permissions, in bit order. The inode
 /// classes are SELinux's, chosen by the inode's file type as its
@@ -59,13 +117,7 @@ pub(crate) const CLASSES: &[(&str, &[&str])] = &[
             "execmem",
         ],
     ),
-    (
-        "socket",
-        &[
-            // As SELinux's: sending is `write`, receiving `read`.
-            "create", "bind", "connect", "listen", "accept", "write", "read",
-        ],
-    ),
+    ("socket", SOCKET_PERMS),
     ("ipc", &["create", "associate", "read", "write", "destroy"]),
     ("filesystem", &["mount", "unmount", "getattr"]),
     ("lnk_file", FILE_PERMS),
@@ -73,6 +125,15 @@ pub(crate) const CLASSES: &[(&str, &[&str])] = &[
     ("blk_file", FILE_PERMS),
     ("sock_file", FILE_PERMS),
     ("fifo_file", FILE_PERMS),
+    ("unix_stream_socket", SOCKET_PERMS),
+    ("unix_dgram_socket", SOCKET_PERMS),
+    ("tcp_socket", SOCKET_PERMS),
+    ("udp_socket", SOCKET_PERMS),
+    ("rawip_socket", SOCKET_PERMS),
+    ("netlink_socket", SOCKET_PERMS),
+    ("netlink_route_socket", SOCKET_PERMS),
+    ("packet_socket", SOCKET_PERMS),
+    ("key_socket", SOCKET_PERMS),
 ];
 
 /// An object class: its index in [`CLASSES`].
@@ -84,7 +145,7 @@ pub(crate) enum Class {
     Dir = 1,
     /// Tasks.
     Process = 2,
-    /// Sockets.
+    /// Sockets of a family no other socket class is for.
     Socket = 3,
     /// System V message queues, semaphores and shared memory.
     Ipc = 4,
@@ -100,10 +161,28 @@ pub(crate) enum Class {
     SockFile = 9,
     /// Named pipes and pipes.
     FifoFile = 10,
+    /// Unix stream and seqpacket sockets.
+    UnixStreamSocket = 11,
+    /// Unix datagram sockets.
+    UnixDgramSocket = 12,
+    /// TCP sockets.
+    TcpSocket = 13,
+    /// UDP sockets.
+    UdpSocket = 14,
+    /// Other IPv4 and IPv6 sockets.
+    RawipSocket = 15,
+    /// Netlink sockets but routing's.
+    NetlinkSocket = 16,
+    /// Netlink routing sockets.
+    NetlinkRouteSocket = 17,
+    /// Packet sockets.
+    PacketSocket = 18,
+    /// Key management sockets.
+    KeySocket = 19,
 }
 
 /// The number of classes.
-pub(crate) const CLASS_COUNT: usize = 11;
+pub(crate) const CLASS_COUNT: usize = 20;
 
 // `Class` and `CLASSES` agree: one class per entry.
 const _: () = assert!(CLASSES.len() == CLASS_COUNT);
@@ -122,7 +201,96 @@ impl Class {
         Class::BlkFile,
         Class::SockFile,
         Class::FifoFile,
+        Class::UnixStreamSocket,
+        Class::UnixDgramSocket,
+        Class::TcpSocket,
+        Class::UdpSocket,
+        Class::RawipSocket,
+        Class::NetlinkSocket,
+        Class::NetlinkRouteSocket,
+        Class::PacketSocket,
+        Class::KeySocket,
     ];
+
+    /// The class of a socket of address family `family`, type `ty` and
+    /// protocol `protocol`, as SELinux's `socket_type_to_security_class()`
+    /// (`extended`: under the `extended_socket_class` capability): Unix
+    /// stream (and seqpacket) and datagram (and raw) sockets; IPv4 and
+    /// IPv6 TCP (stream or seqpacket, protocol 0 or TCP), UDP (datagram,
+    /// protocol 0 or UDP) and the rest as `rawip_socket`; netlink routing
+    /// sockets; packet and key sockets; any other family `socket`. Where
+    /// SELinux has a class mlte has not, mlte's is `socket`: DCCP sockets,
+    /// the other netlink protocols' (for which mlte has `netlink_socket`,
+    /// SELinux's class of the protocols it has no class for), and, when
+    /// `extended`, SCTP and ICMP sockets and the families SELinux then
+    /// gives classes of their own.
+    #[inline]
+    pub(crate) const fn of_socket(family: u32, ty: u32, protocol: u32, extended: bool) -> Class {
+        const AF_UNIX: u32 = 1;
+        const AF_INET: u32 = 2;
+        const AF_INET6: u32 = 10;
+        const AF_KEY: u32 = 15;
+        const AF_NETLINK: u32 = 16;
+        const AF_PACKET: u32 = 17;
+        const SOCK_STREAM: u32 = 1;
+        const SOCK_DGRAM: u32 = 2;
+        const SOCK_RAW: u32 = 3;
+        const SOCK_SEQPACKET: u32 = 5;
+        const SOCK_DCCP: u32 = 6;
+        const IPPROTO_IP: u32 = 0;
+        const IPPROTO_ICMP: u32 = 1;
+        const IPPROTO_TCP: u32 = 6;
+        const IPPROTO_UDP: u32 = 17;
+        const IPPROTO_ICMPV6: u32 = 58;
+        const IPPROTO_SCTP: u32 = 132;
+        const NETLINK_ROUTE: u32 = 0;
+        match family {
+            AF_UNIX => match ty {
+                SOCK_STREAM | SOCK_SEQPACKET => Class::UnixStreamSocket,
+                SOCK_DGRAM | SOCK_RAW => Class::UnixDgramSocket,
+                _ => Class::Socket,
+            },
+            AF_INET | AF_INET6 => match ty {
+                SOCK_STREAM | SOCK_SEQPACKET => match protocol {
+                    IPPROTO_IP | IPPROTO_TCP => Class::TcpSocket,
+                    IPPROTO_SCTP if extended => Class::Socket,
+                    _ => Class::RawipSocket,
+                },
+                SOCK_DGRAM => match protocol {
+                    IPPROTO_IP | IPPROTO_UDP => Class::UdpSocket,
+                    IPPROTO_ICMP | IPPROTO_ICMPV6 if extended => Class::Socket,
+                    _ => Class::RawipSocket,
+                },
+                SOCK_DCCP => Class::Socket,
+                _ => Class::RawipSocket,
+            },
+            AF_NETLINK if protocol == NETLINK_ROUTE => Class::NetlinkRouteSocket,
+            AF_NETLINK => Class::NetlinkSocket,
+            AF_PACKET => Class::PacketSocket,
+            AF_KEY => Class::KeySocket,
+            _ => Class::Socket,
+        }
+    }
+
+    /// Whether this is a socket class: a new object of it takes its
+    /// creator's role, type and range, as SELinux's
+    /// `security_is_socket_class()` in `security_compute_sid()`.
+    #[inline]
+    pub(crate) const fn is_socket(self) -> bool {
+        matches!(
+            self,
+            Class::Socket
+                | Class::UnixStreamSocket
+                | Class::UnixDgramSocket
+                | Class::TcpSocket
+                | Class::UdpSocket
+                | Class::RawipSocket
+                | Class::NetlinkSocket
+                | Class::NetlinkRouteSocket
+                | Class::PacketSocket
+                | Class::KeySocket
+        )
+    }
 
     /// The class of an inode of file type `mode & S_IFMT` (`S_IFDIR`:
     /// `dir`), as SELinux's `inode_mode_to_security_class()`; `file` for
@@ -174,4 +342,59 @@ pub(crate) const fn perm(class: Class, name: &str) -> u32 {
         bit += 1;
     }
     panic!("no such permission in CLASSES")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sockets_are_in_selinuxs_classes() {
+        use Class::*;
+        // (family, type, protocol): without, then with extended_socket_class.
+        for (family, ty, protocol, plain, extended) in [
+            (1, 1, 0, UnixStreamSocket, UnixStreamSocket),
+            (1, 5, 0, UnixStreamSocket, UnixStreamSocket),
+            (1, 2, 0, UnixDgramSocket, UnixDgramSocket),
+            (2, 1, 0, TcpSocket, TcpSocket),
+            (10, 1, 6, TcpSocket, TcpSocket),
+            (2, 1, 132, RawipSocket, Socket),
+            (2, 2, 0, UdpSocket, UdpSocket),
+            (2, 2, 17, UdpSocket, UdpSocket),
+            (2, 2, 1, RawipSocket, Socket),
+            (10, 2, 58, RawipSocket, Socket),
+            (2, 3, 255, RawipSocket, RawipSocket),
+            (2, 6, 0, Socket, Socket),
+            (16, 0, 0, NetlinkRouteSocket, NetlinkRouteSocket),
+            (16, 3, 9, NetlinkSocket, NetlinkSocket),
+            (17, 3, 768, PacketSocket, PacketSocket),
+            (15, 3, 2, KeySocket, KeySocket),
+            (31, 1, 0, Socket, Socket),
+            (u32::MAX, u32::MAX, u32::MAX, Socket, Socket),
+        ] {
+            assert_eq!(
+                Class::of_socket(family, ty, protocol, false),
+                plain,
+                "{family} {ty} {protocol}"
+            );
+            assert_eq!(
+                Class::of_socket(family, ty, protocol, true),
+                extended,
+                "{family} {ty} {protocol}"
+            );
+            assert!(plain.is_socket() && extended.is_socket());
+        }
+        // Files and sockets share their first permissions, bit for bit.
+        for name in COMMON_PERMS {
+            assert_eq!(
+                perm(Class::File, name),
+                perm(Class::TcpSocket, name),
+                "{name}"
+            );
+            assert_ne!(perm(Class::File, name) & COMMON_PERMS_MASK, 0);
+        }
+        assert_eq!(perm(Class::File, "open") & COMMON_PERMS_MASK, 0);
+        assert_eq!(perm(Class::Socket, "bind") & COMMON_PERMS_MASK, 0);
+        assert!(!Class::File.is_socket() && !Class::SockFile.is_socket());
+    }
 }

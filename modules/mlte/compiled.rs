@@ -114,7 +114,7 @@ use core::ops::Deref;
 /// The magic at the start of the compiled form.
 pub(crate) const MAGIC: &[u8; 4] = b"MLTE";
 /// The version this code reads and writes.
-pub(crate) const VERSION: u32 = 11;
+pub(crate) const VERSION: u32 = 12;
 /// The most types a policy may declare.
 pub(crate) const MAX_TYPES: u32 = 32_768;
 /// The most roles a policy may declare (`object_r` included).
@@ -1889,7 +1889,7 @@ impl<'a> Compiled<'a> {
         class: Class,
         how: Computation<'_>,
     ) -> Context {
-        let subject_like = matches!(class, Class::Process | Class::Socket);
+        let subject_like = class == Class::Process || class.is_socket();
         let (ty, role) = if subject_like {
             (s.ty, s.role)
         } else {
@@ -2982,7 +2982,7 @@ user other_u roles system_r level s0 range s0 - s2:c0.c2;
             (set(rule(3), b"aaaaa\0"), "genfscon records not by file system name, longer paths first, then by path and file type, or one repeated"),
             // A rule for any type beside one for a type, of one path.
             (set(mode_at(0), &0u32.to_le_bytes()), "two genfscon records for one path and file type"),
-            (set(108, &8u32.to_le_bytes()), "unknown policy capability bits"),
+            (set(108, &(policycap::ALL + 1).to_le_bytes()), "unknown policy capability bits"),
         ] {
             assert_eq!(why(b), want);
         }

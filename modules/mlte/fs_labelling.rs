@@ -97,8 +97,12 @@ pub(crate) mod policycap {
     /// `functionfs_seclabel`: functionfs is labelled by path and keeps
     /// labels set on it.
     pub(crate) const FUNCTIONFS_SECLABEL: u32 = 1 << 2;
+    /// `extended_socket_class`: SCTP, ICMP and other sockets have classes
+    /// of their own (`Class::of_socket`).
+    pub(crate) const EXTENDED_SOCKET_CLASS: u32 = 1 << 3;
     /// Every bit a compiled policy may set.
-    pub(crate) const ALL: u32 = GENFS_SECLABEL_SYMLINKS | CGROUP_SECLABEL | FUNCTIONFS_SECLABEL;
+    pub(crate) const ALL: u32 =
+        GENFS_SECLABEL_SYMLINKS | CGROUP_SECLABEL | FUNCTIONFS_SECLABEL | EXTENDED_SOCKET_CLASS;
 }
 
 /// Whether the inodes of a file system of type `fs` are labelled by their

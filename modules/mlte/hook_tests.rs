@@ -846,3 +846,47 @@ fn new_files_get_their_context_from_the_cache_and_names_still_count() {
     });
     assert_eq!(created(&tmp, "a"), "system_u:object_r:etc_t:s0");
 }
+
+#[test]
+fn sockets_and_their_inodes_are_in_their_socket_class() {
+    let (_s, _h) = boot();
+    load_example(|text| text + "allow init_t self : tcp_socket { create getattr };\n");
+    let create = |family, ty| Mlte.socket_create(&cx(), family, ty, 0, false);
+    // TCP is allowed; a Unix stream socket is another class, with no rule.
+    assert_eq!(create(2, 1), Ok(()));
+    assert_eq!(create(1, 1), Err(EACCES));
+    // The socket's inode takes its class and label: getattr (a permission
+    // files and sockets share) is allowed, read is not.
+    let inode = Arc::new(Inode::new(9300, false));
+    inode.mode.set(0o140777);
+    crate::dispatch::inode_alloc_security::<crate::dispatch::Loop>(&cx(), &inode).unwrap();
+    assert_eq!(
+        class_of(&inode),
+        Class::SockFile,
+        "before socket_post_create"
+    );
+    let sock = Socket {
+        sock: Some(Arc::new(crate::objects::Sock::new(2))),
+        inode: inode.clone(),
+    };
+    assert_eq!(
+        Mlte.socket_post_create(&cx(), &sock, 2, 1, 0, false),
+        Ok(())
+    );
+    assert_eq!(class_of(&inode), Class::TcpSocket);
+    assert_eq!(inode_sid(&inode), current_sid());
+    let target = Target::Inode(&inode);
+    assert_eq!(
+        check_inode(&inode, Class::TcpSocket, FILE_GETATTR, target),
+        Ok(())
+    );
+    assert_eq!(
+        check_inode(&inode, Class::TcpSocket, FILE_READ, target),
+        Err(EACCES)
+    );
+    // `open` is not a socket permission: not asked of a socket's inode.
+    assert_eq!(
+        check_inode(&inode, Class::TcpSocket, FILE_OPEN, target),
+        Ok(())
+    );
+}

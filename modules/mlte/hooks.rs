@@ -48,10 +48,10 @@
 //! it.
 
 use super::boolean_files;
-use super::classes::{perm, Class};
+use super::classes::{perm, Class, COMMON_PERMS_MASK};
 use super::compiled::{Computation, InitialSid, SIDS};
 use super::context::{Context, ContextView, Shown};
-use super::fs_labelling::{self, Behaviour, FsUse};
+use super::fs_labelling::{self, policycap, Behaviour, FsUse};
 use super::label::{InodeLabel, Label};
 use super::policy::{self, NewSid, Policy, Target};
 use super::query;
@@ -67,8 +67,8 @@ use crate::error::{
 use crate::objects::{
     current_is_single_threaded, AttrValue, AttrValueView, Binprm, BinprmView, Cred, CredView,
     Dentry, DentryView, File, FileView, Iattr, IattrView, Inode, InodeView, IpcPerm, MsgMsg,
-    NewCred, NewCredView, Path, PathView, SecCtx, SecCtxView, Secid, Socket, SocketView, Task,
-    TaskView, Vma, VmaView, XattrValue, XattrValueView,
+    NewCred, NewCredView, Path, PathView, SecCtx, SecCtxView, Secid, SockView, Socket, SocketView,
+    Task, TaskView, Vma, VmaView, XattrValue, XattrValueView,
 };
 use crate::platform::{self, Dir, TextBuf};
 use core::ffi::CStr;
@@ -205,10 +205,18 @@ fn inode_sid(inode: &Inode) -> Sid {
     sid_or(inode_label(inode), InitialSid::File)
 }
 
-/// The class of an inode, by its file type (`Class::of_mode`).
+/// The class of an inode, by its file type (`Class::of_mode`); a
+/// socket's inode is in its socket's class, as SELinux's (set by
+/// `socket_post_create`).
 #[inline(always)]
 fn class_of(inode: &Inode) -> Class {
-    Class::of_mode(u32::from(inode.mode()))
+    let class = Class::of_mode(u32::from(inode.mode()));
+    if class == Class::SockFile {
+        if let Some(socket) = inode.state(&KEY).and_then(InodeLabel::socket_class) {
+            return socket;
+        }
+    }
+    class
 }
 
 /// `file` or `dir` permissions, by the inode's class.
@@ -287,6 +295,13 @@ fn check_inode(inode: &Inode, class: Class, perms: u32, target: Target<'_>) -> R
     if inode.is_private() {
         return Ok(());
     }
+    // A socket's inode is asked only the permissions files and sockets
+    // share (SELinux asks no `open` on sockfs, `open_file_to_av()`).
+    let perms = if class.is_socket() {
+        perms & COMMON_PERMS_MASK
+    } else {
+        perms
+    };
     check(current_sid(), inode_sid(inode), class, perms, target)
 }
 
@@ -661,6 +676,7 @@ fn check_socket(sock: &Socket, perms: u32) -> Result {
     let label = sock.sock().and_then(|sk| sk.state(&KEY));
     policy::with(|p| {
         let Some(p) = p else { return Ok(()) };
+        let class = socket_class(sock, extended_sockets(p));
         let o = match label {
             Some(label) => {
                 label.set_if_unset(s);
@@ -668,8 +684,23 @@ fn check_socket(sock: &Socket, perms: u32) -> Result {
             }
             None => s,
         };
-        policy::check(p, s, o, Class::Socket, perms, Target::None)
+        policy::check(p, s, o, class, perms, Target::None)
     })
+}
+
+/// The class of `sock`, by its family, type and protocol
+/// (`Class::of_socket`, `extended` as the policy's capability says);
+/// `socket` before the protocol set it up.
+fn socket_class(sock: &Socket, extended: bool) -> Class {
+    sock.sock().map_or(Class::Socket, |sk| {
+        let (ty, protocol) = sk.type_and_protocol();
+        Class::of_socket(sk.family().into(), ty.into(), protocol.into(), extended)
+    })
+}
+
+/// Whether `p` has the `extended_socket_class` capability.
+fn extended_sockets(p: &Policy<'_>) -> bool {
+    p.policycaps() & policycap::EXTENDED_SOCKET_CLASS != 0
 }
 
 /// May the current task have `perms` on IPC object `ipc`?
@@ -1311,30 +1342,47 @@ crate::submodule::submodule! {
             check_task(target, cred, perm)
         }
 
-        fn socket_create(&self, _cx: &MaySleep, _family: i32, _ty: i32, _protocol: i32, kern: bool) -> Result {
+        fn socket_create(&self, _cx: &MaySleep, family: i32, ty: i32, protocol: i32, kern: bool) -> Result {
             if kern {
                 return Ok(());
             }
             let s = current_sid();
-            check(s, s, Class::Socket, SOCKET_CREATE, Target::None)
+            policy::with(|p| {
+                let Some(p) = p else { return Ok(()) };
+                // Negative values name no class of their own: `socket`.
+                let class = Class::of_socket(family as u32, ty as u32, protocol as u32, extended_sockets(p));
+                policy::check(p, s, s, class, SOCKET_CREATE, Target::None)
+            })
         }
 
         fn socket_post_create(
             &self,            _cx: &MaySleep,
             sock: &Socket,
-            _family: i32,
-            _ty: i32,
-            _protocol: i32,
+            family: i32,
+            ty: i32,
+            protocol: i32,
             kern: bool,
         ) -> Result {
+            // Its inode is in the socket's class and has its label, as
+            // SELinux's.
+            let extended = policy::with(|p| p.is_some_and(extended_sockets));
+            let class = Class::of_socket(family as u32, ty as u32, protocol as u32, extended);
+            let inode = sock.inode().state(&KEY);
+            if let Some(inode) = inode {
+                inode.set_socket_class(class);
+            }
             if kern {
                 return Ok(());
             }
-            let Some(label) = sock.sock().and_then(|sk| sk.state(&KEY)) else {
+            if policy::with(|p| p.is_none()) {
                 return Ok(());
-            };
-            if policy::with(|p| p.is_some()) {
-                label.set(Some(current_sid()));
+            }
+            let s = current_sid();
+            if let Some(label) = sock.sock().and_then(|sk| sk.state(&KEY)) {
+                label.set(Some(s));
+            }
+            if let Some(inode) = inode {
+                inode.label.set(Some(s));
             }
             Ok(())
         }
@@ -1351,8 +1399,18 @@ crate::submodule::submodule! {
             check_socket(sock, SOCKET_LISTEN)
         }
 
-        fn socket_accept(&self, _cx: &MaySleep, sock: &Socket, _new: &Socket) -> Result {
-            check_socket(sock, SOCKET_ACCEPT)
+        fn socket_accept(&self, _cx: &MaySleep, sock: &Socket, new: &Socket) -> Result {
+            check_socket(sock, SOCKET_ACCEPT)?;
+            // The new socket's inode is in the listener's class, with the
+            // listener's label, as SELinux's `selinux_socket_accept()`.
+            if let Some(inode) = new.inode().state(&KEY) {
+                let extended = policy::with(|p| p.is_some_and(extended_sockets));
+                inode.set_socket_class(socket_class(sock, extended));
+                if let Some(sid) = sock.sock().and_then(|sk| sk.state(&KEY)).and_then(Label::get) {
+                    inode.label.set(Some(sid));
+                }
+            }
+            Ok(())
         }
 
         fn socket_sendmsg(&self, _cx: &MaySleep, sock: &Socket, _size: i32) -> Result {

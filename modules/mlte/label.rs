@@ -16,9 +16,10 @@
 //!
 //! Kernel-independent: no allocation, no panic path.
 
+use super::classes::Class;
 use super::sidtab::Sid;
 use crate::blob::BlobState;
-use core::sync::atomic::{AtomicU32, Ordering};
+use core::sync::atomic::{AtomicU32, AtomicU8, Ordering};
 
 /// The bit that says the SID is provisional: it stands in for one that
 /// could not be read, and [`Label::is_set`] is false. SIDs stay far below
@@ -115,7 +116,8 @@ impl Label {
 /// An inode's slice of its blob: its [`Label`], and the SID of the task
 /// that made it (SELinux's `task_sid` of an `inode_security_struct`), from
 /// which the inodes of `fs_use_task` and `fs_use_trans` file systems are
-/// labelled when they are first reached. 8 bytes.
+/// labelled when they are first reached; for a socket's inode, the
+/// socket's class (SELinux's `sclass`). 12 bytes.
 #[derive(Default)]
 pub(crate) struct InodeLabel {
     /// The label decisions use.
@@ -123,6 +125,24 @@ pub(crate) struct InodeLabel {
     /// The maker's SID; none for an inode made before stacker's blobs
     /// were set up.
     pub(crate) maker: Label,
+    /// A socket's inode: its socket's class, plus one; 0 for others.
+    socket_class: AtomicU8,
+}
+
+impl InodeLabel {
+    /// The class of the socket whose inode this is, if it is one.
+    #[inline]
+    pub(crate) fn socket_class(&self) -> Option<Class> {
+        let n = self.socket_class.load(Ordering::Relaxed);
+        Class::ALL.get(usize::from(n.checked_sub(1)?)).copied()
+    }
+
+    /// Records that this is the inode of a socket of `class`.
+    pub(crate) fn set_socket_class(&self, class: Class) {
+        // Fewer than 255 classes: no overflow.
+        self.socket_class
+            .store((class as u8).wrapping_add(1), Ordering::Relaxed);
+    }
 }
 
 // SAFETY: all zero is "no label, no maker"; there is nothing to drop.

@@ -112,13 +112,14 @@ use super::fs_labelling::{policycap, FsUse, GENFS_TYPES};
 use super::level::Level;
 
 /// The policy capabilities that change how mlte labels, by name.
-const POLICYCAP_NAMES: [(&str, u32); 3] = [
+const POLICYCAP_NAMES: [(&str, u32); 4] = [
     (
         "genfs_seclabel_symlinks",
         policycap::GENFS_SECLABEL_SYMLINKS,
     ),
     ("cgroup_seclabel", policycap::CGROUP_SECLABEL),
     ("functionfs_seclabel", policycap::FUNCTIONFS_SECLABEL),
+    ("extended_socket_class", policycap::EXTENDED_SOCKET_CLASS),
 ];
 
 /// A position in the policy text.
@@ -3034,7 +3035,8 @@ user u roles object_r level s0 range s0; sid kernel u:object_r:init_t:s0; sid fi
 ";
         let p = parse(text).unwrap();
         let (init, user, etc, bin) = (0, 1, 2, 3);
-        let (read, write) = (1u32, 2u32);
+        let bit = |name| crate::mlte::classes::perm(Class::File, name);
+        let (read, write) = (bit("read"), bit("write"));
         let file = 0u8;
         // bin_t joined files after the rule: still expanded.
         for s in [init, user] {
@@ -3624,7 +3626,8 @@ user u roles object_r level s0 range s0; sid kernel u:object_r:init_t:s0; sid fi
         assert_eq!(p.levels.len(), 2);
         assert_eq!(p.sids[0].unwrap().low.to_string(), "s1:c0");
         let (class, perms, ops) = &p.constraints[0];
-        assert_eq!((*class, *perms), (0, 3));
+        let bit = |name| crate::mlte::classes::perm(Class::File, name);
+        assert_eq!((*class, *perms), (0, bit("read") | bit("write")));
         assert_eq!(
             ops[..],
             [

@@ -327,15 +327,19 @@ pub(crate) trait SocketView: Sync {
     /// The socket's `struct sock`: `None` before the protocol set it up
     /// (the new socket of `socket_accept`).
     fn sock(&self) -> Option<&Sock>;
+
+    /// The socket's inode (every socket has one, in sockfs).
+    fn inode(&self) -> &Inode;
 }
 
 /// A `struct sock`: the network layer's half of a socket. Not for its
 /// alloc and free hooks, which get a `SockSecurity`.
-// No submodule calls it yet: the view keeps it in both models.
-#[allow(dead_code)]
 pub(crate) trait SockView: HasBlob + Sync {
     /// The address family (`AF_*`).
     fn family(&self) -> u16;
+
+    /// The socket type (`SOCK_*`) and protocol.
+    fn type_and_protocol(&self) -> (u16, u16);
 }
 
 /// A `struct vm_area_struct`.

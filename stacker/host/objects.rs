@@ -730,11 +730,17 @@ impl MmapAddrView for MmapAddr {
 pub(crate) struct Socket {
     /// Its network-layer half, once set up.
     pub(crate) sock: Option<Arc<Sock>>,
+    /// Its inode (sockfs's).
+    pub(crate) inode: Arc<Inode>,
 }
 
 impl SocketView for Socket {
     fn sock(&self) -> Option<&Sock> {
         self.sock.as_deref()
+    }
+
+    fn inode(&self) -> &Inode {
+        &self.inode
     }
 }
 
@@ -742,15 +748,21 @@ impl SocketView for Socket {
 pub(crate) struct Sock {
     /// Address family.
     pub(crate) family: u16,
+    /// Socket type (`SOCK_*`).
+    pub(crate) ty: u16,
+    /// Protocol.
+    pub(crate) protocol: u16,
     blob: Blob,
 }
 has_blob!(Sock, Sock, SockState);
 
 impl Sock {
-    /// A new sock of `family`.
+    /// A new stream sock of `family`, protocol 0.
     pub(crate) fn new(family: u16) -> Sock {
         Sock {
             family,
+            ty: 1,
+            protocol: 0,
             blob: Blob::new(ObjectKind::Sock),
         }
     }
@@ -759,6 +771,10 @@ impl Sock {
 impl SockView for Sock {
     fn family(&self) -> u16 {
         self.family
+    }
+
+    fn type_and_protocol(&self) -> (u16, u16) {
+        (self.ty, self.protocol)
     }
 }
 

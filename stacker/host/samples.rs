@@ -119,7 +119,7 @@ sample_objects! {
     CommittedBinprm = CommittedBinprm { file: Arc::new(file()) };
     PreparedCred<'static> = PreparedCred { cred: <&Cred>::sample() };
     InodeBlob<'static> = InodeBlob { blob: Box::leak(Box::new(Inode::new(7, false).into_blob())) };
-    Socket = Socket { sock: Some(Arc::new(Sock::new(1))) };
+    Socket = Socket { sock: Some(Arc::new(Sock::new(1))), inode: Arc::new(Inode::new(8, false)) };
     Sock = Sock::new(1);
     SockSecurity = SockSecurity::new();
     IpcPerm = IpcPerm::new();

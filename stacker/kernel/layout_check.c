@@ -166,3 +166,15 @@ void *stacker_sk_security(const struct sock *sk)
 {
 	return sk->sk_security;
 }
+
+/* The inode of a socket (SOCK_INODE() is an inline container_of). */
+struct inode *stacker_socket_inode(const struct socket *sock)
+{
+	return SOCK_INODE((struct socket *)sock);
+}
+
+/* sk->sk_type in the high half, sk->sk_protocol in the low: as above. */
+u32 stacker_sk_type_protocol(const struct sock *sk)
+{
+	return (u32)sk->sk_type << 16 | sk->sk_protocol;
+}

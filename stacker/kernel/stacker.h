@@ -87,6 +87,8 @@ int stacker_rs_own_securityfs_init(const char *name);
 int stacker_layout_check(void);
 struct sock;
 void *stacker_sk_security(const struct sock *sk);
+u32 stacker_sk_type_protocol(const struct sock *sk);
+struct inode *stacker_socket_inode(const struct socket *sock);
 
 /*
  * Process attributes for the LSMs after stacker, when no submodule claims

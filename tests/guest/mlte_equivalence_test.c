@@ -39,7 +39,7 @@
 #define MLTE "/sys/kernel/security/stacker/mlte/"
 #define DIR_EQ "/etc/mlte/equivalence"
 #define MAX_CONTEXTS 64
-#define MAX_CLASSES 16
+#define MAX_CLASSES 32
 #define MAX_PERMS 32
 #define CONTEXT_MAX 96
 #define MAX_NAMES 8

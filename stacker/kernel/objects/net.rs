@@ -18,6 +18,13 @@ impl SocketView for Socket {
         // SAFETY: a non-null `sk` lives as long as its socket.
         unsafe { Sock::from_raw_opt(sk) }
     }
+
+    #[inline]
+    fn inode(&self) -> &Inode {
+        // SAFETY: every `struct socket` is the `socket` of a `struct
+        // socket_alloc` (`sock_alloc()`), whose inode lives as long as it.
+        unsafe { Inode::from_raw(stacker_socket_inode(self.as_raw().cast())) }
+    }
 }
 
 wrapper!(
@@ -44,6 +51,13 @@ extern "C" {
     /// `*const c_void`: bindgen's `sock` holds empty structs, which the
     /// `improper_ctypes` lint refuses in an `extern` block.
     fn stacker_sk_security(sk: *const c_void) -> *mut c_void;
+
+    /// `sk->sk_type << 16 | sk->sk_protocol` (`layout_check.c`), read in C
+    /// for the same reason.
+    fn stacker_sk_type_protocol(sk: *const c_void) -> u32;
+
+    /// `SOCK_INODE(sock)` (`layout_check.c`).
+    fn stacker_socket_inode(sock: *const c_void) -> *mut bindings::inode;
 }
 
 impl SockView for Sock {
@@ -51,5 +65,14 @@ impl SockView for Sock {
     fn family(&self) -> u16 {
         // SAFETY: the sock is valid; its family is fixed when it is set up.
         unsafe { (*self.as_raw()).__sk_common.skc_family }
+    }
+
+    #[inline]
+    fn type_and_protocol(&self) -> (u16, u16) {
+        // SAFETY: the sock is valid; its type and protocol are set with
+        // it (`sk_alloc()`, the protocol's `create`), before any hook that
+        // has a `Sock` view.
+        let both = unsafe { stacker_sk_type_protocol(self.as_raw().cast()) };
+        ((both >> 16) as u16, both as u16)
     }
 }
