@@ -23,7 +23,9 @@ impl SocketView for Socket {
     fn inode(&self) -> &Inode {
         // SAFETY: every `struct socket` is the `socket` of a `struct
         // socket_alloc` (`sock_alloc()`), whose inode lives as long as it.
-        unsafe { Inode::from_raw(stacker_socket_inode(self.as_raw().cast())) }
+        let inode = unsafe { stacker_socket_inode(self.as_raw().cast()) };
+        // SAFETY: as above: the socket's inode, valid as long as it.
+        unsafe { Inode::from_raw(inode.cast()) }
     }
 }
 
@@ -56,8 +58,9 @@ extern "C" {
     /// for the same reason.
     fn stacker_sk_type_protocol(sk: *const c_void) -> u32;
 
-    /// `SOCK_INODE(sock)` (`layout_check.c`).
-    fn stacker_socket_inode(sock: *const c_void) -> *mut bindings::inode;
+    /// `SOCK_INODE(sock)` (`layout_check.c`), as a `struct inode *` (an
+    /// untyped pointer here, for the same reason as the sock's).
+    fn stacker_socket_inode(sock: *const c_void) -> *mut c_void;
 }
 
 impl SockView for Sock {
