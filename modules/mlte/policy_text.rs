@@ -2312,19 +2312,19 @@ impl Parser<'_> {
             for role in &t.roles {
                 for ty in self.expand(&t.types, 0) {
                     let key = (role_id(role), ty, t.class);
+                    // As checkpolicy: any second rule for a role, type
+                    // and class, even one that gives the same role.
                     if let Some(&old) = self.policy.role_transitions.get(&key) {
-                        if old != new {
-                            return Self::error_at(
-                                t.pos,
-                                0,
-                                format!(
-                                    "a second role_transition for {role} {} : {} (the first gives {})",
-                                    self.policy.types[ty as usize],
-                                    CLASSES[usize::from(t.class)].0,
-                                    roles[old as usize]
-                                ),
-                            );
-                        }
+                        return Self::error_at(
+                            t.pos,
+                            0,
+                            format!(
+                                "a second role_transition for {role} {} : {} (the first gives {})",
+                                self.policy.types[ty as usize],
+                                CLASSES[usize::from(t.class)].0,
+                                roles[old as usize]
+                            ),
+                        );
                     }
                     self.policy.role_transitions.insert(key, new);
                 }
@@ -3991,6 +3991,11 @@ user u roles object_r level s0 range s0; sid kernel u:object_r:init_t:s0; sid fi
             (
                 "type_change a b : file c;\ntype_change a b : file a;",
                 "5:1: a second type_change for a b : file (the first gives c)",
+            ),
+            (
+                // Even one that gives the same role, as checkpolicy.
+                "role r;\nrole_transition r a : file object_r;\nrole_transition r a : file object_r;",
+                "6:1: a second role_transition for r a : file (the first gives object_r)",
             ),
             (
                 "type_member a b : file c;\ntype_member a b : file a;",

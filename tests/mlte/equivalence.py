@@ -321,7 +321,9 @@ def generate(declarations, seed):
     for _ in range(4):
         role, ty, (cls, _) = rng.choice(roles + ["system_r"]), rng.choice(types), rng.choice(classes)
         new = rng.choice(roles + ["system_r", "object_r"])
-        if role_transitions.setdefault((role, ty, cls), new) == new:
+        # checkpolicy refuses any second rule for a (role, type, class).
+        if (role, ty, cls) not in role_transitions:
+            role_transitions[(role, ty, cls)] = new
             out.append(f"role_transition {role} {ty}:{cls} {new};\n")
     fs_caps, fs_lines = file_system_statements(seed, types)
     out += fs_caps
