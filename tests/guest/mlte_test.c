@@ -250,14 +250,15 @@ FIXTURE_TEARDOWN(mlte)
 /*
  * The blob layout of this chain (printed for the docs), and mlte's slots:
  * a label (the 4-byte SID of the object's context) in the cred, sock and
- * IPC blobs, and in the inode blob with the SID of the inode's maker
- * (8 bytes), and, with capstack, capstack's cred slot apart from mlte's.
+ * IPC blobs, and in the inode blob with the SID of the inode's maker and a
+ * socket's class (12 bytes), and, with capstack, capstack's cred slot
+ * apart from mlte's.
  * The cred offsets of mlte and capstack (-1 if absent).
  */
 /* The size of mlte's label: a SID. */
 #define MLTE_LABEL_SIZE 4
-/* An inode's: its label and its maker's SID. */
-#define MLTE_INODE_SIZE 8
+/* An inode's: its label, its maker's SID and a socket's class. */
+#define MLTE_INODE_SIZE 12
 
 static long label_slots(long *mlte_cred, long *cap_cred, int print)
 {
@@ -892,7 +893,7 @@ TEST_F(loaded, permissive_domain_and_auditallow)
 		EXPECT_EQ(0, as("s0", NONET, "socket", "-"))
 			TH_LOG("a permissive domain's denial goes ahead");
 	} while (!(klog_has("scontext=system_u:system_r:nonet_t:s0") &&
-		   klog_has("tclass=socket permissive=1")) && ++tries < 11);
+		   klog_has("tclass=unix_stream_socket permissive=1")) && ++tries < 11);
 	EXPECT_LT(tries, 11) TH_LOG("no permissive=1 line for nonet_t's socket");
 	tries = 0;
 	do {
@@ -1005,10 +1006,10 @@ static long ask_str(const char *name, const char *q, char *out, size_t size)
 	return ask(name, q, strlen(q), out, size);
 }
 
-/* The file permission bits of modules/mlte/classes.rs. */
-#define FILE_READ 0x1
-#define FILE_WRITE 0x2
-#define FILE_OPEN 0x8
+/* The file permission bits of modules/mlte/classes.rs (FILE_PERMS). */
+#define FILE_READ 0x2
+#define FILE_WRITE 0x4
+#define FILE_OPEN 0x400
 
 /*
  * mlte/access answers what the hooks decide: for each level of user_t and
