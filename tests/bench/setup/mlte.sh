@@ -30,10 +30,17 @@ denials() {
 	sed -n 's/^denials //p' $mlte/status
 }
 
+# The bit of permission $2 in mlte's class $1: its place in the class's
+# line of the class list the initramfs carries (written from
+# modules/mlte/classes.rs by tests/mlte/equivalence.py).
+perm_bit() {
+	awk -v c="$1" -v p="$2" \
+		'$1 == c { for (i = 2; i <= NF; i++) if ($i == p) print i - 2 }' \
+		/etc/mlte/equivalence/classes
+}
+
 # Whether the policy allows $1 (a context) permission bit $4 of class $3
-# on $2, as mlte/access answers (allowed vector in hex, first word). The
-# bits are the place of the permission in mlte's class (classes.rs): file
-# read 0, write 1.
+# on $2, as mlte/access answers (allowed vector in hex, first word).
 mlte_allows() {
 	exec 3<>"$mlte/access" || return 2
 	printf '%s %s %s' "$1" "$2" "$3" >&3
@@ -61,7 +68,10 @@ setup_load() {
 	# the workloads' own level (mlte-cat1024's: s1:c0.c1023).
 	tmp=system_u:object_r:bench_tmp_t
 	own=${bench_context##*:bench_t:}
-	read=0 write=1
+	read=$(perm_bit file read)
+	write=$(perm_bit file write)
+	[ -n "$read" ] && [ -n "$write" ] ||
+		{ echo "BENCH-FAIL mlte: no file read or write bit in /etc/mlte/equivalence/classes"; return 1; }
 	expect yes "$bench_context" "$tmp:$own" file $write || return 1
 	expect yes "$bench_context" $tmp:s0 file $read || return 1
 	expect no "$bench_context" $tmp:s0 file $write || return 1
