@@ -70,13 +70,15 @@ setup_load() {
 	own=${bench_context##*:bench_t:}
 	read=$(perm_bit file read)
 	write=$(perm_bit file write)
-	[ -n "$read" ] && [ -n "$write" ] ||
-		{ echo "BENCH-FAIL mlte: no file read or write bit in /etc/mlte/equivalence/classes"; return 1; }
-	expect yes "$bench_context" "$tmp:$own" file $write || return 1
-	expect yes "$bench_context" $tmp:s0 file $read || return 1
-	expect no "$bench_context" $tmp:s0 file $write || return 1
-	expect no "$bench_context" $tmp:s2:c0.c1 file $read || return 1
-	expect no "$bench_context" system_u:object_r:root_t:s0 file $write || return 1
+	if [ -z "$read" ] || [ -z "$write" ]; then
+		echo "BENCH-FAIL mlte: no file read or write bit in /etc/mlte/equivalence/classes"
+		return 1
+	fi
+	expect yes "$bench_context" "$tmp:$own" file "$write" || return 1
+	expect yes "$bench_context" $tmp:s0 file "$read" || return 1
+	expect no "$bench_context" $tmp:s0 file "$write" || return 1
+	expect no "$bench_context" $tmp:s2:c0.c1 file "$read" || return 1
+	expect no "$bench_context" system_u:object_r:root_t:s0 file "$write" || return 1
 	# The context the workloads run in: kernel_t may set any.
 	printf 'mlte:%s' "$bench_context" >/proc/self/attr/current ||
 		{ echo "BENCH-FAIL mlte: setting the context failed"; return 1; }
