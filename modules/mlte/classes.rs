@@ -5,84 +5,42 @@
 //!
 //! Kernel-independent.
 
-/// The permissions the file and socket classes share, first in both and
-/// in one bit order, as SELinux's `COMMON_FILE_SOCK_PERMS`: a check of one
-/// of these on a socket's inode (`ioctl`, `getattr`, `read`) asks the same
-/// bit in the socket's class.
-const COMMON_PERMS: [&str; COMMON_PERM_COUNT] = [
-    "ioctl",
-    "read",
-    "write",
-    "create",
-    "getattr",
-    "setattr",
-    "relabelfrom",
-    "relabelto",
-    "append",
-    "map",
-];
-
-/// How many permissions the file and socket classes share.
-const COMMON_PERM_COUNT: usize = 10;
-
-/// The bits of the permissions the file and socket classes share.
-pub(crate) const COMMON_PERMS_MASK: u32 = (1 << COMMON_PERM_COUNT) - 1;
-
-/// The permissions of the file classes (`file` and the other inode classes
-/// but `dir`), in bit order: [`COMMON_PERMS`], then the files' own. One
-/// order for all of them, so that a permission has one bit whichever file
-/// class an inode is in.
-const FILE_PERMS: &[&str] = &[
-    "ioctl",
-    "read",
-    "write",
-    "create",
-    "getattr",
-    "setattr",
-    "relabelfrom",
-    "relabelto",
-    "append",
-    "map",
-    "open",
-    "execute",
-    "link",
-    "unlink",
-    "rename",
-];
-
-/// The permissions of the socket classes, in bit order: [`COMMON_PERMS`],
-/// then the sockets' own; one order for all of them. As SELinux's:
-/// sending is `write`, receiving `read`.
-const SOCKET_PERMS: &[&str] = &[
-    "ioctl",
-    "read",
-    "write",
-    "create",
-    "getattr",
-    "setattr",
-    "relabelfrom",
-    "relabelto",
-    "append",
-    "map",
-    "bind",
-    "connect",
-    "listen",
-    "accept",
-];
-
-/// Whether `list` begins with [`COMMON_PERMS`].
-const fn begins_with_common(list: &[&str]) -> bool {
-    let mut i = 0;
-    while i < COMMON_PERM_COUNT {
-        if !crate::chain::bytes_eq(list[i].as_bytes(), COMMON_PERMS[i].as_bytes()) {
-            return false;
-        }
-        i += 1;
-    }
-    true
+/// A class's permissions: first the ten that the file and socket classes
+/// share, in one bit order, as SELinux's `COMMON_FILE_SOCK_PERMS` (so that
+/// a check of one of these on a socket's inode, `ioctl`, `getattr`, `read`,
+/// asks the same bit in the socket's class), then the class's own.
+macro_rules! common_then {
+    ($($more:literal),* $(,)?) => {
+        &[
+            "ioctl",
+            "read",
+            "write",
+            "create",
+            "getattr",
+            "setattr",
+            "relabelfrom",
+            "relabelto",
+            "append",
+            "map",
+            $($more),*
+        ]
+    };
 }
 
-const _: () = assert!(begins_with_common(FILE_PERMS) && begins_with_common(SOCKET_PERMS));
+/// The permissions the file and socket classes share.
+const COMMON_PERMS: &[&str] = common_then!();
+
+/// The bits of the permissions the file and socket classes share.
+pub(crate) const COMMON_PERMS_MASK: u32 = (1 << COMMON_PERMS.len()) - 1;
+
+/// The permissions of the file classes (`file` and the other inode classes
+/// but `dir`), in bit order: one order for all of them, so that a
+/// permission has one bit whichever file class an inode is in.
+const FILE_PERMS: &[&str] = common_then!("open", "execute", "link", "unlink", "rename");
+
+/// The permissions of the socket classes, in bit order, one order for all
+/// of them. As SELinux's: sending is `write`, receiving `read`.
+const SOCKET_PERMS: &[&str] = common_then!("bind", "connect", "listen", "accept");
 
 /// The object classes and their permissions, in bit order. The inode
 /// classes are SELinux's, chosen by the inode's file type as its

@@ -60,6 +60,27 @@ fn context_text(sid: Sid) -> String {
     String::from_utf8(text.bytes().to_vec()).expect("contexts are text")
 }
 
+/// The SID of context `text` under the policy in force (interned).
+fn sid_of(text: &str) -> Sid {
+    let ctx = policy::with(|p| {
+        let p = p.expect("a policy is loaded");
+        p.store(&Context::parse(text.as_bytes(), p).expect("a valid context"))
+    });
+    sidtab::intern(&cx(), &ctx).expect("interned")
+}
+
+/// A directory numbered `ino`, labelled `label`.
+fn labelled_dir(ino: u64, label: &str) -> Arc<Inode> {
+    let dir = Arc::new(Inode::new(ino, true));
+    crate::dispatch::inode_alloc_security::<crate::dispatch::Loop>(&cx(), &dir)
+        .expect("inode_alloc_security");
+    dir.state(&KEY)
+        .expect("a blob")
+        .label
+        .set(Some(sid_of(label)));
+    dir
+}
+
 fn open(h: &Harness, dentry: &Arc<Dentry>) -> Result {
     h.open(dentry).map(|file| h.close(file))
 }
@@ -225,16 +246,7 @@ fn an_inode_is_decided_in_its_file_types_class() {
         )
     });
     Cred::set_current(Arc::new(h.exec(&ls, &Cred::new(0), false).expect("exec")));
-    let tmp = Arc::new(Inode::new(9200, true));
-    crate::dispatch::inode_alloc_security::<crate::dispatch::Loop>(&cx(), &tmp).unwrap();
-    let tmp_sid = policy::with(|p| {
-        let p = p.unwrap();
-        p.store(&Context::parse(b"system_u:object_r:tmp_t:s0", p).unwrap())
-    });
-    tmp.state(&KEY)
-        .unwrap()
-        .label
-        .set(Some(sidtab::intern(&cx(), &tmp_sid).unwrap()));
+    let tmp = labelled_dir(9200, "system_u:object_r:tmp_t:s0");
     let new = Dentry {
         name: b"n".to_vec(),
         inode: None,
@@ -728,15 +740,9 @@ fn file_systems_are_labelled_as_the_policy_names_them() {
     assert_eq!(label("devpts", "0", None), "system_u:object_r:tmp_t:s0");
     Cred::set_current(Arc::new({
         let c = Cred::new(0);
-        let user = sidtab::intern(
-            &cx(),
-            &policy::with(|p| {
-                let p = p.unwrap();
-                p.store(&Context::parse(b"system_u:user_r:user_t:s0", p).unwrap())
-            }),
-        )
-        .unwrap();
-        c.state(&KEY).unwrap().set(Some(user));
+        c.state(&KEY)
+            .unwrap()
+            .set(Some(sid_of("system_u:user_r:user_t:s0")));
         c
     }));
     assert_eq!(label("pipefs", "p", None), "system_u:user_r:user_t:s0");
@@ -797,30 +803,12 @@ fn new_files_get_their_context_from_the_cache_and_names_still_count() {
     });
     Cred::set_current(Arc::new({
         let c = Cred::new(0);
-        let user = sidtab::intern(
-            &cx(),
-            &policy::with(|p| {
-                let p = p.unwrap();
-                p.store(&Context::parse(b"system_u:user_r:user_t:s0", p).unwrap())
-            }),
-        )
-        .unwrap();
-        c.state(&KEY).unwrap().set(Some(user));
+        c.state(&KEY)
+            .unwrap()
+            .set(Some(sid_of("system_u:user_r:user_t:s0")));
         c
     }));
-    let dir = |label: &str| {
-        let d = Arc::new(Inode::new(9100, true));
-        crate::dispatch::inode_alloc_security::<crate::dispatch::Loop>(&cx(), &d).unwrap();
-        let sid = policy::with(|p| {
-            let p = p.unwrap();
-            p.store(&Context::parse(label.as_bytes(), p).unwrap())
-        });
-        d.state(&KEY)
-            .unwrap()
-            .label
-            .set(Some(sidtab::intern(&cx(), &sid).unwrap()));
-        d
-    };
+    let dir = |label: &str| labelled_dir(9100, label);
     let created = |dir: &Arc<Inode>, name: &str| {
         let file = Arc::new(Inode::new(9101, false));
         crate::dispatch::inode_alloc_security::<crate::dispatch::Loop>(&cx(), &file).unwrap();
