@@ -878,3 +878,21 @@ fn sockets_and_their_inodes_are_in_their_socket_class() {
         Ok(())
     );
 }
+
+#[test]
+fn statfs_asks_on_the_file_systems_context() {
+    let (_s, h) = boot();
+    // ext4's context is etc_t (fs_use_xattr); the file's label does not
+    // count: a bin_t file there is asked about as etc_t's file system.
+    load_example(|text| {
+        text.replace(
+            "fs_use_xattr ext4 system_u:object_r:etc_t:s0;",
+            "fs_use_xattr ext4 system_u:object_r:tmp_t:s0;",
+        ) + "allow init_t tmp_t : filesystem getattr;\n"
+    });
+    let ls = file(&h, "ls", Some("system_u:object_r:bin_t:s0"));
+    assert_eq!(Mlte.sb_statfs(&cx(), &ls), Ok(()));
+    // The same file system named by another context: refused.
+    load_example(|text| text + "allow init_t bin_t : filesystem getattr;\n");
+    assert_eq!(Mlte.sb_statfs(&cx(), &ls), Err(EACCES));
+}

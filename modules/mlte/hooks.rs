@@ -1316,10 +1316,19 @@ crate::submodule::submodule! {
         }
 
         fn sb_statfs(&self, cx: &MaySleep, dentry: &Dentry) -> Result {
-            let Some(inode) = label_dentry(cx, dentry) else {
+            // On the file system's context, as SELinux's
+            // `superblock_has_perm()` on the superblock's SID: its
+            // `fs_use_*` or `/` genfscon context (`sid unlabeled`'s when
+            // the policy names it nowhere).
+            let Some(inode) = dentry.inode() else {
                 return Ok(());
             };
-            check_inode(inode, Class::Filesystem, FILESYSTEM_GETATTR, Target::Dentry(dentry))
+            let fs = inode.fs_type();
+            let Some(ctx) = policy::with(|p| p.map(|p| p.store(&p.fs_behaviour(fs).1))) else {
+                return Ok(());
+            };
+            let sb = sidtab::intern(cx, &ctx)?;
+            check(current_sid(), sb, Class::Filesystem, FILESYSTEM_GETATTR, Target::Dentry(dentry))
         }
 
         fn ptrace_access_check(&self, child: &Task, mode: u32) -> Result {
