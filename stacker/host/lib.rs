@@ -100,6 +100,15 @@ pub fn mlte_check(text: &str) -> Result<String, String> {
     mlte_compile(text).map(|(summary, _)| summary)
 }
 
+/// mlte's classes, one line each: the class's name, then its permissions
+/// in bit order (`modules/mlte/classes.rs`), for the test generators.
+pub fn mlte_classes() -> String {
+    mlte::classes::CLASSES
+        .iter()
+        .map(|(class, perms)| format!("{class} {}\n", perms.join(" ")))
+        .collect()
+}
+
 /// Compiles an `mlte` policy text: a summary and the compiled form, checked
 /// by the kernel's checker, or the first error.
 pub fn mlte_compile(text: &str) -> Result<(String, Vec<u8>), String> {

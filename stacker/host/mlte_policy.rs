@@ -7,16 +7,23 @@
 //! `mlte-policy compile FILE OUT`: the same, then writes the compiled form
 //! the kernel will load (`modules/mlte/compiled.rs`), checked by the
 //! kernel's own checker before it is written.
+//!
+//! `mlte-policy classes`: mlte's classes, one line each, the name and then
+//! the permissions in bit order (`modules/mlte/classes.rs`).
 
 use std::process::ExitCode;
 
 fn usage() -> ExitCode {
-    eprintln!("usage: mlte-policy check FILE | mlte-policy compile FILE OUT");
+    eprintln!("usage: mlte-policy check FILE | mlte-policy compile FILE OUT | mlte-policy classes");
     ExitCode::from(2)
 }
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().collect();
+    if args.len() == 2 && args[1] == "classes" {
+        print!("{}", stacker::mlte_classes());
+        return ExitCode::SUCCESS;
+    }
     let (Some(cmd), Some(path)) = (args.get(1).map(String::as_str), args.get(2)) else {
         return usage();
     };

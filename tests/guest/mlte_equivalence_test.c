@@ -45,7 +45,7 @@
 #define DIR_EQ "/etc/mlte/equivalence"
 #define MAX_CONTEXTS 64
 #define MAX_CLASSES 32
-#define CLASSES_PER_PAIR 10
+#define CLASSES_PER_PAIR 6
 #define MAX_PERMS 32
 #define CONTEXT_MAX 96
 #define MAX_NAMES 8
