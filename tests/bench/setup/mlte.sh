@@ -79,6 +79,11 @@ setup_load() {
 	expect no "$bench_context" $tmp:s0 file "$write" || return 1
 	expect no "$bench_context" $tmp:s2:c0.c1 file "$read" || return 1
 	expect no "$bench_context" system_u:object_r:root_t:s0 file "$write" || return 1
+	# /init's console is a node of the initramfs (root_t chr_file, s0):
+	# bench_t may not write down to it or ioctl it. The same device in
+	# /dev (devtmpfs, a multilevel object) takes the workloads' output, as
+	# in the selinux variant (selinux.sh).
+	exec </dev/console >/dev/console 2>&1
 	# The context the workloads run in: kernel_t may set any.
 	printf 'mlte:%s' "$bench_context" >/proc/self/attr/current ||
 		{ echo "BENCH-FAIL mlte: setting the context failed"; return 1; }
