@@ -174,14 +174,16 @@ impl Class {
     /// protocol `protocol`, as SELinux's `socket_type_to_security_class()`
     /// (`extended`: under the `extended_socket_class` capability): Unix
     /// stream (and seqpacket) and datagram (and raw) sockets; IPv4 and
-    /// IPv6 TCP (stream or seqpacket, protocol 0 or TCP), UDP (datagram,
-    /// protocol 0 or UDP) and the rest as `rawip_socket`; netlink routing
-    /// sockets; packet and key sockets; any other family `socket`. Where
-    /// SELinux has a class mlte has not, mlte's is `socket`: DCCP sockets,
-    /// the other netlink protocols' (for which mlte has `netlink_socket`,
-    /// SELinux's class of the protocols it has no class for), and, when
-    /// `extended`, SCTP and ICMP sockets and the families SELinux then
-    /// gives classes of their own.
+    /// IPv6 TCP (stream or seqpacket, protocol 0, TCP or MPTCP), UDP
+    /// (datagram, protocol 0 or UDP) and the rest as `rawip_socket`;
+    /// netlink routing sockets, and `netlink_socket` for the protocols
+    /// SELinux has no class of their own for; packet and key sockets; any
+    /// other family `socket`. Where SELinux has a class mlte has not, mlte's
+    /// is `socket`, which a policy that grants SELinux's class does not
+    /// grant (stricter): the netlink protocols with classes of their own
+    /// (`netlink_audit_socket`, `netlink_kobject_uevent_socket`, ...),
+    /// AppleTalk sockets, and, when `extended`, SCTP and ICMP sockets and
+    /// the other families SELinux then gives classes of their own.
     #[inline]
     pub(crate) const fn of_socket(family: u32, ty: u32, protocol: u32, extended: bool) -> Class {
         const AF_UNIX: u32 = 1;
@@ -194,13 +196,13 @@ impl Class {
         const SOCK_DGRAM: u32 = 2;
         const SOCK_RAW: u32 = 3;
         const SOCK_SEQPACKET: u32 = 5;
-        const SOCK_DCCP: u32 = 6;
         const IPPROTO_IP: u32 = 0;
         const IPPROTO_ICMP: u32 = 1;
         const IPPROTO_TCP: u32 = 6;
         const IPPROTO_UDP: u32 = 17;
         const IPPROTO_ICMPV6: u32 = 58;
         const IPPROTO_SCTP: u32 = 132;
+        const IPPROTO_MPTCP: u32 = 262;
         const NETLINK_ROUTE: u32 = 0;
         match family {
             AF_UNIX => match ty {
@@ -210,7 +212,7 @@ impl Class {
             },
             AF_INET | AF_INET6 => match ty {
                 SOCK_STREAM | SOCK_SEQPACKET => match protocol {
-                    IPPROTO_IP | IPPROTO_TCP => Class::TcpSocket,
+                    IPPROTO_IP | IPPROTO_TCP | IPPROTO_MPTCP => Class::TcpSocket,
                     IPPROTO_SCTP if extended => Class::Socket,
                     _ => Class::RawipSocket,
                 },
@@ -219,11 +221,16 @@ impl Class {
                     IPPROTO_ICMP | IPPROTO_ICMPV6 if extended => Class::Socket,
                     _ => Class::RawipSocket,
                 },
-                SOCK_DCCP => Class::Socket,
                 _ => Class::RawipSocket,
             },
-            AF_NETLINK if protocol == NETLINK_ROUTE => Class::NetlinkRouteSocket,
-            AF_NETLINK => Class::NetlinkSocket,
+            AF_NETLINK => match protocol {
+                NETLINK_ROUTE => Class::NetlinkRouteSocket,
+                // SOCK_DIAG, NFLOG, XFRM, SELINUX, ISCSI, AUDIT,
+                // FIB_LOOKUP, CONNECTOR, NETFILTER, DNRTMSG,
+                // KOBJECT_UEVENT, GENERIC, SCSITRANSPORT, RDMA, CRYPTO.
+                4..=12 | 14..=16 | 18 | 20 | 21 => Class::Socket,
+                _ => Class::NetlinkSocket,
+            },
             AF_PACKET => Class::PacketSocket,
             AF_KEY => Class::KeySocket,
             _ => Class::Socket,
@@ -343,10 +350,19 @@ mod tests {
             (2, 2, 17, UdpSocket, UdpSocket),
             (2, 2, 1, RawipSocket, Socket),
             (10, 2, 58, RawipSocket, Socket),
+            (2, 1, 262, TcpSocket, TcpSocket),
             (2, 3, 255, RawipSocket, RawipSocket),
-            (2, 6, 0, Socket, Socket),
+            // DCCP: no case of its own in 7.3.
+            (2, 6, 0, RawipSocket, RawipSocket),
             (16, 0, 0, NetlinkRouteSocket, NetlinkRouteSocket),
-            (16, 3, 9, NetlinkSocket, NetlinkSocket),
+            // NETLINK_AUDIT and NETLINK_KOBJECT_UEVENT: classes of their
+            // own in SELinux, which mlte has not.
+            (16, 3, 9, Socket, Socket),
+            (16, 2, 15, Socket, Socket),
+            // NETLINK_USERSOCK, NETLINK_IP6_FW: SELinux's netlink_socket.
+            (16, 3, 2, NetlinkSocket, NetlinkSocket),
+            (16, 3, 13, NetlinkSocket, NetlinkSocket),
+            (5, 2, 0, Socket, Socket),
             (17, 3, 768, PacketSocket, PacketSocket),
             (15, 3, 2, KeySocket, KeySocket),
             (31, 1, 0, Socket, Socket),

@@ -52,7 +52,7 @@ use super::classes::{perm, Class, COMMON_PERMS_MASK};
 use super::compiled::{Computation, InitialSid, SIDS};
 use super::context::{Context, ContextView, Shown};
 use super::fs_labelling::{self, policycap, Behaviour, FsUse};
-use super::label::{InodeLabel, Label};
+use super::label::{InodeLabel, Label, SockLabel};
 use super::policy::{self, NewSid, Policy, Target};
 use super::query;
 use super::sidtab::{self, Sid, StoredContext};
@@ -212,7 +212,7 @@ fn inode_sid(inode: &Inode) -> Sid {
 fn class_of(inode: &Inode) -> Class {
     let class = Class::of_mode(u32::from(inode.mode()));
     if class == Class::SockFile {
-        if let Some(socket) = inode.state(&KEY).and_then(InodeLabel::socket_class) {
+        if let Some(socket) = inode.state(&KEY).and_then(|l| l.socket_class.get()) {
             return socket;
         }
     }
@@ -595,15 +595,15 @@ fn invalid_context(p: &Policy<'_>, s: Sid, t: Sid, new: &Context, class: Class) 
 }
 
 /// The context of a new inode of `class` named `name` that a task in `s`
-/// creates in `dir` ([`compute_context`]).
+/// creates in a directory of SID `dir` ([`compute_context`]).
 fn new_inode_context(
     p: &Policy<'_>,
     s: Sid,
-    dir: &Inode,
+    dir: Sid,
     class: Class,
     name: &[u8],
 ) -> Result<Context> {
-    compute_context(p, s, inode_sid(dir), class, Some(name))
+    compute_context(p, s, dir, class, Some(name))
 }
 
 /// May the current task create an inode of `class` as `dentry` in `dir`?
@@ -629,7 +629,7 @@ fn check_create(cx: &MaySleep, dir: &Inode, dentry: &Dentry, class: Class) -> Re
                 Target::Inode(dir),
             )?;
             p.new_sid(s, parent, class, |p| {
-                new_inode_context(p, s, dir, class, name)
+                new_inode_context(p, s, parent, class, name)
             })
             .map(Some)
         })
@@ -673,10 +673,15 @@ fn check_task(target: &Task, cred: Option<&Cred>, perms: u32) -> Result {
 /// their listener's.
 fn check_socket(sock: &Socket, perms: u32) -> Result {
     let s = current_sid();
-    let label = sock.sock().and_then(|sk| sk.state(&KEY));
+    let state = sock.sock().and_then(|sk| sk.state(&KEY));
+    let label = state.map(|state| &state.label);
     policy::with(|p| {
         let Some(p) = p else { return Ok(()) };
-        let class = socket_class(sock, extended_sockets(p));
+        // The class fixed when the socket was made; else (an accepted
+        // socket's sock, which the protocol cloned) its family's.
+        let class = state
+            .and_then(|state| state.class.get())
+            .unwrap_or_else(|| socket_class(sock, extended_sockets(p)));
         let o = match label {
             Some(label) => {
                 label.set_if_unset(s);
@@ -701,6 +706,35 @@ fn socket_class(sock: &Socket, extended: bool) -> Class {
 /// Whether `p` has the `extended_socket_class` capability.
 fn extended_sockets(p: &Policy<'_>) -> bool {
     p.policycaps() & policycap::EXTENDED_SOCKET_CLASS != 0
+}
+
+/// The class and SID of a new socket of `family`, `ty` and `protocol`
+/// that a task in `s` makes, as SELinux's `socket_sockcreate_sid()`: a
+/// `type_transition` on (`s`, `s`, class), else `s`'s context; `None`
+/// without a policy. May sleep (interns a computed context).
+fn new_socket(
+    cx: &MaySleep,
+    s: Sid,
+    family: i32,
+    ty: i32,
+    protocol: i32,
+) -> Result<Option<(Class, Sid)>> {
+    let found = policy::with(|p| -> Result<Option<(Class, NewSid)>> {
+        let Some(p) = p else { return Ok(None) };
+        // Negative values name no class of their own: `socket`.
+        let class = Class::of_socket(
+            family as u32,
+            ty as u32,
+            protocol as u32,
+            extended_sockets(p),
+        );
+        let new = p.new_sid(s, s, class, |p| compute_context(p, s, s, class, None))?;
+        Ok(Some((class, new)))
+    })?;
+    let Some((class, new)) = found else {
+        return Ok(None);
+    };
+    Ok(Some((class, new.sid(cx)?)))
 }
 
 /// May the current task have `perms` on IPC object `ipc`?
@@ -901,7 +935,7 @@ crate::submodule::submodule! {
         const LSM_ID: u64 = crate::abi::LSM_ID_MLTE;
 
         type Key = MlteKey;
-        crate::submodule::blob_states! { inode: InodeLabel, cred: Label, sock: Label, ipc: Label }
+        crate::submodule::blob_states! { inode: InodeLabel, cred: Label, sock: SockLabel, ipc: Label }
 
         fn securityfs_init(&'static self, dir: &Dir) -> Result {
             dir.create_file::<PolicyFile>(c"policy")?;
@@ -1254,7 +1288,7 @@ crate::submodule::submodule! {
                         return Ok(None);
                     }
                     let t = inode_sid(dir);
-                    p.new_sid(s, t, class, |p| new_inode_context(p, s, dir, class, name))
+                    p.new_sid(s, t, class, |p| new_inode_context(p, s, t, class, name))
                         .map(Some)
                 })
             });
@@ -1351,47 +1385,51 @@ crate::submodule::submodule! {
             check_task(target, cred, perm)
         }
 
-        fn socket_create(&self, _cx: &MaySleep, family: i32, ty: i32, protocol: i32, kern: bool) -> Result {
+        fn socket_create(&self, cx: &MaySleep, family: i32, ty: i32, protocol: i32, kern: bool) -> Result {
             if kern {
                 return Ok(());
             }
+            // `create` on the new socket's SID, as SELinux's.
             let s = current_sid();
-            policy::with(|p| {
-                let Some(p) = p else { return Ok(()) };
-                // Negative values name no class of their own: `socket`.
-                let class = Class::of_socket(family as u32, ty as u32, protocol as u32, extended_sockets(p));
-                policy::check(p, s, s, class, SOCKET_CREATE, Target::None)
-            })
+            match new_socket(cx, s, family, ty, protocol)? {
+                Some((class, new)) => check(s, new, class, SOCKET_CREATE, Target::None),
+                None => Ok(()),
+            }
         }
 
         fn socket_post_create(
-            &self,            _cx: &MaySleep,
+            &self,            cx: &MaySleep,
             sock: &Socket,
             family: i32,
             ty: i32,
             protocol: i32,
             kern: bool,
         ) -> Result {
-            // Its inode is in the socket's class and has its label, as
-            // SELinux's.
-            let extended = policy::with(|p| p.is_some_and(extended_sockets));
-            let class = Class::of_socket(family as u32, ty as u32, protocol as u32, extended);
-            let inode = sock.inode().state(&KEY);
-            if let Some(inode) = inode {
-                inode.set_socket_class(class);
-            }
-            if kern {
+            // The sock and the inode get the socket's class and SID, as
+            // SELinux's: a kernel socket `sid kernel`.
+            let Some((class, sid)) = new_socket(cx, current_sid(), family, ty, protocol)? else {
+                // No policy: the class alone (no labels before one).
+                let class = Class::of_socket(family as u32, ty as u32, protocol as u32, false);
+                if let Some(state) = sock.sock().and_then(|sk| sk.state(&KEY)) {
+                    state.class.set(class);
+                }
+                if let Some(inode) = sock.inode().state(&KEY) {
+                    inode.socket_class.set(class);
+                }
                 return Ok(());
+            };
+            let sid = if kern {
+                Sid::initial(InitialSid::Kernel)
+            } else {
+                sid
+            };
+            if let Some(state) = sock.sock().and_then(|sk| sk.state(&KEY)) {
+                state.class.set(class);
+                state.label.set(Some(sid));
             }
-            if policy::with(|p| p.is_none()) {
-                return Ok(());
-            }
-            let s = current_sid();
-            if let Some(label) = sock.sock().and_then(|sk| sk.state(&KEY)) {
-                label.set(Some(s));
-            }
-            if let Some(inode) = inode {
-                inode.label.set(Some(s));
+            if let Some(inode) = sock.inode().state(&KEY) {
+                inode.socket_class.set(class);
+                inode.label.set(Some(sid));
             }
             Ok(())
         }
@@ -1410,12 +1448,13 @@ crate::submodule::submodule! {
 
         fn socket_accept(&self, _cx: &MaySleep, sock: &Socket, new: &Socket) -> Result {
             check_socket(sock, SOCKET_ACCEPT)?;
-            // The new socket's inode is in the listener's class, with the
-            // listener's label, as SELinux's `selinux_socket_accept()`.
-            if let Some(inode) = new.inode().state(&KEY) {
-                let extended = policy::with(|p| p.is_some_and(extended_sockets));
-                inode.set_socket_class(socket_class(sock, extended));
-                if let Some(sid) = sock.sock().and_then(|sk| sk.state(&KEY)).and_then(Label::get) {
+            // The new socket's inode takes the listener's inode's class
+            // and label, as SELinux's `selinux_socket_accept()`.
+            if let (Some(listener), Some(inode)) = (sock.inode().state(&KEY), new.inode().state(&KEY)) {
+                if let Some(class) = listener.socket_class.get() {
+                    inode.socket_class.set(class);
+                }
+                if let Some(sid) = listener.label.get() {
                     inode.label.set(Some(sid));
                 }
             }
@@ -1547,9 +1586,9 @@ crate::submodule::submodule! {
             // A Unix datagram's sender is its socket's label, as in
             // `selinux_socket_getpeersec_dgram()`; an IP datagram carries
             // none (no packet labels).
-            let label = sock.and_then(Socket::sock).and_then(|sk| sk.state(&KEY));
-            label
-                .and_then(Label::get)
+            let state = sock.and_then(Socket::sock).and_then(|sk| sk.state(&KEY));
+            state
+                .and_then(|state| state.label.get())
                 .and_then(secid_of)
                 .ok_or(ENOPROTOOPT)
         }

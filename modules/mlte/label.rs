@@ -113,11 +113,32 @@ impl Label {
     }
 }
 
+/// A socket's class, kept with its sock and its inode (SELinux's
+/// `sclass`), fixed when the socket is made: none until then.
+#[derive(Default)]
+pub(crate) struct SocketClass(AtomicU8);
+
+impl SocketClass {
+    /// The class, if one was recorded.
+    #[inline]
+    pub(crate) fn get(&self) -> Option<Class> {
+        let n = self.0.load(Ordering::Relaxed);
+        Class::ALL.get(usize::from(n.checked_sub(1)?)).copied()
+    }
+
+    /// Records `class`.
+    pub(crate) fn set(&self, class: Class) {
+        // Fewer than 255 classes: no overflow.
+        self.0
+            .store((class as u8).wrapping_add(1), Ordering::Relaxed);
+    }
+}
+
 /// An inode's slice of its blob: its [`Label`], and the SID of the task
 /// that made it (SELinux's `task_sid` of an `inode_security_struct`), from
 /// which the inodes of `fs_use_task` and `fs_use_trans` file systems are
 /// labelled when they are first reached; for a socket's inode, the
-/// socket's class (SELinux's `sclass`). 12 bytes.
+/// socket's class. 12 bytes.
 #[derive(Default)]
 pub(crate) struct InodeLabel {
     /// The label decisions use.
@@ -125,25 +146,22 @@ pub(crate) struct InodeLabel {
     /// The maker's SID; none for an inode made before stacker's blobs
     /// were set up.
     pub(crate) maker: Label,
-    /// A socket's inode: its socket's class, plus one; 0 for others.
-    socket_class: AtomicU8,
+    /// A socket's inode: its socket's class.
+    pub(crate) socket_class: SocketClass,
 }
 
-impl InodeLabel {
-    /// The class of the socket whose inode this is, if it is one.
-    #[inline]
-    pub(crate) fn socket_class(&self) -> Option<Class> {
-        let n = self.socket_class.load(Ordering::Relaxed);
-        Class::ALL.get(usize::from(n.checked_sub(1)?)).copied()
-    }
-
-    /// Records that this is the inode of a socket of `class`.
-    pub(crate) fn set_socket_class(&self, class: Class) {
-        // Fewer than 255 classes: no overflow.
-        self.socket_class
-            .store((class as u8).wrapping_add(1), Ordering::Relaxed);
-    }
+/// A sock's slice of its blob: its [`Label`] and its socket's class. 8
+/// bytes.
+#[derive(Default)]
+pub(crate) struct SockLabel {
+    /// The label decisions use.
+    pub(crate) label: Label,
+    /// The socket's class.
+    pub(crate) class: SocketClass,
 }
+
+// SAFETY: all zero is "no label, no class"; there is nothing to drop.
+unsafe impl BlobState for SockLabel {}
 
 // SAFETY: all zero is "no label, no maker"; there is nothing to drop.
 unsafe impl BlobState for InodeLabel {}

@@ -434,6 +434,12 @@ impl<'a> Policy<'a> {
         })
     }
 
+    /// New SIDs this policy computed and cached (for the tests).
+    #[cfg(test)]
+    pub(crate) fn new_sids_cached(&self) -> u64 {
+        self.new_sids.misses()
+    }
+
     /// Decisions computed (cache misses) since this policy was loaded.
     pub(crate) fn misses(&self) -> u64 {
         self.cache.misses()

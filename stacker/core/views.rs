@@ -328,7 +328,10 @@ pub(crate) trait SocketView: Sync {
     /// (the new socket of `socket_accept`).
     fn sock(&self) -> Option<&Sock>;
 
-    /// The socket's inode (every socket has one, in sockfs).
+    /// The socket's inode, in sockfs. Only for a socket that
+    /// `sock_alloc()` made, as every socket the socket layer's hooks
+    /// (`socket_post_create`, `socket_accept`) are given is; not for the
+    /// sockets some drivers embed (tun, tap).
     fn inode(&self) -> &Inode;
 }
 

@@ -87,12 +87,18 @@ static int read_classes(void)
 
 	if (!f)
 		return -1;
-	while (class_count < MAX_CLASSES && fgets(line, sizeof(line), f)) {
+	while (fgets(line, sizeof(line), f)) {
 		struct class *c = &classes[class_count];
 		char *word = strtok(line, " \n");
 
 		if (!word)
 			continue;
+		/* More classes than this test holds: refuse, not ask fewer. */
+		if (class_count == MAX_CLASSES) {
+			fclose(f);
+			errno = E2BIG;
+			return -1;
+		}
 		snprintf(c->name, sizeof(c->name), "%s", word);
 		while ((word = strtok(NULL, " \n")) && c->count < MAX_PERMS)
 			snprintf(c->perms[c->count++], sizeof(c->perms[0]), "%s", word);

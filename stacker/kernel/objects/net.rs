@@ -21,8 +21,9 @@ impl SocketView for Socket {
 
     #[inline]
     fn inode(&self) -> &Inode {
-        // SAFETY: every `struct socket` is the `socket` of a `struct
-        // socket_alloc` (`sock_alloc()`), whose inode lives as long as it.
+        // SAFETY: the socket is valid, and (as the trait says) one that
+        // `sock_alloc()` made: the `socket` of a `struct socket_alloc`,
+        // whose inode lives as long as it. The call computes an address.
         let inode = unsafe { stacker_socket_inode(self.as_raw().cast()) };
         // SAFETY: as above: the socket's inode, valid as long as it.
         unsafe { Inode::from_raw(inode.cast()) }
