@@ -900,3 +900,53 @@ fn statfs_asks_on_the_file_systems_context() {
     load_example(|text| text + "allow init_t bin_t : filesystem getattr;\n");
     assert_eq!(Mlte.sb_statfs(&cx(), &ls), Err(EACCES));
 }
+
+#[test]
+fn a_new_socket_takes_its_type_transition_and_an_accepted_one_its_listeners_label() {
+    let (_s, _h) = boot();
+    load_example(|text| {
+        text + "role system_r types user_t;\n\
+                type_transition init_t init_t : udp_socket user_t;\n\
+                allow init_t user_t : udp_socket create;\n\
+                allow init_t init_t : tcp_socket { create accept };\n"
+    });
+    let socket = |ino| {
+        let inode = Arc::new(Inode::new(ino, false));
+        inode.mode.set(0o140777);
+        crate::dispatch::inode_alloc_security::<crate::dispatch::Loop>(&cx(), &inode).unwrap();
+        Socket {
+            sock: Some(Arc::new(crate::objects::Sock::new(2))),
+            inode,
+        }
+    };
+    // UDP: create is asked on the new socket's SID, user_t's, and the
+    // sock and its inode are labelled with it.
+    assert_eq!(Mlte.socket_create(&cx(), 2, 2, 0, false), Ok(()));
+    let udp = socket(9400);
+    assert_eq!(Mlte.socket_post_create(&cx(), &udp, 2, 2, 0, false), Ok(()));
+    assert_eq!(label_of(&udp.inode), "system_u:system_r:user_t:s0");
+    assert_eq!(class_of(&udp.inode), Class::UdpSocket);
+    // TCP has no transition: the creator's own SID.
+    let tcp = socket(9401);
+    assert_eq!(Mlte.socket_post_create(&cx(), &tcp, 2, 1, 0, false), Ok(()));
+    assert_eq!(inode_sid(&tcp.inode), current_sid());
+    // A kernel socket: sid kernel, whatever the creator.
+    let kern = socket(9402);
+    assert_eq!(Mlte.socket_post_create(&cx(), &kern, 2, 2, 0, true), Ok(()));
+    assert_eq!(inode_sid(&kern.inode), Sid::initial(InitialSid::Kernel));
+    // An accepted socket's inode: the listener's inode's class and label.
+    let accepted = Socket {
+        sock: None,
+        inode: socket(9403).inode,
+    };
+    assert_eq!(Mlte.socket_accept(&cx(), &udp, &accepted), Err(EACCES));
+    assert_eq!(Mlte.socket_accept(&cx(), &tcp, &accepted), Ok(()));
+    assert_eq!(class_of(&accepted.inode), Class::TcpSocket);
+    assert_eq!(inode_sid(&accepted.inode), current_sid());
+    // Without the create rule on the new SID, the UDP socket is refused.
+    load_example(|text| {
+        text + "role system_r types user_t;\n\
+                type_transition init_t init_t : udp_socket user_t;\n"
+    });
+    assert_eq!(Mlte.socket_create(&cx(), 2, 2, 0, false), Err(EACCES));
+}
