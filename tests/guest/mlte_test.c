@@ -249,16 +249,18 @@ FIXTURE_TEARDOWN(mlte)
 
 /*
  * The blob layout of this chain (printed for the docs), and mlte's slots:
- * a label (the 4-byte SID of the object's context) in the cred, sock and
- * IPC blobs, and in the inode blob with the SID of the inode's maker and a
- * socket's class (12 bytes), and, with capstack, capstack's cred slot
- * apart from mlte's.
+ * a label (the 4-byte SID of the object's context) in the cred and IPC
+ * blobs, in the sock blob with its socket's class (8 bytes), and in the
+ * inode blob with the SID of the inode's maker and a socket's class (12
+ * bytes), and, with capstack, capstack's cred slot apart from mlte's.
  * The cred offsets of mlte and capstack (-1 if absent).
  */
 /* The size of mlte's label: a SID. */
 #define MLTE_LABEL_SIZE 4
 /* An inode's: its label, its maker's SID and a socket's class. */
 #define MLTE_INODE_SIZE 12
+/* A sock's: its label and its socket's class. */
+#define MLTE_SOCK_SIZE 8
 
 static long label_slots(long *mlte_cred, long *cap_cred, int print)
 {
@@ -274,7 +276,9 @@ static long label_slots(long *mlte_cred, long *cap_cred, int print)
 		if (sscanf(line, "%31s %31s %ld %ld", name, kind, &off, &size) != 4)
 			continue;
 		if (!strcmp(name, "mlte") && size == MLTE_LABEL_SIZE &&
-		    (!strcmp(kind, "cred") || !strcmp(kind, "sock") || !strcmp(kind, "ipc")))
+		    (!strcmp(kind, "cred") || !strcmp(kind, "ipc")))
+			slots++;
+		if (!strcmp(name, "mlte") && size == MLTE_SOCK_SIZE && !strcmp(kind, "sock"))
 			slots++;
 		if (!strcmp(name, "mlte") && size == MLTE_INODE_SIZE && !strcmp(kind, "inode"))
 			slots++;
@@ -291,8 +295,8 @@ TEST_F(mlte, mlte_has_a_label_slot_in_four_blobs)
 	long mlte_cred, cap_cred;
 
 	EXPECT_EQ(4, label_slots(&mlte_cred, &cap_cred, 1))
-		TH_LOG("expected a %d-byte mlte slot in each of cred, sock and ipc, %d in inode",
-		       MLTE_LABEL_SIZE, MLTE_INODE_SIZE);
+		TH_LOG("expected a %d-byte mlte slot in each of cred and ipc, %d in sock, %d in inode",
+		       MLTE_LABEL_SIZE, MLTE_SOCK_SIZE, MLTE_INODE_SIZE);
 }
 
 TEST_F(mlte, capstack_and_mlte_cred_slots_apart)
