@@ -106,7 +106,7 @@ use super::booleans::{
 use super::category::{CategorySet, WORDS};
 use super::classes::{perm, Class, CLASSES, CLASS_COUNT};
 use super::constraint;
-use super::context::{dominates, Context, ContextError, ContextView, LevelView};
+use super::context::{dominates, Context, ContextError, ContextView, LevelView, LevelWords};
 use super::fs_labelling::{self, genfs_type_valid, policycap, Behaviour, FsUse};
 use super::level::{Level, MAX_SENSITIVITY};
 use core::ops::Deref;
@@ -361,43 +361,53 @@ fn level_at(bytes: &[u8], at: usize) -> Option<Level> {
     })
 }
 
-/// Category word `i` of the level stored at `at`; `missing` when it is
-/// out of bounds.
-#[inline(always)]
-fn stored_word(bytes: &[u8], at: usize, i: usize, missing: u64) -> u64 {
-    u64_at(bytes, entry(at.wrapping_add(4), i, 8)).unwrap_or(missing)
+/// A level read in place in the compiled form, at `at` (in bounds once the
+/// form is checked). Should it not be, it reads as the level least in the
+/// caller's favour: a dominating level as `s0` with no categories, a
+/// dominated one as the highest sensitivity with every category.
+struct StoredLevel<'a> {
+    bytes: &'a [u8],
+    at: usize,
+    /// Every word and the sensitivity when out of bounds: 0 or all ones.
+    absent: u64,
 }
 
-/// Whether the level stored at `at` dominates `b`, read in place over
-/// `b`'s significant words only (as `context::dominates`).
-fn stored_dominates(bytes: &[u8], at: usize, b: LevelView<'_>) -> bool {
-    let Some(sensitivity) = u32_at(bytes, at) else {
-        return false;
-    };
-    if sensitivity < u32::from(b.sensitivity()) {
-        return false;
+impl<'a> StoredLevel<'a> {
+    /// The level at `at`, which is to dominate another.
+    fn dominating(bytes: &'a [u8], at: usize) -> Self {
+        StoredLevel {
+            bytes,
+            at,
+            absent: 0,
+        }
     }
-    let mut missing = 0;
-    for i in 0..b.significant_words() {
-        missing |= b.word(i) & !stored_word(bytes, at, i, 0);
+
+    /// The level at `at`, which another is to dominate.
+    fn dominated(bytes: &'a [u8], at: usize) -> Self {
+        StoredLevel {
+            bytes,
+            at,
+            absent: u64::MAX,
+        }
     }
-    missing == 0
 }
 
-/// Whether `a` dominates the level stored at `at`, read in place (all its
-/// words: a stored level's significant length is not kept).
-fn dominates_stored(a: LevelView<'_>, bytes: &[u8], at: usize) -> bool {
-    let Some(sensitivity) = u32_at(bytes, at) else {
-        return false;
-    };
-    if u32::from(a.sensitivity()) < sensitivity {
-        return false;
+impl LevelWords for StoredLevel<'_> {
+    #[inline(always)]
+    fn sensitivity(&self) -> u32 {
+        u32_at(self.bytes, self.at).unwrap_or(self.absent as u32)
     }
-    let mut missing = 0;
-    for i in 0..WORDS {
-        missing |= stored_word(bytes, at, i, u64::MAX) & !a.word(i);
+
+    #[inline(always)]
+    fn word(&self, i: usize) -> u64 {
+        u64_at(self.bytes, entry(self.at.wrapping_add(4), i, 8)).unwrap_or(self.absent)
     }
-    missing == 0
+
+    /// All of them: a stored level's significant length is not kept.
+    #[inline(always)]
+    fn significant_words(&self) -> usize {
+        WORDS
+    }
 }
 
 /// Appends `level` in the compiled encoding (for the host compiler).
@@ -1431,8 +1441,9 @@ impl<'a> Compiled<'a> {
             // The user's range, read in place: its low level, then its
             // high level (`user < users()`, checked above).
             let at = entry(self.layout.user_ranges_at, user as usize, 2 * LEVEL_BYTES);
-            if !dominates_stored(low, self.bytes, at)
-                || !stored_dominates(self.bytes, at.wrapping_add(LEVEL_BYTES), high)
+            let user_high = StoredLevel::dominating(self.bytes, at.wrapping_add(LEVEL_BYTES));
+            if !dominates(low, StoredLevel::dominated(self.bytes, at))
+                || !dominates(user_high, high)
             {
                 return Err(ContextError::OutsideUserRange);
             }
@@ -1675,14 +1686,14 @@ impl<'a> Compiled<'a> {
     /// sensitivity (levels are sorted by sensitivity, one each: a binary
     /// search), whose categories contain `level`'s, read in place.
     pub(crate) fn level_allowed(&self, level: LevelView<'_>) -> bool {
-        let sensitivity = u32::from(level.sensitivity());
+        let sensitivity = level.sensitivity();
         let at = |i: usize| entry(self.layout.level_at, i, LEVEL_BYTES);
         let found = bsearch(self.layout.levels, |i| {
             u32_at(self.bytes, at(i))
                 .unwrap_or(u32::MAX)
                 .cmp(&sensitivity)
         });
-        found.is_some_and(|i| stored_dominates(self.bytes, at(i), level))
+        found.is_some_and(|i| dominates(StoredLevel::dominating(self.bytes, at(i)), level))
     }
 
     /// The permissions `source` has on `target` in `class`, as a bitmap of
@@ -2327,6 +2338,33 @@ sid kernel system_u:system_r:init_t:s0; sid file system_u:object_r:tmp_t:s0; sid
         );
         assert_eq!(parse("system_u:system_r:user_t:s2"), Err(OutsideUserRange));
         assert_eq!(parse("system_u:object_r:user_t:s2"), Ok(()), "object_r");
+        // Nor below it: the low level must dominate the user's low one,
+        // categories included.
+        let raised = POLICY
+            .replace(
+                "level s0 range s0 - s2:c0.c2",
+                "level s1:c0 range s1:c0 - s2:c0.c2",
+            )
+            .replace(
+                "sid kernel system_u:system_r:init_t:s0",
+                "sid kernel system_u:system_r:init_t:s1:c0",
+            );
+        let bytes = crate::mlte::policy_text::parse(&raised)
+            .unwrap()
+            .compile()
+            .unwrap();
+        let checked = Checked::new(&bytes[..]).unwrap();
+        let c = checked.view();
+        let parse = |t: &str| Context::parse(t.as_bytes(), &c).map(|_| ());
+        assert_eq!(parse("system_u:system_r:user_t:s1:c0-s2:c0"), Ok(()));
+        assert_eq!(
+            parse("system_u:system_r:user_t:s1-s2:c0"),
+            Err(OutsideUserRange)
+        );
+        assert_eq!(
+            parse("system_u:system_r:user_t:s0-s2:c0"),
+            Err(OutsideUserRange)
+        );
     }
 
     use crate::mlte::context::ContextError;

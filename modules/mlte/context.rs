@@ -55,27 +55,38 @@ impl<'a> LevelView<'a> {
     pub(crate) fn level(&self) -> &'a Level {
         self.level
     }
+}
 
-    /// How many category words may be nonzero.
-    #[inline(always)]
-    pub(crate) fn significant_words(&self) -> usize {
-        self.len
-    }
-
+/// What a dominance test reads of a level: its sensitivity and its
+/// category words, wherever the level is kept (a [`LevelView`], or in
+/// place in the compiled form, `compiled::StoredLevel`).
+pub(crate) trait LevelWords {
     /// The sensitivity.
+    fn sensitivity(&self) -> u32;
+    /// Category word `i` (bit `c % 64` of word `c / 64` is category `c`);
+    /// 0 at and past [`LevelWords::significant_words`].
+    fn word(&self, i: usize) -> u64;
+    /// How many category words may be nonzero.
+    fn significant_words(&self) -> usize;
+}
+
+impl LevelWords for LevelView<'_> {
     #[inline(always)]
-    pub(crate) fn sensitivity(&self) -> u16 {
-        self.level.sensitivity
+    fn sensitivity(&self) -> u32 {
+        u32::from(self.level.sensitivity)
     }
 
-    /// Category word `i` (bit `c % 64` of word `c / 64` is category `c`);
-    /// 0 at and past `len`.
     #[inline(always)]
-    pub(crate) fn word(&self, i: usize) -> u64 {
+    fn word(&self, i: usize) -> u64 {
         if i >= self.len {
             return 0;
         }
         self.level.categories.words().get(i).copied().unwrap_or(0)
+    }
+
+    #[inline(always)]
+    fn significant_words(&self) -> usize {
+        self.len
     }
 }
 
@@ -122,12 +133,12 @@ impl ContextView for Context {
 /// `b`'s and `a`'s categories contain `b`'s (word by word, over `b`'s
 /// significant words only).
 #[inline(always)]
-pub(crate) fn dominates(a: LevelView<'_>, b: LevelView<'_>) -> bool {
+pub(crate) fn dominates(a: impl LevelWords, b: impl LevelWords) -> bool {
     if a.sensitivity() < b.sensitivity() {
         return false;
     }
     let mut missing = 0;
-    for i in 0..b.len {
+    for i in 0..b.significant_words() {
         missing |= b.word(i) & !a.word(i);
     }
     missing == 0

@@ -296,7 +296,9 @@ fn check_inode(inode: &Inode, class: Class, perms: u32, target: Target<'_>) -> R
         return Ok(());
     }
     // A socket's inode is asked only the permissions files and sockets
-    // share (SELinux asks no `open` on sockfs, `open_file_to_av()`).
+    // share (SELinux asks no `open` on sockfs, `open_file_to_av()`). The
+    // files' own others (execute, link, unlink, rename) do not reach a
+    // socket's inode: the VFS refuses those operations on it first.
     let perms = if class.is_socket() {
         perms & COMMON_PERMS_MASK
     } else {
@@ -708,33 +710,27 @@ fn extended_sockets(p: &Policy<'_>) -> bool {
     p.policycaps() & policycap::EXTENDED_SOCKET_CLASS != 0
 }
 
-/// The class and SID of a new socket of `family`, `ty` and `protocol`
-/// that a task in `s` makes, as SELinux's `socket_sockcreate_sid()`: a
-/// `type_transition` on (`s`, `s`, class), else `s`'s context; `None`
-/// without a policy. May sleep (interns a computed context).
+/// The class of a new socket of `family`, `ty` and `protocol` that a
+/// task in `s` makes, and, with a policy, its SID, as SELinux's
+/// `socket_sockcreate_sid()`: a `type_transition` on (`s`, `s`, class),
+/// else `s`'s context. May sleep (interns a computed context).
 fn new_socket(
     cx: &MaySleep,
     s: Sid,
     family: i32,
     ty: i32,
     protocol: i32,
-) -> Result<Option<(Class, Sid)>> {
-    let found = policy::with(|p| -> Result<Option<(Class, NewSid)>> {
-        let Some(p) = p else { return Ok(None) };
+) -> Result<(Class, Option<Sid>)> {
+    let (class, new) = policy::with(|p| -> Result<(Class, Option<NewSid>)> {
         // Negative values name no class of their own: `socket`.
-        let class = Class::of_socket(
-            family as u32,
-            ty as u32,
-            protocol as u32,
-            extended_sockets(p),
-        );
+        let extended = p.is_some_and(extended_sockets);
+        let class = Class::of_socket(family as u32, ty as u32, protocol as u32, extended);
+        let Some(p) = p else { return Ok((class, None)) };
         let new = p.new_sid(s, s, class, |p| compute_context(p, s, s, class, None))?;
-        Ok(Some((class, new)))
+        Ok((class, Some(new)))
     })?;
-    let Some((class, new)) = found else {
-        return Ok(None);
-    };
-    Ok(Some((class, new.sid(cx)?)))
+    let sid = new.map(|new| new.sid(cx)).transpose()?;
+    Ok((class, sid))
 }
 
 /// May the current task have `perms` on IPC object `ipc`?
@@ -1392,8 +1388,8 @@ crate::submodule::submodule! {
             // `create` on the new socket's SID, as SELinux's.
             let s = current_sid();
             match new_socket(cx, s, family, ty, protocol)? {
-                Some((class, new)) => check(s, new, class, SOCKET_CREATE, Target::None),
-                None => Ok(()),
+                (class, Some(new)) => check(s, new, class, SOCKET_CREATE, Target::None),
+                (_, None) => Ok(()),
             }
         }
 
@@ -1405,31 +1401,21 @@ crate::submodule::submodule! {
             protocol: i32,
             kern: bool,
         ) -> Result {
-            // The sock and the inode get the socket's class and SID, as
-            // SELinux's: a kernel socket `sid kernel`.
-            let Some((class, sid)) = new_socket(cx, current_sid(), family, ty, protocol)? else {
-                // No policy: the class alone (no labels before one).
-                let class = Class::of_socket(family as u32, ty as u32, protocol as u32, false);
-                if let Some(state) = sock.sock().and_then(|sk| sk.state(&KEY)) {
-                    state.class.set(class);
-                }
-                if let Some(inode) = sock.inode().state(&KEY) {
-                    inode.socket_class.set(class);
-                }
-                return Ok(());
-            };
-            let sid = if kern {
-                Sid::initial(InitialSid::Kernel)
-            } else {
-                sid
-            };
+            // The sock and the inode get the socket's class, and with a
+            // policy its SID, as SELinux's: a kernel socket `sid kernel`.
+            let (class, sid) = new_socket(cx, current_sid(), family, ty, protocol)?;
+            let sid = sid.map(|sid| if kern { Sid::initial(InitialSid::Kernel) } else { sid });
             if let Some(state) = sock.sock().and_then(|sk| sk.state(&KEY)) {
                 state.class.set(class);
-                state.label.set(Some(sid));
+                if sid.is_some() {
+                    state.label.set(sid);
+                }
             }
             if let Some(inode) = sock.inode().state(&KEY) {
                 inode.socket_class.set(class);
-                inode.label.set(Some(sid));
+                if sid.is_some() {
+                    inode.label.set(sid);
+                }
             }
             Ok(())
         }
