@@ -42,6 +42,25 @@ const FILE_PERMS: &[&str] = common_then!("open", "execute", "link", "unlink", "r
 /// of them. As SELinux's: sending is `write`, receiving `read`.
 const SOCKET_PERMS: &[&str] = common_then!("bind", "connect", "listen", "accept");
 
+/// The permissions of the System V IPC classes, then a class's own: as
+/// SELinux's `common ipc`, in its order.
+macro_rules! ipc_then {
+    ($($more:literal),* $(,)?) => {
+        &[
+            "create",
+            "destroy",
+            "getattr",
+            "setattr",
+            "read",
+            "write",
+            "associate",
+            "unix_read",
+            "unix_write",
+            $($more),*
+        ]
+    };
+}
+
 /// The object classes and their permissions, in bit order. The inode
 /// classes are SELinux's, chosen by the inode's file type as its
 /// `inode_mode_to_security_class()`.
@@ -76,7 +95,7 @@ pub(crate) const CLASSES: &[(&str, &[&str])] = &[
         ],
     ),
     ("socket", SOCKET_PERMS),
-    ("ipc", &["create", "associate", "read", "write", "destroy"]),
+    ("sem", ipc_then!()),
     ("filesystem", &["mount", "unmount", "getattr"]),
     ("lnk_file", FILE_PERMS),
     ("chr_file", FILE_PERMS),
@@ -92,6 +111,10 @@ pub(crate) const CLASSES: &[(&str, &[&str])] = &[
     ("netlink_route_socket", SOCKET_PERMS),
     ("packet_socket", SOCKET_PERMS),
     ("key_socket", SOCKET_PERMS),
+    ("msgq", ipc_then!("enqueue")),
+    ("shm", ipc_then!("lock")),
+    ("msg", &["send", "receive"]),
+    ("system", &["ipc_info"]),
 ];
 
 /// An object class: its index in [`CLASSES`].
@@ -105,8 +128,8 @@ pub(crate) enum Class {
     Process = 2,
     /// Sockets of a family no other socket class is for.
     Socket = 3,
-    /// System V message queues, semaphores and shared memory.
-    Ipc = 4,
+    /// System V semaphore sets.
+    Sem = 4,
     /// Mounted file systems.
     Filesystem = 5,
     /// Symbolic links.
@@ -137,10 +160,19 @@ pub(crate) enum Class {
     PacketSocket = 18,
     /// Key management sockets.
     KeySocket = 19,
+    /// System V message queues.
+    Msgq = 20,
+    /// System V shared memory segments.
+    Shm = 21,
+    /// System V messages, each labelled when it is sent.
+    Msg = 22,
+    /// The system as a whole (`sid kernel`): of its permissions, SELinux's
+    /// `ipc_info` (the System V `IPC_INFO` commands).
+    System = 23,
 }
 
 /// The number of classes.
-pub(crate) const CLASS_COUNT: usize = 20;
+pub(crate) const CLASS_COUNT: usize = 24;
 
 // `Class` and `CLASSES` agree: one class per entry.
 const _: () = assert!(CLASSES.len() == CLASS_COUNT);
@@ -152,7 +184,7 @@ impl Class {
         Class::Dir,
         Class::Process,
         Class::Socket,
-        Class::Ipc,
+        Class::Sem,
         Class::Filesystem,
         Class::LnkFile,
         Class::ChrFile,
@@ -168,6 +200,10 @@ impl Class {
         Class::NetlinkRouteSocket,
         Class::PacketSocket,
         Class::KeySocket,
+        Class::Msgq,
+        Class::Shm,
+        Class::Msg,
+        Class::System,
     ];
 
     /// The class of a socket of address family `family`, type `ty` and
@@ -392,5 +428,18 @@ mod tests {
         assert_eq!(perm(Class::File, "open") & COMMON_PERMS_MASK, 0);
         assert_eq!(perm(Class::Socket, "bind") & COMMON_PERMS_MASK, 0);
         assert!(!Class::File.is_socket() && !Class::SockFile.is_socket());
+    }
+
+    #[test]
+    fn the_ipc_classes_share_their_common_permissions_bit_for_bit() {
+        // The hooks ask `sem`'s bits of `msgq` and `shm` objects too.
+        for name in ipc_then!() {
+            for class in [Class::Msgq, Class::Shm] {
+                assert_eq!(perm(Class::Sem, name), perm(class, name), "{name}");
+            }
+        }
+        assert_eq!(perm(Class::Msgq, "enqueue"), 1 << 9);
+        assert_eq!(perm(Class::Shm, "lock"), 1 << 9);
+        assert!(!Class::Msgq.is_socket() && !Class::Msg.is_socket());
     }
 }

@@ -114,7 +114,7 @@ use core::ops::Deref;
 /// The magic at the start of the compiled form.
 pub(crate) const MAGIC: &[u8; 4] = b"MLTE";
 /// The version this code reads and writes.
-pub(crate) const VERSION: u32 = 12;
+pub(crate) const VERSION: u32 = 13;
 /// The most types a policy may declare.
 pub(crate) const MAX_TYPES: u32 = 32_768;
 /// The most roles a policy may declare (`object_r` included).

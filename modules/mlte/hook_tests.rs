@@ -950,3 +950,81 @@ fn a_new_socket_takes_its_type_transition_and_an_accepted_one_its_listeners_labe
     });
     assert_eq!(Mlte.socket_create(&cx(), 2, 2, 0, false), Err(EACCES));
 }
+
+#[test]
+fn system_v_ipc_is_asked_as_selinux_asks_it() {
+    use crate::objects::{IpcPerm, MsgMsg, Task};
+    let (_s, _h) = boot();
+    // init_t's queues: a message init_t sends is user_t's (a
+    // type_transition on msg), which init_t may send, and which may be
+    // queued; its semaphore sets: create only.
+    let rules = "role system_r types user_t;\n\
+                 allow init_t self : msgq { create write read unix_read unix_write associate };\n\
+                 type_transition init_t init_t : msg user_t;\n\
+                 allow init_t user_t : msg { send receive };\n\
+                 allow user_t init_t : msgq enqueue;\n\
+                 allow init_t self : sem { create unix_read read };\n";
+    load_example(|text| text + rules);
+    let queue = IpcPerm::new();
+    assert_eq!(Mlte.msg_queue_alloc_security(&cx(), &queue), Ok(()));
+    let sem = IpcPerm::new();
+    assert_eq!(Mlte.sem_alloc_security(&cx(), &sem), Ok(()));
+    // `ipcperms()`'s bits are unix_read and unix_write, in the object's
+    // own class; none asks nothing.
+    const R: i16 = 0o444;
+    const W: i16 = 0o222;
+    assert_eq!(Mlte.ipc_permission(&queue, R | W), Ok(()));
+    assert_eq!(Mlte.ipc_permission(&sem, R), Ok(()));
+    assert_eq!(Mlte.ipc_permission(&sem, W), Err(EACCES));
+    assert_eq!(Mlte.ipc_permission(&sem, 0), Ok(()));
+    assert_eq!(Mlte.msg_queue_associate(&queue, 0), Ok(()));
+    assert_eq!(Mlte.sem_associate(&sem, 0), Err(EACCES));
+    // semop: waiting reads, altering writes too.
+    assert_eq!(Mlte.sem_semop(&sem, 1, false), Ok(()));
+    assert_eq!(Mlte.sem_semop(&sem, 1, true), Err(EACCES));
+    // *ctl: GETVAL reads, SETVAL writes, IPC_STAT is getattr and
+    // associate, an unchecked command is allowed, IPC_INFO is `system
+    // ipc_info`.
+    assert_eq!(Mlte.sem_semctl(Some(&sem), crate::abi::GETVAL), Ok(()));
+    assert_eq!(Mlte.sem_semctl(Some(&sem), crate::abi::SETVAL), Err(EACCES));
+    assert_eq!(
+        Mlte.msg_queue_msgctl(Some(&queue), crate::abi::IPC_STAT),
+        Err(EACCES)
+    );
+    assert_eq!(Mlte.msg_queue_msgctl(Some(&queue), 99), Ok(()));
+    assert_eq!(
+        Mlte.msg_queue_msgctl(None, crate::abi::MSG_INFO),
+        Err(EACCES)
+    );
+    // A message is labelled when sent, by the type_transition.
+    let msg = MsgMsg::new(1);
+    assert_eq!(Mlte.msg_queue_msgsnd(&queue, &msg, 0), Ok(()));
+    let label = msg.state(&KEY).and_then(Label::get).expect("labelled");
+    assert_eq!(context_text(label), "system_u:object_r:user_t:s0");
+    let me = Task::new(1);
+    assert_eq!(Mlte.msg_queue_msgrcv(&queue, &msg, &me, 0, 0), Ok(()));
+    // Without `msgq enqueue` for the message's type, it is not queued;
+    // without `msg receive`, not received.
+    load_example(|text| {
+        text + &rules
+            .replace("allow user_t init_t : msgq enqueue;\n", "")
+            .replace("{ send receive }", "send")
+            + "allow init_t self : system ipc_info;\n"
+    });
+    assert_eq!(
+        Mlte.msg_queue_msgsnd(&queue, &MsgMsg::new(1), 0),
+        Err(EACCES)
+    );
+    assert_eq!(Mlte.msg_queue_msgrcv(&queue, &msg, &me, 0, 0), Err(EACCES));
+    assert_eq!(Mlte.msg_queue_msgctl(None, crate::abi::IPC_INFO), Ok(()));
+    // shmat: read-only asks read, else read and write.
+    let shm = IpcPerm::new();
+    load_example(|text| text + "allow init_t self : shm { create read };\n");
+    assert_eq!(Mlte.shm_alloc_security(&cx(), &shm), Ok(()));
+    assert_eq!(Mlte.shm_shmat(&shm, crate::abi::SHM_RDONLY), Ok(()));
+    assert_eq!(Mlte.shm_shmat(&shm, 0), Err(EACCES));
+    assert_eq!(
+        Mlte.shm_shmctl(Some(&shm), crate::abi::SHM_LOCK),
+        Err(EACCES)
+    );
+}

@@ -33,7 +33,12 @@
 //!   and its creator's low level, as SELinux's `security_compute_sid()`,
 //!   and the xattr is written with it; a computed context the policy does
 //!   not find valid is refused (`EACCES` when enforcing);
-//! - sockets and IPC objects: their creator's.
+//! - sockets: their creator's, or a `type_transition`'s on (creator,
+//!   creator, class);
+//! - System V IPC objects: their creator's, in class `msgq`, `sem` or
+//!   `shm`; a message: a `type_transition`'s on (sender, queue, `msg`), or
+//!   the sender's user, `object_r`, the queue's type and the sender's low
+//!   level, given when it is first sent.
 //!
 //! Relabelling (`setxattr security.mlte`) needs `relabelfrom` on the old
 //! context and `relabelto` on the new one, and a context the policy
@@ -52,7 +57,7 @@ use super::classes::{perm, Class, COMMON_PERMS_MASK};
 use super::compiled::{Computation, InitialSid, SIDS};
 use super::context::{Context, ContextView, Shown};
 use super::fs_labelling::{self, policycap, Behaviour, FsUse};
-use super::label::{InodeLabel, Label, SockLabel};
+use super::label::{ClassedLabel, InodeLabel, Label};
 use super::policy::{self, NewSid, Policy, Target};
 use super::query;
 use super::sidtab::{self, Sid, StoredContext};
@@ -145,10 +150,22 @@ mod perms {
     pub(super) const SOCKET_WRITE: u32 = perm(Class::Socket, "write");
     pub(super) const SOCKET_READ: u32 = perm(Class::Socket, "read");
 
-    pub(super) const IPC_CREATE: u32 = perm(Class::Ipc, "create");
-    pub(super) const IPC_ASSOCIATE: u32 = perm(Class::Ipc, "associate");
-    pub(super) const IPC_READ: u32 = perm(Class::Ipc, "read");
-    pub(super) const IPC_WRITE: u32 = perm(Class::Ipc, "write");
+    // The permissions `sem`, `msgq` and `shm` share, at the same bits in
+    // each (SELinux's `common ipc`).
+    pub(super) const IPC_CREATE: u32 = perm(Class::Sem, "create");
+    pub(super) const IPC_DESTROY: u32 = perm(Class::Sem, "destroy");
+    pub(super) const IPC_GETATTR: u32 = perm(Class::Sem, "getattr");
+    pub(super) const IPC_SETATTR: u32 = perm(Class::Sem, "setattr");
+    pub(super) const IPC_READ: u32 = perm(Class::Sem, "read");
+    pub(super) const IPC_WRITE: u32 = perm(Class::Sem, "write");
+    pub(super) const IPC_ASSOCIATE: u32 = perm(Class::Sem, "associate");
+    pub(super) const IPC_UNIX_READ: u32 = perm(Class::Sem, "unix_read");
+    pub(super) const IPC_UNIX_WRITE: u32 = perm(Class::Sem, "unix_write");
+    pub(super) const MSGQ_ENQUEUE: u32 = perm(Class::Msgq, "enqueue");
+    pub(super) const SHM_LOCK: u32 = perm(Class::Shm, "lock");
+    pub(super) const MSG_SEND: u32 = perm(Class::Msg, "send");
+    pub(super) const MSG_RECEIVE: u32 = perm(Class::Msg, "receive");
+    pub(super) const SYSTEM_IPC_INFO: u32 = perm(Class::System, "ipc_info");
 
     pub(super) const FILESYSTEM_MOUNT: u32 = perm(Class::Filesystem, "mount");
     pub(super) const FILESYSTEM_GETATTR: u32 = perm(Class::Filesystem, "getattr");
@@ -733,24 +750,94 @@ fn new_socket(
     Ok((class, sid))
 }
 
-/// May the current task have `perms` on IPC object `ipc`?
-fn check_ipc(ipc: &IpcPerm, perms: u32) -> Result {
-    let o = sid_or(ipc.state(&KEY), InitialSid::Kernel);
-    check(current_sid(), o, Class::Ipc, perms, Target::None)
+/// The SID of System V IPC object `ipc`: `sid kernel` when it has none.
+fn ipc_sid(ipc: &IpcPerm) -> Sid {
+    sid_or(
+        ipc.state(&KEY).map(|state| &state.label),
+        InitialSid::Kernel,
+    )
 }
 
-/// Labels a new IPC object with its creator's SID and checks `ipc create`
-/// on it.
-fn create_ipc(ipc: &IpcPerm) -> Result {
+/// May a task in `s` have `perms` on IPC object `ipc` of `class` (SELinux's
+/// `ipc_has_perm()`)?
+fn check_ipc(s: Sid, ipc: &IpcPerm, class: Class, perms: u32) -> Result {
+    check(s, ipc_sid(ipc), class, perms, Target::None)
+}
+
+/// Labels a new IPC object of `class` with its creator's SID (SELinux's
+/// `ipc_init_security()`: no `type_transition`) and checks `create` on
+/// it.
+fn create_ipc(ipc: &IpcPerm, class: Class) -> Result {
     let s = current_sid();
-    let label = ipc.state(&KEY);
+    let state = ipc.state(&KEY);
+    if let Some(state) = state {
+        state.class.set(class);
+    }
     policy::with(|p| {
         let Some(p) = p else { return Ok(()) };
-        if let Some(label) = label {
-            label.set(Some(s));
+        if let Some(state) = state {
+            state.label.set(Some(s));
         }
-        policy::check(p, s, s, Class::Ipc, IPC_CREATE, Target::None)
+        policy::check(p, s, s, class, IPC_CREATE, Target::None)
     })
+}
+
+/// What a System V `*ctl` command needs, as SELinux's
+/// `selinux_{msg_queue_msgctl,shm_shmctl,sem_semctl}()` decide.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum CtlNeeds {
+    /// Nothing: a command SELinux does not check.
+    Nothing,
+    /// `system ipc_info` on `sid kernel`: a command about no object
+    /// (`IPC_INFO`, `MSG_INFO`, `SHM_INFO`, `SEM_INFO`).
+    SystemInfo,
+    /// These permissions on the object, in its class.
+    Perms(u32),
+}
+
+impl CtlNeeds {
+    /// What command `cmd` of `class`'s `*ctl` (`msgq`: `msgctl(2)`, `shm`:
+    /// `shmctl(2)`, `sem`: `semctl(2)`) needs.
+    fn of(class: Class, cmd: i32) -> CtlNeeds {
+        use crate::abi as c;
+        let perms = match (class, cmd) {
+            (_, c::IPC_INFO)
+            | (Class::Msgq, c::MSG_INFO)
+            | (Class::Shm, c::SHM_INFO)
+            | (Class::Sem, c::SEM_INFO) => return CtlNeeds::SystemInfo,
+            (_, c::IPC_STAT)
+            | (Class::Msgq, c::MSG_STAT | c::MSG_STAT_ANY)
+            | (Class::Shm, c::SHM_STAT | c::SHM_STAT_ANY)
+            | (Class::Sem, c::SEM_STAT | c::SEM_STAT_ANY) => IPC_GETATTR | IPC_ASSOCIATE,
+            (_, c::IPC_SET) => IPC_SETATTR,
+            (_, c::IPC_RMID) => IPC_DESTROY,
+            (Class::Shm, c::SHM_LOCK | c::SHM_UNLOCK) => SHM_LOCK,
+            (Class::Sem, c::GETPID | c::GETNCNT | c::GETZCNT) => IPC_GETATTR,
+            (Class::Sem, c::GETVAL | c::GETALL) => IPC_READ,
+            (Class::Sem, c::SETVAL | c::SETALL) => IPC_WRITE,
+            _ => return CtlNeeds::Nothing,
+        };
+        CtlNeeds::Perms(perms)
+    }
+}
+
+/// May the current task run `*ctl` command `cmd` on IPC object `ipc` of
+/// `class` (`None`: a command about no object)? ([`CtlNeeds`].)
+fn check_ipc_ctl(ipc: Option<&IpcPerm>, class: Class, cmd: i32) -> Result {
+    let s = current_sid();
+    match (CtlNeeds::of(class, cmd), ipc) {
+        (CtlNeeds::Perms(perms), Some(ipc)) => check_ipc(s, ipc, class, perms),
+        (CtlNeeds::SystemInfo, _) => check(
+            s,
+            Sid::initial(InitialSid::Kernel),
+            Class::System,
+            SYSTEM_IPC_INFO,
+            Target::None,
+        ),
+        // The kernel passes an object for every command but the
+        // `*_INFO` ones.
+        (CtlNeeds::Perms(_), None) | (CtlNeeds::Nothing, _) => Ok(()),
+    }
 }
 
 /// The permission `mmap`/`mprotect` with `prot` needs on `file` (or, for
@@ -931,7 +1018,13 @@ crate::submodule::submodule! {
         const LSM_ID: u64 = crate::abi::LSM_ID_MLTE;
 
         type Key = MlteKey;
-        crate::submodule::blob_states! { inode: InodeLabel, cred: Label, sock: SockLabel, ipc: Label }
+        crate::submodule::blob_states! {
+            inode: InodeLabel,
+            cred: Label,
+            sock: ClassedLabel,
+            ipc: ClassedLabel,
+            msg_msg: Label,
+        }
 
         fn securityfs_init(&'static self, dir: &Dir) -> Result {
             dir.create_file::<PolicyFile>(c"policy")?;
@@ -1456,46 +1549,121 @@ crate::submodule::submodule! {
         }
 
         fn ipc_permission(&self, ipc: &IpcPerm, flag: i16) -> Result {
-            // `S_IRUGO` and `S_IWUGO` bits of the requested access.
-            let read = if flag & 0o444 != 0 { IPC_READ } else { 0 };
-            let write = if flag & 0o222 != 0 { IPC_WRITE } else { 0 };
-            if read | write == 0 {
-                return check_ipc(ipc, IPC_ASSOCIATE);
+            // The `S_IRUGO` and `S_IWUGO` bits of the access that
+            // `ipcperms()` asks, as SELinux's `unix_read` and `unix_write`
+            // in the object's class; no bit, no check.
+            let mut perms = 0;
+            if flag & 0o444 != 0 {
+                perms |= IPC_UNIX_READ;
             }
-            check_ipc(ipc, read | write)
+            if flag & 0o222 != 0 {
+                perms |= IPC_UNIX_WRITE;
+            }
+            if perms == 0 {
+                return Ok(());
+            }
+            match ipc.state(&KEY).and_then(|state| state.class.get()) {
+                Some(class) => check_ipc(current_sid(), ipc, class, perms),
+                // Every IPC object's class is set when it is made, so this
+                // does not happen; if it did, refuse under a policy.
+                None => policy::with(|p| if p.is_some() { Err(EACCES) } else { Ok(()) }),
+            }
         }
 
         fn msg_queue_alloc_security(&self, _cx: &MaySleep, ipc: &IpcPerm) -> Result {
-            create_ipc(ipc)
+            create_ipc(ipc, Class::Msgq)
         }
 
         fn shm_alloc_security(&self, _cx: &MaySleep, ipc: &IpcPerm) -> Result {
-            create_ipc(ipc)
+            create_ipc(ipc, Class::Shm)
         }
 
         fn sem_alloc_security(&self, _cx: &MaySleep, ipc: &IpcPerm) -> Result {
-            create_ipc(ipc)
+            create_ipc(ipc, Class::Sem)
         }
 
         fn msg_queue_associate(&self, ipc: &IpcPerm, _flag: i32) -> Result {
-            check_ipc(ipc, IPC_ASSOCIATE)
+            check_ipc(current_sid(), ipc, Class::Msgq, IPC_ASSOCIATE)
         }
 
         fn shm_associate(&self, ipc: &IpcPerm, _flag: i32) -> Result {
-            check_ipc(ipc, IPC_ASSOCIATE)
+            check_ipc(current_sid(), ipc, Class::Shm, IPC_ASSOCIATE)
         }
 
         fn sem_associate(&self, ipc: &IpcPerm, _flag: i32) -> Result {
-            check_ipc(ipc, IPC_ASSOCIATE)
+            check_ipc(current_sid(), ipc, Class::Sem, IPC_ASSOCIATE)
         }
 
-        fn msg_queue_msgsnd(&self, ipc: &IpcPerm, _msg: &MsgMsg, _flag: i32) -> Result {
-            check_ipc(ipc, IPC_WRITE)
+        fn msg_queue_msgctl(&self, ipc: Option<&IpcPerm>, cmd: i32) -> Result {
+            check_ipc_ctl(ipc, Class::Msgq, cmd)
         }
 
-        fn msg_queue_msgrcv(&self, ipc: &IpcPerm, _msg: &MsgMsg, target: &Task, _ty: i64, _mode: i32) -> Result {
-            let o = sid_or(ipc.state(&KEY), InitialSid::Kernel);
-            check(task_sid(target), o, Class::Ipc, IPC_READ, Target::None)
+        fn shm_shmctl(&self, ipc: Option<&IpcPerm>, cmd: i32) -> Result {
+            check_ipc_ctl(ipc, Class::Shm, cmd)
+        }
+
+        fn sem_semctl(&self, ipc: Option<&IpcPerm>, cmd: i32) -> Result {
+            check_ipc_ctl(ipc, Class::Sem, cmd)
+        }
+
+        fn shm_shmat(&self, ipc: &IpcPerm, flag: i32) -> Result {
+            let perms = if flag & crate::abi::SHM_RDONLY != 0 {
+                IPC_READ
+            } else {
+                IPC_READ | IPC_WRITE
+            };
+            check_ipc(current_sid(), ipc, Class::Shm, perms)
+        }
+
+        fn sem_semop(&self, ipc: &IpcPerm, _nsops: u32, alter: bool) -> Result {
+            let perms = if alter { IPC_READ | IPC_WRITE } else { IPC_READ };
+            check_ipc(current_sid(), ipc, Class::Sem, perms)
+        }
+
+        fn msg_queue_msgsnd(&self, ipc: &IpcPerm, msg: &MsgMsg, _flag: i32) -> Result {
+            // As SELinux's: the message is labelled when it is first sent,
+            // by a `type_transition` on (sender, queue, `msg`), else the
+            // sender's user, `object_r`, the queue's type and the sender's
+            // low level; then the sender needs `msgq write` on the queue
+            // and `msg send` on the message, and the message `msgq enqueue`
+            // on the queue. Under the queue's lock: nothing sleeps.
+            let (s, queue) = (current_sid(), ipc_sid(ipc));
+            let label = msg.state(&KEY);
+            let known = label.and_then(Label::get);
+            let new = policy::with(|p| -> Result<Option<NewSid>> {
+                let Some(p) = p else { return Ok(None) };
+                if known.is_some() {
+                    return Ok(None);
+                }
+                p.new_sid(s, queue, Class::Msg, |p| {
+                    compute_context(p, s, queue, Class::Msg, None)
+                })
+                .map(Some)
+            })?;
+            let m = match (known, new) {
+                (Some(sid), _) => sid,
+                (None, Some(new)) => {
+                    let sid = new.sid_atomic()?;
+                    if let Some(label) = label {
+                        label.set(Some(sid));
+                    }
+                    sid
+                }
+                // No policy: nothing to check.
+                (None, None) => return Ok(()),
+            };
+            check(s, queue, Class::Msgq, IPC_WRITE, Target::None)?;
+            check(s, m, Class::Msg, MSG_SEND, Target::None)?;
+            check(m, queue, Class::Msgq, MSGQ_ENQUEUE, Target::None)
+        }
+
+        fn msg_queue_msgrcv(&self, ipc: &IpcPerm, msg: &MsgMsg, target: &Task, _ty: i64, _mode: i32) -> Result {
+            // The receiver needs `msgq read` on the queue and `msg
+            // receive` on the message, as SELinux's.
+            let s = task_sid(target);
+            check_ipc(s, ipc, Class::Msgq, IPC_READ)?;
+            let m = sid_or(msg.state(&KEY), InitialSid::Unlabeled);
+            check(s, m, Class::Msg, MSG_RECEIVE, Target::None)
         }
 
         fn getprocattr(&self, cx: &MaySleep, task: &Task, name: &[u8], out: &mut AttrValue) -> Result {
@@ -1528,7 +1696,7 @@ crate::submodule::submodule! {
         }
 
         fn ipc_getlsmprop(&self, ipc: &IpcPerm) -> Option<Secid> {
-            secid_of(sid_or(ipc.state(&KEY), InitialSid::Kernel))
+            secid_of(ipc_sid(ipc))
         }
 
         fn secid_to_secctx(&self, secid: Secid, out: &mut SecCtx) -> Result {

@@ -151,11 +151,32 @@ impl<T: Interned> InternTable<T> {
         // a later one missing only if others appended meanwhile, and the
         // table is bounded.
         loop {
-            self.reserve(cx, self.len())?;
+            self.reserve_ahead(cx)?;
             if let Some(n) = self.append(value)? {
                 return Ok(n);
             }
         }
+    }
+
+    /// Makes sure the chunk the next value goes into exists, and the one
+    /// after it: at least [`CHUNK`] values' room for
+    /// [`InternTable::intern_atomic`] (past the last chunk, what is left).
+    pub(crate) fn reserve_ahead(&self, cx: &MaySleep) -> Result {
+        self.reserve(cx, self.len())?;
+        let _ = self.reserve(cx, self.len() + CHUNK);
+        Ok(())
+    }
+
+    /// [`InternTable::intern`] where nothing may sleep: no allocation, so
+    /// `ENOMEM` when the value is new and the chunk it would go into is
+    /// not there yet, as an allocation that may not sleep can fail: only
+    /// after [`CHUNK`] new values in a row were interned this way (each
+    /// sleeping intern sets up a chunk ahead).
+    pub(crate) fn intern_atomic(&self, value: &T) -> Result<u32> {
+        if let Some(n) = self.find(value) {
+            return Ok(n);
+        }
+        self.append(value)?.ok_or(ENOMEM)
     }
 
     /// Makes sure the chunk that entry `n` goes into exists.
@@ -267,6 +288,33 @@ mod tests {
         assert_eq!(TABLE.get(200), None);
         assert_eq!(TABLE.get(u32::MAX), None);
         assert_eq!(TABLE.len(), 200);
+    }
+
+    /// Where nothing may sleep, a new value takes the room a sleeping
+    /// intern set up ahead, at least a chunk's; past it, `ENOMEM`, and
+    /// the next sleeping intern sets up more.
+    #[test]
+    fn atomic_interns_use_the_room_set_up_ahead() {
+        static TABLE: InternTable<Value> = InternTable::new();
+        assert_eq!(
+            TABLE.intern_atomic(&Value(0, 0)),
+            Err(ENOMEM),
+            "no room yet"
+        );
+        assert_eq!(TABLE.intern(&cx(), &Value(0, 0)), Ok(0));
+        let mut n = 1;
+        while let Ok(got) = TABLE.intern_atomic(&Value(n, 0)) {
+            assert_eq!(got as u64, n);
+            n += 1;
+        }
+        assert!(n as usize > CHUNK, "{n} values fitted");
+        assert_eq!(
+            TABLE.intern_atomic(&Value(3, 0)),
+            Ok(3),
+            "known: no room needed"
+        );
+        assert_eq!(TABLE.intern(&cx(), &Value(n, 0)), Ok(n as u32));
+        assert_eq!(TABLE.intern_atomic(&Value(n + 1, 0)), Ok(n as u32 + 1));
     }
 
     /// Threads interning the same new values at once agree on their

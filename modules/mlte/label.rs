@@ -3,7 +3,8 @@
 //! What an object carries in its blob: a [`Label`], the [`Sid`] of its
 //! context (`sidtab.rs`), in 4 bytes.
 //!
-//! A label is the submodule's slice of a cred, inode, sock or IPC blob.
+//! A label is the submodule's slice of a cred, inode, sock, IPC or message
+//! blob.
 //! All zero means "no label yet": the policy's initial SIDs stand in for
 //! it (`sid kernel` for tasks, `sid file` for inodes). A label can also be
 //! provisional ([`Label::set_provisional`]): a SID that decisions use while
@@ -113,12 +114,13 @@ impl Label {
     }
 }
 
-/// A socket's class, kept with its sock and its inode (SELinux's
-/// `sclass`), fixed when the socket is made: none until then.
+/// An object's class, kept with it where its kind does not say it (SELinux's
+/// `sclass`): a socket's, in its sock and its inode; a System V IPC
+/// object's. Fixed when the object is made: none until then.
 #[derive(Default)]
-pub(crate) struct SocketClass(AtomicU8);
+pub(crate) struct ObjectClass(AtomicU8);
 
-impl SocketClass {
+impl ObjectClass {
     /// The class, if one was recorded.
     #[inline]
     pub(crate) fn get(&self) -> Option<Class> {
@@ -147,21 +149,22 @@ pub(crate) struct InodeLabel {
     /// were set up.
     pub(crate) maker: Label,
     /// A socket's inode: its socket's class.
-    pub(crate) socket_class: SocketClass,
+    pub(crate) socket_class: ObjectClass,
 }
 
-/// A sock's slice of its blob: its [`Label`] and its socket's class. 8
-/// bytes.
+/// A sock's or a System V IPC object's slice of its blob: its [`Label`] and
+/// its class (a socket's: `tcp_socket`, ...; an IPC object's: `msgq`, `sem`
+/// or `shm`). 8 bytes.
 #[derive(Default)]
-pub(crate) struct SockLabel {
+pub(crate) struct ClassedLabel {
     /// The label decisions use.
     pub(crate) label: Label,
-    /// The socket's class.
-    pub(crate) class: SocketClass,
+    /// The object's class.
+    pub(crate) class: ObjectClass,
 }
 
 // SAFETY: all zero is "no label, no class"; there is nothing to drop.
-unsafe impl BlobState for SockLabel {}
+unsafe impl BlobState for ClassedLabel {}
 
 // SAFETY: all zero is "no label, no maker"; there is nothing to drop.
 unsafe impl BlobState for InodeLabel {}

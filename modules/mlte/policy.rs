@@ -469,11 +469,22 @@ impl NewSid {
     /// The SID: a computed context interned (may allocate), and cached
     /// for its triple if the policy that computed it is still in force.
     pub(crate) fn sid(&self, cx: &MaySleep) -> Result<Sid> {
+        self.sid_by(|ctx| sidtab::intern(cx, ctx))
+    }
+
+    /// [`NewSid::sid`] where nothing may sleep
+    /// ([`sidtab::intern_atomic`]).
+    pub(crate) fn sid_atomic(&self) -> Result<Sid> {
+        self.sid_by(sidtab::intern_atomic)
+    }
+
+    /// The SID, a computed context interned by `intern`.
+    fn sid_by(&self, intern: impl FnOnce(&StoredContext) -> Result<Sid>) -> Result<Sid> {
         let (ctx, cache_as) = match self {
             NewSid::Known(sid) => return Ok(*sid),
             NewSid::Computed { ctx, cache_as } => (ctx, cache_as),
         };
-        let sid = sidtab::intern(cx, ctx)?;
+        let sid = intern(ctx)?;
         if let Some((number, s, t, class)) = *cache_as {
             with(|p| {
                 if let Some(p) = p.filter(|p| p.number == number) {
@@ -651,6 +662,8 @@ fn load_exclusive(cx: &MaySleep, bytes: &[u8]) -> Result {
         }
     });
     let bools = BoolState::new(&values, &new.cond_values(&values));
+    // Room for the contexts of messages, interned where nothing may sleep.
+    sidtab::reserve(cx)?;
     // Loads do not overlap: no other load counts in between.
     let number = LOADS.load(Ordering::Relaxed) + 1;
     POLICY.replace(Loaded {

@@ -180,6 +180,19 @@ pub(crate) fn intern(cx: &MaySleep, ctx: &StoredContext) -> Result<Sid> {
     }
 }
 
+/// Sets up room for [`intern_atomic`] (done by every [`intern`] and every
+/// policy load). May allocate: `ENOMEM`.
+pub(crate) fn reserve(cx: &MaySleep) -> Result {
+    TABLE.reserve_ahead(cx)
+}
+
+/// [`intern`] where nothing may sleep ([`InternTable::intern_atomic`]):
+/// `ENOMEM` when a new context finds no room set up for it.
+pub(crate) fn intern_atomic(ctx: &StoredContext) -> Result<Sid> {
+    // Below `intern::MAX`: nothing wraps.
+    TABLE.intern_atomic(ctx).map(|n| Sid(n.wrapping_add(FIRST)))
+}
+
 /// The context of table SID `sid`; `None` for an initial SID or one that
 /// was never given out. Any context; the reference stays valid for good.
 #[inline(always)]

@@ -59,6 +59,56 @@ pub(crate) const AUDIT_OP_NOT_EQUAL: u32 = 1;
 /// `PROT_EXEC` (`include/uapi/asm-generic/mman-common.h`): a mapping may
 /// be executed. (Not in the bindings: `layout_check.c` asserts it.)
 pub(crate) const PROT_EXEC: u64 = 0x4;
+/// The System V IPC commands (`include/uapi/linux/ipc.h`, `msg.h`,
+/// `shm.h`, `sem.h`), as the `*ctl` hooks get them (without `IPC_64`).
+/// (Asserted in `layout_check.c`.) `IPC_RMID`: remove the object.
+pub(crate) const IPC_RMID: i32 = 0;
+/// `IPC_SET`: change the object's owner and mode.
+pub(crate) const IPC_SET: i32 = 1;
+/// `IPC_STAT`: read the object's attributes.
+pub(crate) const IPC_STAT: i32 = 2;
+/// `IPC_INFO`: the system's limits, about no object.
+pub(crate) const IPC_INFO: i32 = 3;
+/// `MSG_STAT`: `IPC_STAT` by index.
+pub(crate) const MSG_STAT: i32 = 11;
+/// `MSG_INFO`: the system's message queue figures.
+pub(crate) const MSG_INFO: i32 = 12;
+/// `MSG_STAT_ANY`: `MSG_STAT` without the read permission check.
+pub(crate) const MSG_STAT_ANY: i32 = 13;
+/// `SHM_LOCK`: lock the segment in memory.
+pub(crate) const SHM_LOCK: i32 = 11;
+/// `SHM_UNLOCK`: unlock it.
+pub(crate) const SHM_UNLOCK: i32 = 12;
+/// `SHM_STAT`: `IPC_STAT` by index.
+pub(crate) const SHM_STAT: i32 = 13;
+/// `SHM_INFO`: the system's shared memory figures.
+pub(crate) const SHM_INFO: i32 = 14;
+/// `SHM_STAT_ANY`: `SHM_STAT` without the read permission check.
+pub(crate) const SHM_STAT_ANY: i32 = 15;
+/// `GETPID`: the pid of a semaphore's last operation.
+pub(crate) const GETPID: i32 = 11;
+/// `GETVAL`: a semaphore's value.
+pub(crate) const GETVAL: i32 = 12;
+/// `GETALL`: every semaphore's value.
+pub(crate) const GETALL: i32 = 13;
+/// `GETNCNT`: how many wait for a semaphore to grow.
+pub(crate) const GETNCNT: i32 = 14;
+/// `GETZCNT`: how many wait for it to be zero.
+pub(crate) const GETZCNT: i32 = 15;
+/// `SETVAL`: set a semaphore's value.
+pub(crate) const SETVAL: i32 = 16;
+/// `SETALL`: set every semaphore's value.
+pub(crate) const SETALL: i32 = 17;
+/// `SEM_STAT`: `IPC_STAT` by index.
+pub(crate) const SEM_STAT: i32 = 18;
+/// `SEM_INFO`: the system's semaphore figures.
+pub(crate) const SEM_INFO: i32 = 19;
+/// `SEM_STAT_ANY`: `SEM_STAT` without the read permission check.
+pub(crate) const SEM_STAT_ANY: i32 = 20;
+/// `SHM_RDONLY` (`include/uapi/linux/shm.h`): `shmat(2)` attaches for
+/// reading only.
+pub(crate) const SHM_RDONLY: i32 = 0o10000;
+
 /// `SIGKILL` (`arch/x86/include/uapi/asm/signal.h`).
 pub(crate) const SIGKILL: i32 = 9;
 /// `PTRACE_MODE_ATTACH` (`include/linux/ptrace.h`): the access attaches

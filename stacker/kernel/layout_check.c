@@ -36,6 +36,8 @@
 #include <linux/net.h>
 #include <linux/sched.h>
 #include <linux/security.h>
+#include <linux/sem.h>
+#include <uapi/linux/shm.h>
 #include <linux/xattr.h>
 #include <net/sock.h>
 
@@ -115,6 +117,16 @@ static_assert(FS_IOC32_SETVERSION == 0x40047602);
  */
 static_assert(PROT_EXEC == 0x4);
 static_assert(CAP_OPT_NOAUDIT == (1 << 1));
+
+/* stacker/core/abi.rs: the System V IPC commands and shmat's flag. */
+static_assert(IPC_RMID == 0 && IPC_SET == 1 && IPC_STAT == 2 && IPC_INFO == 3);
+static_assert(MSG_STAT == 11 && MSG_INFO == 12 && MSG_STAT_ANY == 13);
+static_assert(SHM_LOCK == 11 && SHM_UNLOCK == 12 && SHM_STAT == 13);
+static_assert(SHM_INFO == 14 && SHM_STAT_ANY == 15);
+static_assert(GETPID == 11 && GETVAL == 12 && GETALL == 13 && GETNCNT == 14);
+static_assert(GETZCNT == 15 && SETVAL == 16 && SETALL == 17);
+static_assert(SEM_STAT == 18 && SEM_INFO == 19 && SEM_STAT_ANY == 20);
+static_assert(SHM_RDONLY == 010000);
 
 #define STACKER_OFFSET(S, F) offsetof(struct S, F),
 #define STACKER_OFFSET_NAME(S, F) "offsetof(" #S ", " #F ")",

@@ -145,6 +145,27 @@ static int child_op(const char *op, const char *arg)
 
 		return id < 0 ? errno : (msgctl(id, IPC_RMID, NULL), 0);
 	}
+	if (!strcmp(op, "msgsend")) {
+		/* A message through a queue of one's own: msgsnd's errno, then msgrcv's. */
+		struct {
+			long mtype;
+			char text[8];
+		} msg = { 1, "mlte" };
+		int id = msgget(IPC_PRIVATE, 0600 | IPC_CREAT), rc;
+
+		if (id < 0)
+			return SETUP_FAILED;
+		rc = msgsnd(id, &msg, sizeof(msg.text), IPC_NOWAIT) ? errno : 0;
+		if (!rc && msgrcv(id, &msg, sizeof(msg.text), 0, IPC_NOWAIT) < 0)
+			rc = errno;
+		msgctl(id, IPC_RMID, NULL);
+		return rc;
+	}
+	if (!strcmp(op, "ipcinfo")) {
+		struct msginfo info;
+
+		return msgctl(0, IPC_INFO, (struct msqid_ds *)&info) < 0 ? errno : 0;
+	}
 	if (!strcmp(op, "attr")) {
 		/* Exit 0 if both interfaces show exactly `arg`. */
 		union {
@@ -259,8 +280,8 @@ FIXTURE_TEARDOWN(mlte)
 #define MLTE_LABEL_SIZE 4
 /* An inode's: its label, its maker's SID and a socket's class. */
 #define MLTE_INODE_SIZE 12
-/* A sock's: its label and its socket's class. */
-#define MLTE_SOCK_SIZE 8
+/* A sock's and a System V IPC object's: its label and its class. */
+#define MLTE_CLASSED_SIZE 8
 
 static long label_slots(long *mlte_cred, long *cap_cred, int print)
 {
@@ -276,9 +297,10 @@ static long label_slots(long *mlte_cred, long *cap_cred, int print)
 		if (sscanf(line, "%31s %31s %ld %ld", name, kind, &off, &size) != 4)
 			continue;
 		if (!strcmp(name, "mlte") && size == MLTE_LABEL_SIZE &&
-		    (!strcmp(kind, "cred") || !strcmp(kind, "ipc")))
+		    (!strcmp(kind, "cred") || !strcmp(kind, "msg_msg")))
 			slots++;
-		if (!strcmp(name, "mlte") && size == MLTE_SOCK_SIZE && !strcmp(kind, "sock"))
+		if (!strcmp(name, "mlte") && size == MLTE_CLASSED_SIZE &&
+		    (!strcmp(kind, "sock") || !strcmp(kind, "ipc")))
 			slots++;
 		if (!strcmp(name, "mlte") && size == MLTE_INODE_SIZE && !strcmp(kind, "inode"))
 			slots++;
@@ -290,13 +312,13 @@ static long label_slots(long *mlte_cred, long *cap_cred, int print)
 	return slots;
 }
 
-TEST_F(mlte, mlte_has_a_label_slot_in_four_blobs)
+TEST_F(mlte, mlte_has_a_label_slot_in_five_blobs)
 {
 	long mlte_cred, cap_cred;
 
-	EXPECT_EQ(4, label_slots(&mlte_cred, &cap_cred, 1))
-		TH_LOG("expected a %d-byte mlte slot in each of cred and ipc, %d in sock, %d in inode",
-		       MLTE_LABEL_SIZE, MLTE_SOCK_SIZE, MLTE_INODE_SIZE);
+	EXPECT_EQ(5, label_slots(&mlte_cred, &cap_cred, 1))
+		TH_LOG("expected a %d-byte mlte slot in each of cred and msg_msg, %d in each of sock and ipc, %d in inode",
+		       MLTE_LABEL_SIZE, MLTE_CLASSED_SIZE, MLTE_INODE_SIZE);
 }
 
 TEST_F(mlte, capstack_and_mlte_cred_slots_apart)
@@ -697,6 +719,26 @@ TEST_F(loaded, nonet_cannot_create_ipc)
 TEST_F(loaded, user_creates_ipc)
 {
 	EXPECT_EQ(0, as("s0", USER, "msgget", "-"));
+}
+
+/*
+ * A message is labelled when sent (user_t's are public_t, by a
+ * type_transition on msg) and must be let into the queue: with no `msgq
+ * enqueue` from public_t, user_t's message is refused, though user_t may
+ * write to its queue and send public_t messages. init_t's messages are
+ * init_t's, which may be queued.
+ */
+TEST_F(loaded, a_message_needs_enqueue_from_its_own_type)
+{
+	EXPECT_EQ(EACCES, as("s0", USER, "msgsend", "-"));
+	EXPECT_EQ(0, child_op("msgsend", "-"));
+}
+
+/* IPC_INFO is about no queue: `system ipc_info`, as in SELinux. */
+TEST_F(loaded, ipc_info_needs_system_ipc_info)
+{
+	EXPECT_EQ(EACCES, as("s0", USER, "ipcinfo", "-"));
+	EXPECT_EQ(0, child_op("ipcinfo", "-"));
 }
 
 /* Permissive mode (the fixture sets enforcing mode again). */

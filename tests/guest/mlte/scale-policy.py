@@ -36,7 +36,7 @@ def main():
     for _ in range(rules):
         s, t = rng.randrange(types), rng.randrange(types)
         cls = rng.choice(names)
-        perms = rng.sample(CLASSES[cls], rng.randint(1, 3))
+        perms = rng.sample(CLASSES[cls], rng.randint(1, min(3, len(CLASSES[cls]))))
         out.append(f"allow scale_{s}_t scale_{t}_t : {cls} {{ {' '.join(perms)} }};\n")
     sys.stdout.write("".join(out))
 
