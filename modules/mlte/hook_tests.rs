@@ -996,7 +996,10 @@ fn system_v_ipc_is_asked_as_selinux_asks_it() {
         Mlte.msg_queue_msgctl(None, crate::abi::MSG_INFO),
         Err(EACCES)
     );
-    // A message is labelled when sent, by the type_transition.
+    // A message is labelled when sent, by the type_transition. (Its
+    // allocation sets up room to intern its context without sleeping.)
+    let security = crate::objects::MsgMsgSecurity::new();
+    assert_eq!(Mlte.msg_msg_alloc_security(&cx(), &security), Ok(()));
     let msg = MsgMsg::new(1);
     assert_eq!(Mlte.msg_queue_msgsnd(&queue, &msg, 0), Ok(()));
     let label = msg.state(&KEY).and_then(Label::get).expect("labelled");

@@ -72,8 +72,8 @@ use crate::error::{
 use crate::objects::{
     current_is_single_threaded, AttrValue, AttrValueView, Binprm, BinprmView, Cred, CredView,
     Dentry, DentryView, File, FileView, Iattr, IattrView, Inode, InodeView, IpcPerm, MsgMsg,
-    NewCred, NewCredView, Path, PathView, SecCtx, SecCtxView, Secid, SockView, Socket, SocketView,
-    Task, TaskView, Vma, VmaView, XattrValue, XattrValueView,
+    MsgMsgSecurity, NewCred, NewCredView, Path, PathView, SecCtx, SecCtxView, Secid, SockView,
+    Socket, SocketView, Task, TaskView, Vma, VmaView, XattrValue, XattrValueView,
 };
 use crate::platform::{self, Dir, TextBuf};
 use core::ffi::CStr;
@@ -1620,6 +1620,13 @@ crate::submodule::submodule! {
             check_ipc(current_sid(), ipc, Class::Sem, perms)
         }
 
+        fn msg_msg_alloc_security(&self, cx: &MaySleep, _msg: &MsgMsgSecurity) -> Result {
+            // Room for the message's context, which `msgsnd` interns where
+            // it may not sleep: set up here, where the kernel may, before
+            // every send (two loads when it is there).
+            sidtab::reserve(cx)
+        }
+
         fn msg_queue_msgsnd(&self, ipc: &IpcPerm, msg: &MsgMsg, _flag: i32) -> Result {
             // As SELinux's: the message is labelled when it is first sent,
             // by a `type_transition` on (sender, queue, `msg`), else the
@@ -1649,8 +1656,16 @@ crate::submodule::submodule! {
                     }
                     sid
                 }
-                // No policy: nothing to check.
-                (None, None) => return Ok(()),
+                // No policy: the queue's SID, as SELinux's
+                // `security_compute_sid()` answers before its first policy
+                // (`sid kernel`'s, for every object is then); nothing to
+                // check.
+                (None, None) => {
+                    if let Some(label) = label {
+                        label.set(Some(queue));
+                    }
+                    return Ok(());
+                }
             };
             check(s, queue, Class::Msgq, IPC_WRITE, Target::None)?;
             check(s, m, Class::Msg, MSG_SEND, Target::None)?;

@@ -170,8 +170,9 @@ impl<T: Interned> InternTable<T> {
     /// [`InternTable::intern`] where nothing may sleep: no allocation, so
     /// `ENOMEM` when the value is new and the chunk it would go into is
     /// not there yet, as an allocation that may not sleep can fail: only
-    /// after [`CHUNK`] new values in a row were interned this way (each
-    /// sleeping intern sets up a chunk ahead).
+    /// after [`CHUNK`] new values in a row were interned this way since the
+    /// last [`InternTable::reserve_ahead`] (which every sleeping intern of
+    /// a new value makes, and callers make before they need the room).
     pub(crate) fn intern_atomic(&self, value: &T) -> Result<u32> {
         if let Some(n) = self.find(value) {
             return Ok(n);

@@ -180,8 +180,10 @@ pub(crate) fn intern(cx: &MaySleep, ctx: &StoredContext) -> Result<Sid> {
     }
 }
 
-/// Sets up room for [`intern_atomic`] (done by every [`intern`] and every
-/// policy load). May allocate: `ENOMEM`.
+/// Sets up room for [`intern_atomic`]: at least [`super::intern::CHUNK`]
+/// new contexts. Done by every [`intern`] of a new context, every policy
+/// load and every new System V message (whose context `msgsnd` interns
+/// where it may not sleep). May allocate: `ENOMEM`.
 pub(crate) fn reserve(cx: &MaySleep) -> Result {
     TABLE.reserve_ahead(cx)
 }
@@ -189,8 +191,18 @@ pub(crate) fn reserve(cx: &MaySleep) -> Result {
 /// [`intern`] where nothing may sleep ([`InternTable::intern_atomic`]):
 /// `ENOMEM` when a new context finds no room set up for it.
 pub(crate) fn intern_atomic(ctx: &StoredContext) -> Result<Sid> {
-    // Below `intern::MAX`: nothing wraps.
-    TABLE.intern_atomic(ctx).map(|n| Sid(n.wrapping_add(FIRST)))
+    match TABLE.intern_atomic(ctx) {
+        // Below `intern::MAX`: nothing wraps.
+        Ok(n) => Ok(Sid(n.wrapping_add(FIRST))),
+        Err(e) => {
+            if platform::ratelimit() {
+                platform::pr_warn!(
+                    "mlte: no SID for a new context where nothing may sleep: no room set up\n"
+                );
+            }
+            Err(e)
+        }
+    }
 }
 
 /// The context of table SID `sid`; `None` for an initial SID or one that

@@ -60,8 +60,10 @@ pub(crate) const AUDIT_OP_NOT_EQUAL: u32 = 1;
 /// be executed. (Not in the bindings: `layout_check.c` asserts it.)
 pub(crate) const PROT_EXEC: u64 = 0x4;
 /// The System V IPC commands (`include/uapi/linux/ipc.h`, `msg.h`,
-/// `shm.h`, `sem.h`), as the `*ctl` hooks get them (without `IPC_64`).
-/// (Asserted in `layout_check.c`.) `IPC_RMID`: remove the object.
+/// `shm.h`, `sem.h`), as the `*ctl` hooks get them. (A 32-bit caller's
+/// `msgctl`/`semctl` pass `IPC_64` through to the hook, which matches none
+/// of these, as in SELinux's hooks.) (Asserted in `layout_check.c`.)
+/// `IPC_RMID`: remove the object.
 pub(crate) const IPC_RMID: i32 = 0;
 /// `IPC_SET`: change the object's owner and mode.
 pub(crate) const IPC_SET: i32 = 1;
