@@ -36,6 +36,8 @@
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/msg.h>
+#include <sys/sem.h>
+#include <sys/shm.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -159,6 +161,41 @@ static int child_op(const char *op, const char *arg)
 		if (!rc && msgrcv(id, &msg, sizeof(msg.text), 0, IPC_NOWAIT) < 0)
 			rc = errno;
 		msgctl(id, IPC_RMID, NULL);
+		return rc;
+	}
+	if (!strcmp(op, "semop") || !strcmp(op, "semctl")) {
+		/*
+		 * A semaphore set of one's own: "wait" waits for zero (which it
+		 * is), "alter" adds one; semctl's "get" is GETVAL, "set" SETVAL.
+		 */
+		struct sembuf sop = { 0, !strcmp(arg, "alter"), IPC_NOWAIT };
+		union {
+			int val;
+			struct semid_ds *buf;
+		} one = { .val = 1 };
+		int id = semget(IPC_PRIVATE, 1, 0600 | IPC_CREAT), rc;
+
+		if (id < 0)
+			return SETUP_FAILED;
+		if (op[3] == 'o')
+			rc = semop(id, &sop, 1) ? errno : 0;
+		else if (!strcmp(arg, "get"))
+			rc = semctl(id, 0, GETVAL) < 0 ? errno : 0;
+		else
+			rc = semctl(id, 0, SETVAL, one) ? errno : 0;
+		semctl(id, 0, IPC_RMID);
+		return rc;
+	}
+	if (!strcmp(op, "shmat")) {
+		/* A segment of one's own, attached "ro" (SHM_RDONLY) or "rw". */
+		int id = shmget(IPC_PRIVATE, 4096, 0600 | IPC_CREAT), rc;
+		void *at;
+
+		if (id < 0)
+			return SETUP_FAILED;
+		at = shmat(id, NULL, !strcmp(arg, "ro") ? SHM_RDONLY : 0);
+		rc = at == (void *)-1 ? errno : (shmdt(at), 0);
+		shmctl(id, IPC_RMID, NULL);
 		return rc;
 	}
 	if (!strcmp(op, "ipcinfo")) {
@@ -732,6 +769,25 @@ TEST_F(loaded, a_message_needs_enqueue_from_its_own_type)
 {
 	EXPECT_EQ(EACCES, as("s0", USER, "msgsend", "-"));
 	EXPECT_EQ(0, child_op("msgsend", "-"));
+}
+
+/*
+ * semop and shmat ask `read`, and `write` when they alter or attach for
+ * writing, beyond ipcperms()' unix_read and unix_write: nonet_t has
+ * those, `read`, and no `write`. So does semctl: GETVAL reads, SETVAL
+ * writes.
+ */
+TEST_F(loaded, semop_shmat_and_semctl_ask_read_and_write)
+{
+	EXPECT_EQ(0, as("s0", NONET, "semop", "wait"));
+	EXPECT_EQ(EACCES, as("s0", NONET, "semop", "alter"));
+	EXPECT_EQ(0, as("s0", NONET, "shmat", "ro"));
+	EXPECT_EQ(EACCES, as("s0", NONET, "shmat", "rw"));
+	EXPECT_EQ(0, as("s0", NONET, "semctl", "get"));
+	EXPECT_EQ(EACCES, as("s0", NONET, "semctl", "set"));
+	EXPECT_EQ(0, as("s0", USER, "semop", "alter"));
+	EXPECT_EQ(0, as("s0", USER, "shmat", "rw"));
+	EXPECT_EQ(0, as("s0", USER, "semctl", "set"));
 }
 
 /* IPC_INFO is about no queue: `system ipc_info`, as in SELinux. */
