@@ -180,6 +180,17 @@ for n in 1 2 3 4 5 6; do
 	echo "$n $seed" >>"$eq/seeds"
 done
 install -m 0644 "$out/equivalence/classes" "$eq/classes"
+# The scale policy in the subset both compile: the SELinux policy's source
+# (this kernel's declarations and tests/bench/policy.conf) with 5,000 more
+# types and 100,000 allow rules, by checkpolicy for SELinux and by
+# mlte-policy for mlte, and the type pairs of its first 100 generated rules
+# (mlte_equivalence_test.c's scale test loads both and compares).
+python3 "$STACKER_ROOT/tests/guest/mlte/scale-policy.py" --pairs "$eq/scale.pairs" \
+	"$out/selinux/policy.conf" >"$out/equivalence/scale.conf" \
+	|| die "generating the scale policy for SELinux and mlte failed"
+checkpolicy -M -c 33 -o "$eq/scale.selinux" "$out/equivalence/scale.conf" >"$out/equivalence/scale.log" 2>&1 \
+	|| { cat "$out/equivalence/scale.log" >&2; die "checkpolicy refused the scale policy"; }
+compile_mlte "$out/equivalence/scale.conf" "$eq/scale.mlte"
 parser=$(command -v apparmor_parser || true)
 [ -n "$parser" ] || parser=/sbin/apparmor_parser
 [ -x "$parser" ] || die "apparmor_parser missing (Debian package apparmor; scripts/setup.sh installs it)"
