@@ -1031,3 +1031,29 @@ fn system_v_ipc_is_asked_as_selinux_asks_it() {
         Err(EACCES)
     );
 }
+
+#[test]
+fn taking_append_mode_off_needs_write() {
+    let (_s, h) = boot();
+    // init_t may append to etc_t files but not write them.
+    load_example(|text| text + "allow init_t etc_t : file { open append getattr };\n");
+    let log = file(&h, "log", Some("system_u:object_r:etc_t:s0"));
+    let inode = log.inode.clone().expect("positive");
+    let file = File::opened(log.clone(), inode, false, true);
+    file.appending
+        .store(true, std::sync::atomic::Ordering::Relaxed);
+    let fcntl = |cmd, arg| Mlte.file_fcntl(&cx(), &file, cmd, arg);
+    const O_APPEND: u64 = crate::abi::O_APPEND as u64;
+    // F_SETFL keeping O_APPEND, or any other command: nothing asked.
+    assert_eq!(fcntl(crate::abi::F_SETFL, O_APPEND), Ok(()));
+    assert_eq!(fcntl(3, 0), Ok(()));
+    // Taking it off: `write`, which init_t lacks.
+    assert_eq!(fcntl(crate::abi::F_SETFL, 0), Err(EACCES));
+    load_example(|text| text + "allow init_t etc_t : file { open append write getattr };\n");
+    assert_eq!(fcntl(crate::abi::F_SETFL, 0), Ok(()));
+    // A file not in append mode has nothing to take off.
+    load_example(|text| text + "allow init_t etc_t : file { open append getattr };\n");
+    file.appending
+        .store(false, std::sync::atomic::Ordering::Relaxed);
+    assert_eq!(fcntl(crate::abi::F_SETFL, 0), Ok(()));
+}

@@ -1118,6 +1118,23 @@ crate::submodule::submodule! {
             check_inode(inode, class, FILE_IOCTL, Target::Dentry(file.dentry()))
         }
 
+        fn file_fcntl(&self, _cx: &MaySleep, file: &File, cmd: u32, arg: u64) -> Result {
+            // Taking `O_APPEND` off a file needs `write` on it, as
+            // SELinux's `selinux_file_fcntl()`: else a file opened with
+            // `append` alone could be written anywhere. (Its other
+            // `fcntl` checks are `fd use`, a class mlte has not, and
+            // `lock`, a permission it has not.)
+            if cmd != crate::abi::F_SETFL
+                || !file.appending()
+                || arg & u64::from(crate::abi::O_APPEND) != 0
+            {
+                return Ok(());
+            }
+            let inode = file.inode();
+            let (class, perms) = by_class(inode, FILE_WRITE, DIR_WRITE);
+            check_inode(inode, class, perms, Target::Dentry(file.dentry()))
+        }
+
         fn mmap_file(&self, _cx: &MaySleep, file: Option<&File>, _reqprot: u64, prot: u64, _flags: u64) -> Result {
             check_exec_mapping(file, prot, true)
         }

@@ -111,6 +111,12 @@ pub(crate) const SEM_STAT_ANY: i32 = 20;
 /// reading only.
 pub(crate) const SHM_RDONLY: i32 = 0o10000;
 
+/// `O_APPEND` (`include/uapi/asm-generic/fcntl.h`): writes go to the
+/// end. (Asserted in `layout_check.c`.)
+pub(crate) const O_APPEND: u32 = 0o2000;
+/// `F_SETFL` (the same header): `fcntl(2)` sets the file's flags.
+pub(crate) const F_SETFL: u32 = 4;
+
 /// `SIGKILL` (`arch/x86/include/uapi/asm/signal.h`).
 pub(crate) const SIGKILL: i32 = 9;
 /// `PTRACE_MODE_ATTACH` (`include/linux/ptrace.h`): the access attaches

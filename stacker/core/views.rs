@@ -156,6 +156,10 @@ pub(crate) trait FileView: HasBlob + Sync {
     /// Whether the file was opened for writing.
     fn writable(&self) -> bool;
 
+    /// Whether the file is in append mode (`O_APPEND` in its `f_flags`,
+    /// which `fcntl(F_SETFL)` may change: read once).
+    fn appending(&self) -> bool;
+
     /// Whether the file's pages are mapped writable and shared somewhere
     /// (`mapping_writably_mapped`): its contents may change with no hook
     /// seeing it.

@@ -336,6 +336,8 @@ pub(crate) struct File {
     /// `FMODE_READ`, `FMODE_WRITE`.
     readable: bool,
     writable: bool,
+    /// `O_APPEND` in `f_flags`.
+    pub(crate) appending: core::sync::atomic::AtomicBool,
     security: FileSecurity,
 }
 
@@ -362,6 +364,7 @@ impl File {
             inode,
             readable: read,
             writable: write,
+            appending: core::sync::atomic::AtomicBool::new(false),
             security: FileSecurity::new(),
         }
     }
@@ -393,6 +396,10 @@ impl FileView for File {
 
     fn writable(&self) -> bool {
         self.writable
+    }
+
+    fn appending(&self) -> bool {
+        self.appending.load(core::sync::atomic::Ordering::Relaxed)
     }
 
     /// The inode's [`Inode::writably_mapped`].

@@ -127,6 +127,8 @@ static_assert(GETPID == 11 && GETVAL == 12 && GETALL == 13 && GETNCNT == 14);
 static_assert(GETZCNT == 15 && SETVAL == 16 && SETALL == 17);
 static_assert(SEM_STAT == 18 && SEM_INFO == 19 && SEM_STAT_ANY == 20);
 static_assert(SHM_RDONLY == 010000);
+/* stacker/core/abi.rs: fcntl's. */
+static_assert(O_APPEND == 02000 && F_SETFL == 4);
 
 #define STACKER_OFFSET(S, F) offsetof(struct S, F),
 #define STACKER_OFFSET_NAME(S, F) "offsetof(" #S ", " #F ")",

@@ -95,6 +95,13 @@ static int child_op(const char *op, const char *arg)
 		fd = open(arg, (op[0] == 'r' ? O_RDONLY : O_WRONLY) | O_APPEND);
 		return fd < 0 ? errno : (close(fd), 0);
 	}
+	if (!strcmp(op, "unappend")) {
+		/* Opened to append, then O_APPEND taken off: fcntl's errno. */
+		fd = open(arg, O_WRONLY | O_APPEND);
+		if (fd < 0)
+			return SETUP_FAILED;
+		return fcntl(fd, F_SETFL, 0) ? errno : (close(fd), 0);
+	}
 	if (!strcmp(op, "create")) {
 		fd = open(arg, O_CREAT | O_WRONLY | O_EXCL, 0644);
 		return fd < 0 ? errno : (close(fd), 0);
@@ -401,6 +408,7 @@ TEST_F(mlte, policy_loaded)
 static const char *const files[][2] = {
 	{ DIR "/public", "system_u:object_r:public_t:s0" },
 	{ DIR "/secret", "system_u:object_r:secret_t:s0" },
+	{ DIR "/log", "system_u:object_r:log_t:s0" },
 	{ DIR "/public_s2", "system_u:object_r:public_t:s2" },
 	{ DIR "/public_s1c0", "system_u:object_r:public_t:s1:c0" },
 	{ DIR "/public_s1c2", "system_u:object_r:public_t:s1:c2" },
@@ -511,6 +519,17 @@ TEST_F(loaded, truncating_is_writing)
  * and write it: as SELinux's file_mask_to_av(), also for a read-only open
  * with O_APPEND (MAY_READ | MAY_APPEND, no MAY_WRITE).
  */
+/*
+ * user_t may append to log_t files but not write them: taking O_APPEND off
+ * an open file (fcntl F_SETFL) needs `write`, as SELinux's
+ * selinux_file_fcntl(), or append-only would be advisory. init_t may.
+ */
+TEST_F(loaded, taking_append_mode_off_needs_write)
+{
+	EXPECT_EQ(EACCES, as("s0", USER, "unappend", DIR "/log"));
+	EXPECT_EQ(0, child_op("unappend", DIR "/log"));
+}
+
 TEST_F(loaded, appending_needs_append)
 {
 	EXPECT_EQ(EACCES, as("s0", USER, "append", DIR "/public"));
@@ -1054,11 +1073,11 @@ TEST_F(loaded, a_policy_of_5000_more_types_loads_and_decides)
 	ASSERT_ERRNO(0, write_bytes(MLTE "policy", scale, len));
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	free(scale);
-	TH_LOG("figure: a compiled policy of %ld bytes (5011 types, ~100,000 rules) "
+	TH_LOG("figure: a compiled policy of %ld bytes (5012 types, ~100,000 rules) "
 	       "loaded in %ld us", len,
 	       (t1.tv_sec - t0.tv_sec) * 1000000 + (t1.tv_nsec - t0.tv_nsec) / 1000);
 	EXPECT_ERRNO(0, read_value(MLTE "policy", summary, sizeof(summary)));
-	EXPECT_EQ(0, strncmp("loaded: 5011 types, ", summary, 20))
+	EXPECT_EQ(0, strncmp("loaded: 5012 types, ", summary, 20))
 		TH_LOG("summary: %s", summary);
 	ASSERT_EQ(0, make_file(DIR "/scaled") || make_file(DIR "/scaled_other"));
 	ASSERT_ERRNO(0, mlte_set_label(DIR "/scaled", "system_u:object_r:scale_42_t:s0"));

@@ -65,6 +65,15 @@ impl FileView for File {
     }
 
     #[inline]
+    fn appending(&self) -> bool {
+        // SAFETY: the file is valid; `f_flags` is a plain word that
+        // `fcntl(F_SETFL)` rewrites under `f_lock`, read once as C's
+        // `READ_ONCE`.
+        let flags = unsafe { core::ptr::addr_of!((*self.as_raw()).f_flags).read_volatile() };
+        flags & crate::abi::O_APPEND != 0
+    }
+
+    #[inline]
     fn writably_mapped(&self) -> bool {
         // SAFETY: an open file's `f_mapping` is set at open and valid while
         // it is open.
