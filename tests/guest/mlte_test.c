@@ -80,7 +80,7 @@ static long status_count(const char *key)
 static int child_op(const char *op, const char *arg)
 {
 	char buf[512];
-	int fd;
+	int fd, rc;
 
 	if (!strcmp(op, "read") || !strcmp(op, "write")) {
 		fd = open(arg, !strcmp(op, "read") ? O_RDONLY : O_WRONLY);
@@ -100,7 +100,9 @@ static int child_op(const char *op, const char *arg)
 		fd = open(arg, O_WRONLY | O_APPEND);
 		if (fd < 0)
 			return SETUP_FAILED;
-		return fcntl(fd, F_SETFL, 0) ? errno : (close(fd), 0);
+		rc = fcntl(fd, F_SETFL, 0) ? errno : 0;
+		close(fd);
+		return rc;
 	}
 	if (!strcmp(op, "create")) {
 		fd = open(arg, O_CREAT | O_WRONLY | O_EXCL, 0644);
@@ -515,14 +517,9 @@ TEST_F(loaded, truncating_is_writing)
 }
 
 /*
- * Appending is `append`, which user_t lacks on public_t though it may read
- * and write it: as SELinux's file_mask_to_av(), also for a read-only open
- * with O_APPEND (MAY_READ | MAY_APPEND, no MAY_WRITE).
- */
-/*
  * user_t may append to log_t files but not write them: taking O_APPEND off
  * an open file (fcntl F_SETFL) needs `write`, as SELinux's
- * selinux_file_fcntl(), or append-only would be advisory. init_t may.
+ * selinux_file_fcntl(). init_t may.
  */
 TEST_F(loaded, taking_append_mode_off_needs_write)
 {
@@ -530,6 +527,11 @@ TEST_F(loaded, taking_append_mode_off_needs_write)
 	EXPECT_EQ(0, child_op("unappend", DIR "/log"));
 }
 
+/*
+ * Appending is `append`, which user_t lacks on public_t though it may read
+ * and write it: as SELinux's file_mask_to_av(), also for a read-only open
+ * with O_APPEND (MAY_READ | MAY_APPEND, no MAY_WRITE).
+ */
 TEST_F(loaded, appending_needs_append)
 {
 	EXPECT_EQ(EACCES, as("s0", USER, "append", DIR "/public"));
