@@ -2305,12 +2305,8 @@ sid kernel system_u:system_r:init_t:s0; sid file system_u:object_r:tmp_t:s0; sid
             "user system_u",
             "role other_r types user_t; user other_u roles other_r level s0 range s0; user system_u",
         );
-        let bytes = parse(&with_other).unwrap().compile().unwrap();
-        let checked = Checked::new(&bytes[..]).unwrap();
-        let c = checked.view();
         for (text, want) in cases {
-            let got = Context::parse(text.as_bytes(), &c).map(|_| ());
-            assert_eq!(got, want, "{text}");
+            assert_eq!(parse_under(&with_other, text), want, "{text}");
         }
         let bytes = compiled();
         let checked = Checked::new(&bytes[..]).unwrap();
@@ -2327,10 +2323,7 @@ sid kernel system_u:system_r:init_t:s0; sid file system_u:object_r:tmp_t:s0; sid
         );
         // The range must lie within the user's.
         let narrow = POLICY.replace("range s0 - s2:c0.c2", "range s0 - s1:c0");
-        let bytes = parse(&narrow).unwrap().compile().unwrap();
-        let checked = Checked::new(&bytes[..]).unwrap();
-        let c = checked.view();
-        let parse = |t: &str| Context::parse(t.as_bytes(), &c).map(|_| ());
+        let parse = |t: &str| parse_under(&narrow, t);
         assert_eq!(parse("system_u:system_r:user_t:s0-s1:c0"), Ok(()));
         assert_eq!(
             parse("system_u:system_r:user_t:s0-s1:c0,c1"),
@@ -2349,13 +2342,7 @@ sid kernel system_u:system_r:init_t:s0; sid file system_u:object_r:tmp_t:s0; sid
                 "sid kernel system_u:system_r:init_t:s0",
                 "sid kernel system_u:system_r:init_t:s1:c0",
             );
-        let bytes = crate::mlte::policy_text::parse(&raised)
-            .unwrap()
-            .compile()
-            .unwrap();
-        let checked = Checked::new(&bytes[..]).unwrap();
-        let c = checked.view();
-        let parse = |t: &str| Context::parse(t.as_bytes(), &c).map(|_| ());
+        let parse = |t: &str| parse_under(&raised, t);
         assert_eq!(parse("system_u:system_r:user_t:s1:c0-s2:c0"), Ok(()));
         assert_eq!(
             parse("system_u:system_r:user_t:s1-s2:c0"),
@@ -2368,6 +2355,15 @@ sid kernel system_u:system_r:init_t:s0; sid file system_u:object_r:tmp_t:s0; sid
     }
 
     use crate::mlte::context::ContextError;
+
+    /// Whether `text` is a valid context under policy `policy` (compiled
+    /// and checked afresh).
+    fn parse_under(policy: &str, text: &str) -> Result<(), ContextError> {
+        let bytes = parse(policy).unwrap().compile().unwrap();
+        let checked = Checked::new(&bytes[..]).unwrap();
+        let c = checked.view();
+        Context::parse(text.as_bytes(), &c).map(|_| ())
+    }
 
     #[test]
     fn every_cut_is_refused() {

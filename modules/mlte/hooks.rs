@@ -1653,35 +1653,28 @@ crate::submodule::submodule! {
             // on the queue. Under the queue's lock: nothing sleeps.
             let (s, queue) = (current_sid(), ipc_sid(ipc));
             let label = msg.state(&KEY);
-            let known = label.and_then(Label::get);
-            let new = policy::with(|p| -> Result<Option<NewSid>> {
-                let Some(p) = p else { return Ok(None) };
-                if known.is_some() {
-                    return Ok(None);
-                }
-                p.new_sid(s, queue, Class::Msg, |p| {
-                    compute_context(p, s, queue, Class::Msg, None)
-                })
-                .map(Some)
-            })?;
-            let m = match (known, new) {
-                (Some(sid), _) => sid,
-                (None, Some(new)) => {
-                    let sid = new.sid_atomic()?;
+            let m = match label.and_then(Label::get) {
+                Some(m) => m,
+                None => {
+                    let new = policy::with(|p| {
+                        p.map(|p| {
+                            p.new_sid(s, queue, Class::Msg, |p| {
+                                compute_context(p, s, queue, Class::Msg, None)
+                            })
+                        })
+                        .transpose()
+                    })?;
+                    // No policy: the queue's SID, as SELinux's
+                    // `security_compute_sid()` answers before its first
+                    // policy (`sid kernel`'s, as every object's is then).
+                    let m = match new {
+                        Some(new) => new.sid_atomic()?,
+                        None => queue,
+                    };
                     if let Some(label) = label {
-                        label.set(Some(sid));
+                        label.set(Some(m));
                     }
-                    sid
-                }
-                // No policy: the queue's SID, as SELinux's
-                // `security_compute_sid()` answers before its first policy
-                // (`sid kernel`'s, for every object is then); nothing to
-                // check.
-                (None, None) => {
-                    if let Some(label) = label {
-                        label.set(Some(queue));
-                    }
-                    return Ok(());
+                    m
                 }
             };
             check(s, queue, Class::Msgq, IPC_WRITE, Target::None)?;
