@@ -493,7 +493,7 @@ crate::submodule::submodule! {
             check_vm_enough_memory(cred.state(&KEY), &ids(cred))
         }
 
-        fn capable(&self, cred: &Cred, cap: i32, opts: u32) -> Result {
+        fn capable(&self, cred: &Cred, _initial_ns: bool, cap: i32, opts: u32) -> Result {
             check_capable(cred.state(&KEY), &ids(cred), cap, opts)
         }
 

@@ -27,6 +27,8 @@
 use core::fmt::Write;
 
 use super::compiled::MAX_NAME;
+use super::hooks::check_security;
+use super::hooks::perms::SECURITY_SETBOOL;
 use super::policy;
 use crate::attribute::Attribute;
 use crate::context::MaySleep;
@@ -94,6 +96,8 @@ impl Attribute for BooleansFile {
     }
 
     fn store(input: &[u8]) -> Result {
+        // As selinuxfs's sel_write_bool(): `setbool` before anything.
+        check_security(SECURITY_SETBOOL)?;
         let text = input.strip_suffix(b"\n").unwrap_or(input);
         let mut words = text.split(|&b| b == b' ');
         let (Some(name), Some(value), None) = (words.next(), words.next(), words.next()) else {
@@ -145,6 +149,8 @@ impl Attribute for CommitBoolsFile {
     }
 
     fn store(input: &[u8]) -> Result {
+        // As selinuxfs's sel_commit_bools_write(): `setbool` first.
+        check_security(SECURITY_SETBOOL)?;
         match number(input.strip_suffix(b"\n").unwrap_or(input)) {
             Some(0) => Ok(()),
             Some(_) => {

@@ -33,10 +33,23 @@ const COMMON_PERMS: &[&str] = common_then!();
 /// The bits of the permissions the file and socket classes share.
 pub(crate) const COMMON_PERMS_MASK: u32 = (1 << COMMON_PERMS.len()) - 1;
 
-/// The permissions of the file classes (`file` and the other inode classes
-/// but `dir`), in bit order: one order for all of them, so that a
-/// permission has one bit whichever file class an inode is in.
-const FILE_PERMS: &[&str] = common_then!("open", "execute", "link", "unlink", "rename");
+/// The permissions of the file classes (the inode classes but `dir`), in
+/// bit order: one order for all of them, so that a permission has one bit
+/// whichever file class an inode is in.
+const FILE_PERMS: &[&str] = common_then!("open", "execute", "link", "unlink", "rename", "execmod");
+
+/// The permissions of `file`: the file classes', then those of running a
+/// program, which SELinux's other file classes have not.
+const REGULAR_FILE_PERMS: &[&str] = common_then!(
+    "open",
+    "execute",
+    "link",
+    "unlink",
+    "rename",
+    "execmod",
+    "execute_no_trans",
+    "entrypoint",
+);
 
 /// The permissions of the socket classes, in bit order, one order for all
 /// of them. As SELinux's: sending is `write`, receiving `read`.
@@ -61,11 +74,67 @@ macro_rules! ipc_then {
     };
 }
 
+/// The capabilities, as SELinux's `COMMON_CAP_PERMS`: bit `cap % 32` of
+/// `capability` (`cap_userns` outside the initial user namespace) for
+/// capabilities 0 to 31.
+const CAP_PERMS: &[&str] = &[
+    "chown",
+    "dac_override",
+    "dac_read_search",
+    "fowner",
+    "fsetid",
+    "kill",
+    "setgid",
+    "setuid",
+    "setpcap",
+    "linux_immutable",
+    "net_bind_service",
+    "net_broadcast",
+    "net_admin",
+    "net_raw",
+    "ipc_lock",
+    "ipc_owner",
+    "sys_module",
+    "sys_rawio",
+    "sys_chroot",
+    "sys_ptrace",
+    "sys_pacct",
+    "sys_admin",
+    "sys_boot",
+    "sys_nice",
+    "sys_resource",
+    "sys_time",
+    "sys_tty_config",
+    "mknod",
+    "lease",
+    "audit_write",
+    "audit_control",
+    "setfcap",
+];
+
+/// The capabilities from 32 on, as SELinux's `COMMON_CAP2_PERMS`: bit
+/// `cap % 32` of `capability2` (`cap2_userns`).
+const CAP2_PERMS: &[&str] = &[
+    "mac_override",
+    "mac_admin",
+    "syslog",
+    "wake_alarm",
+    "block_suspend",
+    "audit_read",
+    "perfmon",
+    "bpf",
+    "checkpoint_restore",
+];
+
+// One permission for each capability the kernel has (`CAP_LAST_CAP`,
+// checked against the kernel's in `abi_check.rs`), as SELinux's `#error`.
+const _: () = assert!(CAP_PERMS.len() + CAP2_PERMS.len() == crate::abi::CAP_LAST_CAP as usize + 1);
+
 /// The object classes and their permissions, in bit order. The inode
 /// classes are SELinux's, chosen by the inode's file type as its
 /// `inode_mode_to_security_class()`.
 pub(crate) const CLASSES: &[(&str, &[&str])] = &[
-    ("file", FILE_PERMS),
+    ("file", REGULAR_FILE_PERMS),
     (
         "dir",
         &[
@@ -92,6 +161,11 @@ pub(crate) const CLASSES: &[(&str, &[&str])] = &[
             "ptrace",
             "setcurrent",
             "execmem",
+            "dyntransition",
+            "execstack",
+            "execheap",
+            "share",
+            "noatsecure",
         ],
     ),
     ("socket", SOCKET_PERMS),
@@ -115,6 +189,29 @@ pub(crate) const CLASSES: &[(&str, &[&str])] = &[
     ("shm", ipc_then!("lock")),
     ("msg", &["send", "receive"]),
     ("system", &["ipc_info"]),
+    (
+        "security",
+        &[
+            "compute_av",
+            "compute_create",
+            "compute_member",
+            "check_context",
+            "load_policy",
+            "compute_relabel",
+            "compute_user",
+            "setenforce",
+            "setbool",
+            "setsecparam",
+            "setcheckreqprot",
+            "read_policy",
+            "validate_trans",
+        ],
+    ),
+    ("capability", CAP_PERMS),
+    ("capability2", CAP2_PERMS),
+    ("cap_userns", CAP_PERMS),
+    ("cap2_userns", CAP2_PERMS),
+    ("process2", &["nnp_transition", "nosuid_transition"]),
 ];
 
 /// An object class: its index in [`CLASSES`].
@@ -169,10 +266,26 @@ pub(crate) enum Class {
     /// The system as a whole (`sid kernel`): of its permissions, SELinux's
     /// `ipc_info` (the System V `IPC_INFO` commands).
     System = 23,
+    /// The policy and its interface (`sid security`), as SELinux's
+    /// selinuxfs asks: loading a policy, setting the mode or a boolean,
+    /// asking for decisions.
+    Security = 24,
+    /// A task's capabilities 0 to 31 in the initial user namespace, asked
+    /// of the task itself.
+    Capability = 25,
+    /// Capabilities 32 and up in the initial user namespace.
+    Capability2 = 26,
+    /// Capabilities 0 to 31 in any other user namespace.
+    CapUserns = 27,
+    /// Capabilities 32 and up in any other user namespace.
+    Cap2Userns = 28,
+    /// Tasks: what `process` has no room for (exec transitions under
+    /// `no_new_privs` or from a `nosuid` mount).
+    Process2 = 29,
 }
 
 /// The number of classes.
-pub(crate) const CLASS_COUNT: usize = 24;
+pub(crate) const CLASS_COUNT: usize = 30;
 
 // `Class` and `CLASSES` agree: one class per entry.
 const _: () = assert!(CLASSES.len() == CLASS_COUNT);
@@ -204,7 +317,28 @@ impl Class {
         Class::Shm,
         Class::Msg,
         Class::System,
+        Class::Security,
+        Class::Capability,
+        Class::Capability2,
+        Class::CapUserns,
+        Class::Cap2Userns,
+        Class::Process2,
     ];
+
+    /// The class that holds capability `cap` (its bit: `cap % 32`) for a
+    /// check in the initial user namespace (`initial_ns`) or another, as
+    /// SELinux's `cred_has_capability()`; `None` for a capability past the
+    /// classes (SELinux: `EINVAL`).
+    #[inline]
+    pub(crate) const fn of_capability(cap: u32, initial_ns: bool) -> Option<Class> {
+        match (cap / 32, initial_ns) {
+            (0, true) => Some(Class::Capability),
+            (0, false) => Some(Class::CapUserns),
+            (1, true) if cap % 32 < CAP2_PERMS.len() as u32 => Some(Class::Capability2),
+            (1, false) if cap % 32 < CAP2_PERMS.len() as u32 => Some(Class::Cap2Userns),
+            _ => None,
+        }
+    }
 
     /// The class of a socket of address family `family`, type `ty` and
     /// protocol `protocol`, as SELinux's `socket_type_to_security_class()`
@@ -441,5 +575,33 @@ mod tests {
         assert_eq!(perm(Class::Msgq, "enqueue"), 1 << 9);
         assert_eq!(perm(Class::Shm, "lock"), 1 << 9);
         assert!(!Class::Msgq.is_socket() && !Class::Msg.is_socket());
+    }
+
+    #[test]
+    fn capabilities_are_asked_in_selinuxs_classes_at_their_numbers() {
+        use Class::*;
+        // linux/capability.h: CAP_CHOWN 0, CAP_SYS_ADMIN 21, CAP_SETFCAP 31,
+        // CAP_MAC_ADMIN 33, CAP_CHECKPOINT_RESTORE 40 (CAP_LAST_CAP).
+        for (cap, name, init, userns) in [
+            (0, "chown", Capability, CapUserns),
+            (21, "sys_admin", Capability, CapUserns),
+            (31, "setfcap", Capability, CapUserns),
+            (33, "mac_admin", Capability2, Cap2Userns),
+            (40, "checkpoint_restore", Capability2, Cap2Userns),
+        ] {
+            assert_eq!(Class::of_capability(cap, true), Some(init), "{cap}");
+            assert_eq!(Class::of_capability(cap, false), Some(userns), "{cap}");
+            assert_eq!(perm(init, name), 1 << (cap % 32), "{name}");
+            assert_eq!(perm(userns, name), 1 << (cap % 32), "{name}");
+        }
+        // The names are the kernel's, as capstack spells them.
+        let ours = CAP_PERMS.iter().chain(CAP2_PERMS);
+        for (cap, (name, kernels)) in ours.zip(crate::capstack::caps::NAMES).enumerate() {
+            assert!(kernels[4..].eq_ignore_ascii_case(name), "{cap}: {name}");
+        }
+        assert_eq!(Class::of_capability(41, true), None);
+        assert_eq!(Class::of_capability(64, false), None);
+        assert_eq!(Capability.all_perms(), u32::MAX);
+        assert_eq!(Capability2.all_perms(), (1 << 9) - 1);
     }
 }

@@ -28,7 +28,7 @@
 //!               role's id is its place); `object_r` is one
 //! user names:   users x 64 bytes, the same way
 //! user ranges:  users x (low level, high level), high dominating low
-//! sids:         3 contexts: kernel, file, unlabeled
+//! sids:         4 contexts: kernel, file, unlabeled, security
 //! levels:       levels x level, sensitivities strictly ascending
 //! rules:        rules x (source, target, class, perms), strictly
 //!               ascending by (source, target, class), perms not 0
@@ -114,7 +114,7 @@ use core::ops::Deref;
 /// The magic at the start of the compiled form.
 pub(crate) const MAGIC: &[u8; 4] = b"MLTE";
 /// The version this code reads and writes.
-pub(crate) const VERSION: u32 = 13;
+pub(crate) const VERSION: u32 = 14;
 /// The most types a policy may declare.
 pub(crate) const MAX_TYPES: u32 = 32_768;
 /// The most roles a policy may declare (`object_r` included).
@@ -168,10 +168,10 @@ const RANGE_TRANS_BYTES: usize = 12 + 2 * LEVEL_BYTES;
 /// The bytes of a name-based transition: a rule and the name's slot.
 const NAME_TRANS_BYTES: usize = RULE_BYTES + MAX_OBJECT_NAME + 1;
 /// The permissions of `process` that a role change needs an `allow R1
-/// R2` for, as SELinux's `process_trans_perms`: `transition` (SELinux's
-/// other one, `dyntransition`, mlte has not; its `setcurrent` is
-/// SELinux's, which a role change does not touch).
-const PROCESS_TRANS_PERMS: u32 = perm(Class::Process, "transition");
+/// R2` for, as SELinux's `process_trans_perms`: `transition` (exec) and
+/// `dyntransition` (`attr/current`).
+const PROCESS_TRANS_PERMS: u32 =
+    perm(Class::Process, "transition") | perm(Class::Process, "dyntransition");
 
 /// The contexts a policy gives to what has no label of its own.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -184,14 +184,18 @@ pub(crate) enum InitialSid {
     /// Objects whose label names a user, role, type or level the policy
     /// does not have, or is not valid under it.
     Unlabeled = 2,
+    /// The policy and its interface: the object of the `security` class's
+    /// checks (loading a policy, setting the mode, asking for decisions).
+    Security = 3,
 }
 
 /// The sids in the order of the compiled form, with their names in the
 /// policy language.
-pub(crate) const SIDS: [(InitialSid, &str); 3] = [
+pub(crate) const SIDS: [(InitialSid, &str); 4] = [
     (InitialSid::Kernel, "kernel"),
     (InitialSid::File, "file"),
     (InitialSid::Unlabeled, "unlabeled"),
+    (InitialSid::Security, "security"),
 ];
 
 /// Why a compiled policy was refused, and at which byte.
@@ -1597,11 +1601,12 @@ impl<'a> Compiled<'a> {
     /// The context of `sid`, for decisions.
     #[inline]
     pub(crate) fn sid_view(&self, sid: InitialSid) -> &'a SidContext {
-        let [kernel, file, unlabeled] = &self.layout.sids;
+        let [kernel, file, unlabeled, security] = &self.layout.sids;
         match sid {
             InitialSid::Kernel => kernel,
             InitialSid::File => file,
             InitialSid::Unlabeled => unlabeled,
+            InitialSid::Security => security,
         }
     }
 
@@ -2561,7 +2566,7 @@ sid kernel system_u:system_r:init_t:s0; sid file system_u:object_r:tmp_t:s0; sid
         let users = roles + 2 * MAX_NAME as usize;
         let ranges = users + MAX_NAME as usize;
         let sids = ranges + 2 * LEVEL_BYTES;
-        let levels = sids + 3 * CONTEXT_BYTES;
+        let levels = sids + SIDS.len() * CONTEXT_BYTES;
         let rules = levels + 3 * LEVEL_BYTES;
         let cases = [
             (set(0, 0), 0),

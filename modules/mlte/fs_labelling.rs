@@ -85,8 +85,8 @@ pub(crate) fn genfs_type_valid(mode: u32) -> bool {
     mode == 0 || GENFS_TYPES.iter().any(|&(_, m)| m == mode)
 }
 
-/// The policy capabilities that change how mlte labels, as the compiled
-/// form's bits.
+/// The policy capabilities that change what mlte does (how it labels, and
+/// more), as the compiled form's bits.
 pub(crate) mod policycap {
     /// `genfs_seclabel_symlinks`: symbolic links on file systems labelled
     /// by path are labelled by path too (otherwise with the file system's
@@ -100,9 +100,16 @@ pub(crate) mod policycap {
     /// `extended_socket_class`: SCTP, ICMP and other sockets have classes
     /// of their own (`Class::of_socket`).
     pub(crate) const EXTENDED_SOCKET_CLASS: u32 = 1 << 3;
+    /// `nnp_nosuid_transition`: an exec transition under `no_new_privs` or
+    /// from a `nosuid` mount happens when `process2 nnp_transition` (and
+    /// `nosuid_transition`) allow it.
+    pub(crate) const NNP_NOSUID_TRANSITION: u32 = 1 << 4;
     /// Every bit a compiled policy may set.
-    pub(crate) const ALL: u32 =
-        GENFS_SECLABEL_SYMLINKS | CGROUP_SECLABEL | FUNCTIONFS_SECLABEL | EXTENDED_SOCKET_CLASS;
+    pub(crate) const ALL: u32 = GENFS_SECLABEL_SYMLINKS
+        | CGROUP_SECLABEL
+        | FUNCTIONFS_SECLABEL
+        | EXTENDED_SOCKET_CLASS
+        | NNP_NOSUID_TRANSITION;
 }
 
 /// Whether the inodes of a file system of type `fs` are labelled by their

@@ -10,7 +10,7 @@
 
 use super::*;
 use crate::harness::{cx, Harness};
-use crate::objects::{AccessMask, Binprm, Cred, Dentry, File, Inode};
+use crate::objects::{AccessMask, Binprm, Cred, Dentry, File, Inode, Task};
 use crate::submodule::Submodule;
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -169,27 +169,76 @@ fn exec_transition_without_permission_is_refused() {
     assert!(h.exec(&ls, &Cred::new(0), false).is_ok());
 }
 
+/// An exec under `no_new_privs` or from a `nosuid` mount whose
+/// transition the policy does not allow for it stays in the old domain,
+/// which then needs `execute_no_trans`, as SELinux's check_nnp_nosuid()
+/// (mlte has no bounded types); under `policycap nnp_nosuid_transition`,
+/// `process2 nnp_transition` and `nosuid_transition` allow it. A traced
+/// exec needs the tracer's `ptrace` on the new domain, a shared one
+/// `process share`; a transition clears the personality bits and asks for
+/// AT_SECURE unless `noatsecure` is granted.
 #[test]
-fn no_new_privs_keeps_the_exec_out_of_a_new_domain() {
+fn exec_transitions_as_selinux_under_nnp_nosuid_ptrace_and_sharing() {
     let (_s, h) = boot();
     let ls = file(&h, "ls", Some("system_u:object_r:bin_t:s0"));
-    let bprm = Binprm {
-        unsafe_flags: LSM_UNSAFE_NO_NEW_PRIVS,
-        ..Binprm::new(h.open(&ls).expect("open"), Arc::new(Cred::new(0)))
+    let exec = |unsafe_flags, nosuid| {
+        let bprm = Binprm {
+            unsafe_flags,
+            nosuid,
+            ..Binprm::new(h.open(&ls).expect("open"), Arc::new(Cred::new(0)))
+        };
+        let rc = Mlte.bprm_creds_for_exec(&cx(), &bprm);
+        let secure = bprm.secureexec.get();
+        let per_clear = bprm.per_clear.get();
+        (rc, context_text(cred_sid(bprm.cred())), secure, per_clear)
     };
-    assert_eq!(Mlte.bprm_creds_for_exec(&cx(), &bprm), Err(EPERM));
-    assert_eq!(
-        context_text(cred_sid(bprm.cred())),
-        "system_u:system_r:init_t:s0"
-    );
-    assert!(!bprm.secureexec.get());
-    let bprm = Binprm::new(h.open(&ls).expect("open"), Arc::new(Cred::new(0)));
-    assert_eq!(Mlte.bprm_creds_for_exec(&cx(), &bprm), Ok(()));
-    assert_eq!(
-        context_text(cred_sid(bprm.cred())),
-        "system_u:user_r:user_t:s0"
-    );
-    assert!(bprm.secureexec.get(), "a domain change asks for AT_SECURE");
+    let (init, user) = ("system_u:system_r:init_t:s0", "system_u:user_r:user_t:s0");
+    let setid = crate::abi::PER_CLEAR_ON_SETID;
+    // A plain exec: the transition, AT_SECURE, the personality cleared.
+    assert_eq!(exec(0, false), (Ok(()), user.into(), true, setid));
+    // NNP, nosuid: back to init_t, which may not run bin_t in itself.
+    let nnp = LSM_UNSAFE_NO_NEW_PRIVS;
+    assert_eq!(exec(nnp, false), (Err(EACCES), init.into(), false, 0));
+    assert_eq!(exec(0, true), (Err(EACCES), init.into(), false, 0));
+    load_example(|text| text + "allow init_t bin_t : file execute_no_trans;\n");
+    assert_eq!(exec(nnp, false), (Ok(()), init.into(), false, 0));
+    assert_eq!(exec(0, true), (Ok(()), init.into(), false, 0));
+    // The capability: each permission for its own reason.
+    load_example(|text| {
+        text + "policycap nnp_nosuid_transition;\n\
+                allow init_t bin_t : file execute_no_trans;\n\
+                allow init_t user_t : process2 nnp_transition;\n"
+    });
+    assert_eq!(exec(nnp, false), (Ok(()), user.into(), true, setid));
+    assert_eq!(exec(0, true), (Ok(()), init.into(), false, 0));
+    assert_eq!(exec(nnp, true), (Ok(()), init.into(), false, 0));
+    // Without the capability, the permission does nothing.
+    load_example(|text| {
+        text + "allow init_t bin_t : file execute_no_trans;\n\
+                allow init_t user_t : process2 nnp_transition;\n"
+    });
+    assert_eq!(exec(nnp, false), (Ok(()), init.into(), false, 0));
+    // Traced: the tracer (init_t) needs `ptrace` on user_t.
+    let ptrace = crate::abi::LSM_UNSAFE_PTRACE;
+    assert_eq!(exec(ptrace, false).0, Ok(()), "no tracer found");
+    Task::set_current_tracer(Some(Arc::new(Task::new(1))));
+    assert_eq!(exec(ptrace, false).0, Err(EPERM));
+    load_example(|text| text + "allow init_t user_t : process ptrace;\n");
+    assert_eq!(exec(ptrace, false), (Ok(()), user.into(), true, setid));
+    Task::set_current_tracer(None);
+    // Sharing with a task that stays: `process share`.
+    let share = crate::abi::LSM_UNSAFE_SHARE;
+    assert_eq!(exec(share, false).0, Err(EPERM));
+    load_example(|text| text + "allow init_t user_t : process { share noatsecure };\n");
+    assert_eq!(exec(share, false), (Ok(()), user.into(), false, setid));
+    // A transition needs `entrypoint` of the new domain on the file.
+    load_example(|text| {
+        text.replace(
+            "allow user_t bin_t : file { read open execute map getattr entrypoint execute_no_trans };",
+            "allow user_t bin_t : file { read open execute map getattr execute_no_trans };",
+        )
+    });
+    assert_eq!(exec(0, false).0, Err(EACCES));
 }
 
 #[test]
@@ -417,10 +466,13 @@ fn a_denial_is_logged_as_an_avc_line_sepolgen_reads() {
     );
 }
 
-/// A write of `attr/current` that changes the role needs `allow OLD NEW`,
-/// as SELinux's `dyntransition`; one in the same role does not.
+/// A write of `attr/current` needs `setcurrent` on the task itself and
+/// `dyntransition` from the old context to the new one, as SELinux's
+/// `selinux_lsm_setattr()`; one that changes the role also needs `allow
+/// OLD NEW` (`dyntransition` is a role-changing permission); one in the
+/// same role does not.
 #[test]
-fn setcurrent_into_another_role_needs_a_role_allow() {
+fn setcurrent_needs_setcurrent_dyntransition_and_a_role_allow() {
     let (_s, _h) = boot();
     let load = |text: &str| {
         let (_, compiled) = crate::mlte_compile(text).expect("compiles");
@@ -428,11 +480,25 @@ fn setcurrent_into_another_role_needs_a_role_allow() {
     };
     let example = include_str!("example.policy").replace(
         "allow init_t user_t : process transition;",
-        "allow init_t user_t : process { transition setcurrent };\n\
-         allow init_t init_t : process setcurrent;",
+        "allow init_t user_t : process { transition dyntransition };\n\
+         allow init_t init_t : process { setcurrent dyntransition };",
     );
     let set = |value: &str| Mlte.setprocattr(&cx(), b"current", value.as_bytes());
     let current = || context_text(current_sid());
+    let user = "system_u:user_r:user_t:s0";
+    // `setcurrent` alone: the move to user_t is not a `dyntransition`.
+    load(&example.replace(
+        "allow init_t user_t : process { transition dyntransition };",
+        "allow init_t user_t : process { transition setcurrent };",
+    ));
+    assert_eq!(set(user), Err(EACCES), "no dyntransition");
+    // `dyntransition` alone: the task may not set its context at all.
+    load(&example.replace(
+        "allow init_t init_t : process { setcurrent dyntransition };",
+        "allow init_t init_t : process dyntransition;",
+    ));
+    assert_eq!(set(user), Err(EACCES), "no setcurrent");
+    assert_eq!(current(), "system_u:system_r:init_t:s0");
     load(&example.replace("allow system_r user_r;", ""));
     assert_eq!(
         set("system_u:user_r:user_t:s0"),
@@ -446,12 +512,19 @@ fn setcurrent_into_another_role_needs_a_role_allow() {
     assert_eq!(current(), "system_u:system_r:init_t:s1:c0");
     Cred::set_current(Arc::new(Cred::new(0)));
     load(&example);
-    let user = "system_u:user_r:user_t:s0";
     assert_eq!(set(user), Ok(user.len()));
     assert_eq!(current(), "system_u:user_r:user_t:s0");
     // A context the policy finds invalid is refused as text.
     Cred::set_current(Arc::new(Cred::new(0)));
     assert_eq!(set("system_u:user_r:init_t:s0"), Err(EINVAL));
+    // A traced task: its tracer (init_t) needs `ptrace` on the new context.
+    let tracer = Arc::new(Task::new(1));
+    Task::set_current_tracer(Some(tracer));
+    assert_eq!(set(user), Err(EACCES), "the tracer may not trace user_t");
+    assert_eq!(current(), "system_u:system_r:init_t:s0");
+    load(&(example.clone() + "allow init_t user_t : process ptrace;\n"));
+    assert_eq!(set(user), Ok(user.len()));
+    Task::set_current_tracer(None);
 }
 
 /// `auditallow` logs a grant ("avc: granted", no `permissive=`), each
@@ -643,7 +716,12 @@ fn booleans_switch_conditional_rules_through_the_files() {
 fn load_example(edit: impl FnOnce(String) -> String) {
     let text = edit(include_str!("example.policy").to_string());
     let (_, compiled) = crate::mlte_compile(&text).expect("compiles");
+    // Loaded by init_t, which may (`security load_policy`), whatever the
+    // test's current task is.
+    let task = Cred::with_current(Cred::prepare_copy).expect("a copy of the task's cred");
+    Cred::set_current(Arc::new(Cred::new(0)));
     assert_eq!(PolicyFile::store(&compiled), Ok(()));
+    Cred::set_current(Arc::new(task));
 }
 
 /// An inode on file system `fs` (a regular file, or of `mode`), allocated
@@ -1056,4 +1134,196 @@ fn taking_append_mode_off_needs_write() {
     file.appending
         .store(false, std::sync::atomic::Ordering::Relaxed);
     assert_eq!(fcntl(crate::abi::F_SETFL, 0), Ok(()));
+}
+
+/// A capability is asked of the task itself, in SELinux's class for its
+/// word (0-31 `capability`, 32 and up `capability2`) and user namespace
+/// (`cap_userns`, `cap2_userns` outside the initial one), as
+/// `cred_has_capability()`; a denial is an AVC line with `capability=`,
+/// except under `CAP_OPT_NOAUDIT`.
+#[test]
+fn capabilities_are_asked_in_selinuxs_classes() {
+    let (_s, h) = boot();
+    load_example(|text| {
+        text + "allow init_t self : capability chown;\n\
+                allow init_t self : cap_userns sys_admin;\n\
+                allow init_t self : capability2 mac_admin;\n\
+                allow init_t self : cap2_userns syslog;\n"
+    });
+    let root = Cred::new(0);
+    let cap = |initial_ns, cap: u32, opts| h.capable_in(&root, initial_ns, cap, opts);
+    const NOAUDIT: u32 = crate::abi::CAP_OPT_NOAUDIT;
+    // CAP_CHOWN 0, CAP_DAC_OVERRIDE 1, CAP_SYS_ADMIN 21, CAP_MAC_ADMIN 33,
+    // CAP_SYSLOG 34.
+    assert_eq!(cap(true, 0, 0), Ok(()));
+    assert_eq!(cap(false, 0, 0), Err(EACCES));
+    assert_eq!(cap(true, 21, 0), Err(EACCES));
+    assert_eq!(cap(false, 21, 0), Ok(()));
+    assert_eq!(cap(true, 33, 0), Ok(()));
+    assert_eq!(cap(false, 33, 0), Err(EACCES));
+    assert_eq!(cap(true, 34, 0), Err(EACCES));
+    assert_eq!(cap(false, 34, 0), Ok(()));
+    // Past CAP_LAST_CAP: refused, as SELinux's "out of range capability".
+    assert_eq!(cap(true, 41, 0), Err(EINVAL));
+    assert_eq!(cap(true, u32::MAX, 0), Err(EINVAL));
+    // The denial's line names the capability; a NOAUDIT check logs nothing.
+    platform::take_log();
+    assert_eq!(cap(true, 1, 0), Err(EACCES));
+    let log = platform::take_log();
+    assert!(
+        log.iter().any(|l| l.contains("denied { dac_override }")
+            && l.contains(" capability=1 ")
+            && l.contains("tclass=capability ")),
+        "{log:?}"
+    );
+    assert_eq!(cap(true, 2, NOAUDIT), Err(EACCES));
+    let log = platform::take_log();
+    assert!(!log.iter().any(|l| l.contains("avc:")), "{log:?}");
+    // Permissive: allowed, and still logged.
+    policy::set_enforcing(false);
+    assert_eq!(cap(true, 1, 0), Ok(()));
+    policy::set_enforcing(true);
+}
+
+/// The policy interface asks the policy, as selinuxfs does: loading a
+/// policy needs `security load_policy`, changing the mode `setenforce`,
+/// a boolean `setbool`, and each question its `compute_*` or
+/// `check_context` permission, all on `sid security`. So a root task in a
+/// domain without them cannot change the policy or the mode.
+#[test]
+fn the_policy_interface_asks_the_security_class() {
+    let (_s, _h) = boot();
+    let (_, compiled) = crate::mlte_compile(include_str!("example.policy")).expect("compiles");
+    let as_user = || {
+        Cred::set_current(Arc::new({
+            let c = Cred::new(0);
+            c.state(&KEY)
+                .unwrap()
+                .set(Some(sid_of("system_u:user_r:user_t:s0")));
+            c
+        }))
+    };
+    let question = "system_u:user_r:user_t:s0 system_u:object_r:etc_t:s0 file";
+    let ask =
+        |input: &str| platform::ask_file("stacker/mlte/access", input.as_bytes(), true).map(|_| ());
+    let write = |path: &str, data: &str| platform::write_file(path, data.as_bytes(), true);
+    as_user();
+    platform::take_log();
+    assert_eq!(PolicyFile::store(&compiled), Err(EACCES));
+    let log = platform::take_log();
+    assert!(
+        log.iter().any(|l| l.contains("denied { load_policy }")
+            && l.contains("tcontext=system_u:object_r:security_t:s0 tclass=security ")),
+        "{log:?}"
+    );
+    assert_eq!(write("stacker/mlte/enforce", "0"), Err(EACCES));
+    assert!(policy::enforcing());
+    // Writing the mode in force changes nothing and asks nothing.
+    assert_eq!(write("stacker/mlte/enforce", "1\n"), Ok(()));
+    assert_eq!(ask(question), Err(EACCES));
+    assert_eq!(write("stacker/mlte/commit_pending_bools", "1"), Err(EACCES));
+    // init_t has `security *`.
+    Cred::set_current(Arc::new(Cred::new(0)));
+    assert_eq!(ask(question), Ok(()));
+    assert_eq!(write("stacker/mlte/enforce", "0"), Ok(()));
+    assert!(!policy::enforcing());
+    assert_eq!(write("stacker/mlte/enforce", "1"), Ok(()));
+    assert_eq!(PolicyFile::store(&compiled), Ok(()));
+    assert_eq!(write("stacker/mlte/commit_pending_bools", "1"), Ok(()));
+    // Only the permission asked is granted.
+    load_example(|text| {
+        text.replace(
+            "allow init_t security_t : security *;",
+            "allow init_t security_t : security { load_policy compute_av };",
+        )
+    });
+    assert_eq!(ask(question), Ok(()));
+    assert_eq!(write("stacker/mlte/enforce", "0"), Err(EACCES));
+    assert_eq!(write("stacker/mlte/commit_pending_bools", "1"), Err(EACCES));
+    assert_eq!(PolicyFile::store(&compiled), Ok(()));
+}
+
+/// Mapping asks what SELinux's `selinux_mmap_file()` and
+/// `selinux_file_mprotect()` ask: `map`, then `read`, `write` for a shared
+/// writable mapping and `execute` for an executable one; `process
+/// execmem` for executable anonymous memory or a private writable
+/// executable mapping; and, when `mprotect` makes memory executable,
+/// `execheap`, `execstack` or the file's `execmod`.
+#[test]
+fn mappings_ask_what_selinux_asks() {
+    use crate::abi::{MAP_SHARED, PROT_EXEC, PROT_WRITE};
+    use crate::objects::{Vma, VmaMemory};
+    const PROT_READ: u64 = 1;
+    const MAP_PRIVATE: u64 = 2;
+    let (_s, h) = boot();
+    let lib = file(&h, "lib", Some("system_u:object_r:etc_t:s0"));
+    let inode = lib.inode.clone().expect("positive");
+    let file = Arc::new(File::opened(lib.clone(), inode, true, true));
+    let allow = |perms: &str| {
+        load_example(|text| text + &format!("allow init_t etc_t : file {{ {perms} }};\n"));
+    };
+    let mmap = |f: Option<&File>, prot, flags| Mlte.mmap_file(&cx(), f, prot, prot, flags);
+    // `map` alone: reading needs `read` too.
+    allow("map");
+    assert_eq!(mmap(Some(&file), PROT_READ, MAP_PRIVATE), Err(EACCES));
+    allow("read");
+    assert_eq!(
+        mmap(Some(&file), PROT_READ, MAP_PRIVATE),
+        Err(EACCES),
+        "no map"
+    );
+    allow("map read");
+    assert_eq!(mmap(Some(&file), PROT_READ, MAP_PRIVATE), Ok(()));
+    // Writable: `write` when shared only (a private one writes no file).
+    let rw = PROT_READ | PROT_WRITE;
+    assert_eq!(mmap(Some(&file), rw, MAP_PRIVATE), Ok(()));
+    assert_eq!(mmap(Some(&file), rw, MAP_SHARED), Err(EACCES));
+    allow("map read write");
+    assert_eq!(mmap(Some(&file), rw, MAP_SHARED), Ok(()));
+    // Executable: `execute`; private and writable too: `execmem`.
+    let rx = PROT_READ | PROT_EXEC;
+    assert_eq!(mmap(Some(&file), rx, MAP_PRIVATE), Err(EACCES));
+    allow("map read execute");
+    assert_eq!(mmap(Some(&file), rx, MAP_PRIVATE), Ok(()));
+    assert_eq!(mmap(Some(&file), rx | PROT_WRITE, MAP_PRIVATE), Err(EACCES));
+    assert_eq!(mmap(None, rx, MAP_PRIVATE), Err(EACCES));
+    assert_eq!(mmap(None, rw, MAP_PRIVATE), Ok(()));
+    load_example(|text| {
+        text + "allow init_t etc_t : file { map read execute };\n\
+                allow init_t self : process execmem;\n"
+    });
+    assert_eq!(mmap(Some(&file), rx | PROT_WRITE, MAP_PRIVATE), Ok(()));
+    assert_eq!(mmap(None, rx, MAP_PRIVATE), Ok(()));
+    // mprotect to executable: by what the memory is.
+    let vma = |f: Option<Arc<File>>, memory, exec| Vma {
+        exec,
+        memory,
+        ..Vma::new(f)
+    };
+    let mprotect = |v: &Vma, prot| Mlte.file_mprotect(&cx(), v, prot, prot);
+    let heap = vma(None, VmaMemory::Heap, false);
+    let stack = vma(None, VmaMemory::Stack, false);
+    let relocated = vma(Some(file.clone()), VmaMemory::WrittenFile, false);
+    assert_eq!(mprotect(&heap, rx), Err(EACCES));
+    assert_eq!(mprotect(&stack, rx), Err(EACCES));
+    assert_eq!(mprotect(&relocated, rx), Err(EACCES));
+    // Already executable: none of those, only what a mapping asks.
+    assert_eq!(mprotect(&vma(None, VmaMemory::Heap, true), rx), Ok(()));
+    assert_eq!(
+        mprotect(&vma(Some(file.clone()), VmaMemory::WrittenFile, true), rx),
+        Ok(())
+    );
+    load_example(|text| {
+        text + "allow init_t etc_t : file { map read execute execmod };\n\
+                allow init_t self : process { execmem execheap execstack };\n"
+    });
+    assert_eq!(mprotect(&heap, rx), Ok(()));
+    assert_eq!(mprotect(&stack, rx), Ok(()));
+    assert_eq!(mprotect(&relocated, rx), Ok(()));
+    // mprotect asks no `map`, but `read` (and the rest) on the file.
+    load_example(|text| text + "allow init_t etc_t : file map;\n");
+    assert_eq!(
+        mprotect(&vma(Some(file.clone()), VmaMemory::Other, false), PROT_READ),
+        Err(EACCES)
+    );
 }

@@ -70,10 +70,10 @@ use crate::error::{
     Result, EACCES, ECHILD, EINVAL, ENODATA, ENOPROTOOPT, EOPNOTSUPP, EPERM, ERANGE,
 };
 use crate::objects::{
-    current_is_single_threaded, AttrValue, AttrValueView, Binprm, BinprmView, Cred, CredView,
+    self, current_is_single_threaded, AttrValue, AttrValueView, Binprm, BinprmView, Cred, CredView,
     Dentry, DentryView, File, FileView, Iattr, IattrView, Inode, InodeView, IpcPerm, MsgMsg,
     MsgMsgSecurity, NewCred, NewCredView, Path, PathView, SecCtx, SecCtxView, Secid, SockView,
-    Socket, SocketView, Task, TaskView, Vma, VmaView, XattrValue, XattrValueView,
+    Socket, SocketView, Task, TaskView, Vma, VmaMemory, VmaView, XattrValue, XattrValueView,
 };
 use crate::platform::{self, Dir, TextBuf};
 use core::ffi::CStr;
@@ -103,7 +103,7 @@ const MAX_CONTEXT: usize = 256;
 const CONTEXT_TEXT: usize = MAX_CONTEXT + 64;
 
 /// Permissions, by class.
-mod perms {
+pub(super) mod perms {
     use super::{perm, Class};
 
     pub(super) const FILE_READ: u32 = perm(Class::File, "read");
@@ -115,6 +115,9 @@ mod perms {
     pub(super) const FILE_EXECUTE: u32 = perm(Class::File, "execute");
     pub(super) const FILE_IOCTL: u32 = perm(Class::File, "ioctl");
     pub(super) const FILE_MAP: u32 = perm(Class::File, "map");
+    pub(super) const FILE_EXECMOD: u32 = perm(Class::File, "execmod");
+    pub(super) const FILE_EXECUTE_NO_TRANS: u32 = perm(Class::File, "execute_no_trans");
+    pub(super) const FILE_ENTRYPOINT: u32 = perm(Class::File, "entrypoint");
     pub(super) const FILE_CREATE: u32 = perm(Class::File, "create");
     pub(super) const FILE_LINK: u32 = perm(Class::File, "link");
     pub(super) const FILE_UNLINK: u32 = perm(Class::File, "unlink");
@@ -141,6 +144,13 @@ mod perms {
     pub(super) const PROCESS_PTRACE: u32 = perm(Class::Process, "ptrace");
     pub(super) const PROCESS_SETCURRENT: u32 = perm(Class::Process, "setcurrent");
     pub(super) const PROCESS_EXECMEM: u32 = perm(Class::Process, "execmem");
+    pub(super) const PROCESS_DYNTRANSITION: u32 = perm(Class::Process, "dyntransition");
+    pub(super) const PROCESS_EXECSTACK: u32 = perm(Class::Process, "execstack");
+    pub(super) const PROCESS_EXECHEAP: u32 = perm(Class::Process, "execheap");
+    pub(super) const PROCESS_SHARE: u32 = perm(Class::Process, "share");
+    pub(super) const PROCESS_NOATSECURE: u32 = perm(Class::Process, "noatsecure");
+    pub(super) const PROCESS2_NNP_TRANSITION: u32 = perm(Class::Process2, "nnp_transition");
+    pub(super) const PROCESS2_NOSUID_TRANSITION: u32 = perm(Class::Process2, "nosuid_transition");
 
     pub(super) const SOCKET_CREATE: u32 = perm(Class::Socket, "create");
     pub(super) const SOCKET_BIND: u32 = perm(Class::Socket, "bind");
@@ -167,6 +177,16 @@ mod perms {
     pub(super) const MSG_RECEIVE: u32 = perm(Class::Msg, "receive");
     pub(super) const SYSTEM_IPC_INFO: u32 = perm(Class::System, "ipc_info");
 
+    pub(crate) const SECURITY_COMPUTE_AV: u32 = perm(Class::Security, "compute_av");
+    pub(crate) const SECURITY_COMPUTE_CREATE: u32 = perm(Class::Security, "compute_create");
+    pub(crate) const SECURITY_COMPUTE_MEMBER: u32 = perm(Class::Security, "compute_member");
+    pub(crate) const SECURITY_CHECK_CONTEXT: u32 = perm(Class::Security, "check_context");
+    pub(crate) const SECURITY_LOAD_POLICY: u32 = perm(Class::Security, "load_policy");
+    pub(crate) const SECURITY_COMPUTE_RELABEL: u32 = perm(Class::Security, "compute_relabel");
+    pub(crate) const SECURITY_SETENFORCE: u32 = perm(Class::Security, "setenforce");
+    pub(crate) const SECURITY_SETBOOL: u32 = perm(Class::Security, "setbool");
+    pub(crate) const SECURITY_VALIDATE_TRANS: u32 = perm(Class::Security, "validate_trans");
+
     pub(super) const FILESYSTEM_MOUNT: u32 = perm(Class::Filesystem, "mount");
     pub(super) const FILESYSTEM_GETATTR: u32 = perm(Class::Filesystem, "getattr");
 }
@@ -175,8 +195,8 @@ use perms::*;
 use crate::abi::{
     ATTR_ATIME_SET, ATTR_GID, ATTR_MODE, ATTR_MTIME_SET, ATTR_TIMES_SET, ATTR_UID, AUDIT_OBJ_ROLE,
     AUDIT_OBJ_TYPE, AUDIT_OBJ_USER, AUDIT_OP_EQUAL, AUDIT_OP_NOT_EQUAL, AUDIT_SUBJ_ROLE,
-    AUDIT_SUBJ_TYPE, AUDIT_SUBJ_USER, LSM_UNSAFE_NO_NEW_PRIVS, LSM_UNSAFE_PTRACE, PROT_EXEC,
-    PTRACE_MODE_ATTACH, SIGKILL,
+    AUDIT_SUBJ_TYPE, AUDIT_SUBJ_USER, CAP_OPT_NOAUDIT, LSM_UNSAFE_NO_NEW_PRIVS, LSM_UNSAFE_PTRACE,
+    LSM_UNSAFE_SHARE, MAP_SHARED, MAP_TYPE, PROT_EXEC, PROT_WRITE, PTRACE_MODE_ATTACH, SIGKILL,
 };
 /// `ATTR_MODE | ATTR_UID | ATTR_GID | ATTR_ATIME_SET | ATTR_MTIME_SET |
 /// ATTR_TIMES_SET` (`include/linux/fs.h`): the `iattr` changes that are
@@ -203,6 +223,47 @@ fn cred_sid(cred: &Cred) -> Sid {
 #[inline(always)]
 fn current_sid() -> Sid {
     Cred::with_current(cred_sid)
+}
+
+/// May the current task do `perm`, a permission of `security`, on the
+/// policy (`sid security`)? As selinuxfs asks before it loads a policy,
+/// sets the mode or a boolean, or answers a question. Before a policy is
+/// loaded, yes (as SELinux's AVC). Does not sleep.
+pub(super) fn check_security(perm: u32) -> Result {
+    let s = current_sid();
+    check(
+        s,
+        Sid::initial(InitialSid::Security),
+        Class::Security,
+        perm,
+        Target::None,
+    )
+}
+
+/// Whether a transition from `s` to `new` is refused by the exec's
+/// `no_new_privs` or by a mount that allows no set-user-ID programs, as
+/// SELinux's check_nnp_nosuid(): under `policycap nnp_nosuid_transition`,
+/// `process2 nnp_transition` (and `nosuid_transition`) allow it; mlte has
+/// no bounded types, SELinux's other way. The caller falls back to the old
+/// context.
+fn nnp_nosuid_refuses(bprm: &Binprm, s: Sid, new: Sid) -> bool {
+    let nnp = bprm.unsafe_flags() & LSM_UNSAFE_NO_NEW_PRIVS != 0;
+    let nosuid = bprm.nosuid();
+    if !nnp && !nosuid {
+        return false;
+    }
+    let by_capability =
+        policy::with(|p| p.is_some_and(|p| p.policycaps() & policycap::NNP_NOSUID_TRANSITION != 0));
+    if !by_capability {
+        return true;
+    }
+    let perms = if nnp { PROCESS2_NNP_TRANSITION } else { 0 }
+        | if nosuid {
+            PROCESS2_NOSUID_TRANSITION
+        } else {
+            0
+        };
+    check(s, new, Class::Process2, perms, Target::None).is_err()
 }
 
 /// The SID of a task's objective cred.
@@ -263,40 +324,6 @@ fn check_uncached(s: Sid, o: Sid, class: Class, perms: u32, target: Target<'_>) 
     policy::with(|p| match p {
         Some(p) => policy::check(p, s, o, class, perms, target),
         None => Ok(()),
-    })
-}
-
-/// May a task in `s` change its context to `new` by itself (`attr/current`)
-/// when that changes its role? As SELinux's `dyntransition`, which
-/// `context_struct_compute_av()` refuses to a role change that no `allow
-/// OLD NEW` permits (mlte's `setcurrent` is checked from the old context
-/// to the new one, as `dyntransition`, but is named as SELinux's
-/// `setcurrent`, which a role change does not touch: so the role is
-/// checked here, not in the access vector). A refusal is logged
-/// (rate-limited) and, when enforcing, `EACCES`.
-fn check_role_change(s: Sid, new: Sid) -> Result {
-    policy::with(|p| {
-        let Some(p) = p else { return Ok(()) };
-        let (from, to) = (p.context(s).role(), p.context(new).role());
-        if from == to || p.role_allowed(from, to) {
-            return Ok(());
-        }
-        if platform::ratelimit_audit() {
-            let (old, new) = (p.show(s), p.show(new));
-            platform::pr_warn!(
-                "{}\n",
-                format_args!(
-                    "mlte: role change refused: no allow for the roles of {old} and {new}"
-                )
-            );
-        }
-        // As a denial in SELinux's access vector: a permissive domain
-        // goes ahead.
-        if policy::enforcing() && !p.permissive(p.context(s).ty()) {
-            Err(EACCES)
-        } else {
-            Ok(())
-        }
     })
 }
 
@@ -840,24 +867,50 @@ fn check_ipc_ctl(ipc: Option<&IpcPerm>, class: Class, cmd: i32) -> Result {
     }
 }
 
-/// The permission `mmap`/`mprotect` with `prot` needs on `file` (or, for
-/// anonymous memory, on the task itself).
-fn check_exec_mapping(file: Option<&File>, prot: u64, map: bool) -> Result {
-    let exec = prot & PROT_EXEC != 0;
-    match file {
-        Some(file) => {
-            let perms = if exec { FILE_EXECUTE } else { 0 } | if map { FILE_MAP } else { 0 };
-            if perms == 0 {
-                return Ok(());
-            }
-            let inode = file.inode();
-            check_inode(inode, class_of(inode), perms, Target::Dentry(file.dentry()))
-        }
-        None if exec => {
+/// May the current task map `file` (anonymous memory: `None`) with
+/// `prot`, `shared` or private? As SELinux's `file_map_prot_check()`:
+/// `process execmem` to make executable anonymous memory, or a private
+/// mapping that is also writable, where data is not executable by
+/// default; on the file, `read`, `write` for a shared writable mapping
+/// (writes reach the file), and `execute` for an executable one
+/// (`file_map_prot_to_av()`).
+fn check_map_prot(file: Option<&File>, prot: u64, shared: bool) -> Result {
+    let (exec, write) = (prot & PROT_EXEC != 0, prot & PROT_WRITE != 0);
+    if exec && objects::data_noexec() {
+        let anonymous = file.is_none_or(|f| f.inode().is_private());
+        if anonymous || (!shared && write) {
             let s = current_sid();
-            check(s, s, Class::Process, PROCESS_EXECMEM, Target::None)
+            check(s, s, Class::Process, PROCESS_EXECMEM, Target::None)?;
         }
-        None => Ok(()),
+    }
+    let Some(file) = file else { return Ok(()) };
+    let perms = FILE_READ
+        | if shared && write { FILE_WRITE } else { 0 }
+        | if exec { FILE_EXECUTE } else { 0 };
+    let inode = file.inode();
+    check_inode(inode, class_of(inode), perms, Target::Dentry(file.dentry()))
+}
+
+/// May the current task make `vma` executable by `mprotect()`, where it
+/// was not? As SELinux's `selinux_file_mprotect()`, where data is not
+/// executable by default: `process execheap` for the heap, `process
+/// execstack` for a stack, and `execmod` on a file whose mapping had
+/// private pages written (text relocations).
+fn check_made_executable(vma: &Vma) -> Result {
+    let s = current_sid();
+    match (vma.memory(), vma.file()) {
+        (VmaMemory::Heap, _) => check(s, s, Class::Process, PROCESS_EXECHEAP, Target::None),
+        (VmaMemory::Stack, _) => check(s, s, Class::Process, PROCESS_EXECSTACK, Target::None),
+        (VmaMemory::WrittenFile, Some(file)) => {
+            let inode = file.inode();
+            check_inode(
+                inode,
+                class_of(inode),
+                FILE_EXECMOD,
+                Target::Dentry(file.dentry()),
+            )
+        }
+        _ => Ok(()),
     }
 }
 
@@ -955,6 +1008,7 @@ impl Attribute for PolicyFile {
     }
 
     fn store(input: &[u8]) -> Result {
+        check_security(SECURITY_LOAD_POLICY)?;
         // SAFETY: securityfs calls `store` from the file's `write`, in
         // process context with no spinlock or RCU read lock held.
         let cx = unsafe { MaySleep::new() };
@@ -976,13 +1030,19 @@ impl Attribute for EnforceFile {
     }
 
     fn store(input: &[u8]) -> Result {
-        match input.strip_suffix(b"\n").unwrap_or(input) {
-            b"1" => policy::set_enforcing(true),
-            b"0" => policy::set_enforcing(false),
+        let enforcing = match input.strip_suffix(b"\n").unwrap_or(input) {
+            b"1" => true,
+            b"0" => false,
             _ => {
                 platform::pr_warn!("mlte: enforce: expected 0 or 1\n");
                 return Err(EINVAL);
             }
+        };
+        // As selinuxfs's sel_write_enforce(): a change of mode needs
+        // `setenforce`; writing the mode in force changes nothing.
+        if enforcing != policy::enforcing() {
+            check_security(SECURITY_SETENFORCE)?;
+            policy::set_enforcing(enforcing);
         }
         Ok(())
     }
@@ -1063,42 +1123,53 @@ crate::submodule::submodule! {
             let cred = bprm.cred();
             let (s, o) = (cred_sid(cred), inode_sid(inode));
             let target = Target::Dentry(file.dentry());
-            let new = policy::with(|p| -> Result<Option<NewSid>> {
+            // As SELinux's selinux_bprm_creds_for_exec(): the new context
+            // a `type_transition` computes, or the old one.
+            let computed = policy::with(|p| -> Result<Option<NewSid>> {
                 let Some(p) = p else { return Ok(None) };
-                policy::check(p, s, o, Class::File, FILE_EXECUTE, target)?;
                 let new = p.new_sid(s, o, Class::Process, |p| {
                     compute_context(p, s, o, Class::Process, None)
                 })?;
-                if matches!(new, NewSid::Known(sid) if sid == s) {
-                    return Ok(None);
-                }
-                // No domain change for a traced task, one with
-                // `no_new_privs`, or from a `nosuid` mount (as SELinux
-                // without bounded types).
-                let unsafe_flags = bprm.unsafe_flags();
-                if unsafe_flags & (LSM_UNSAFE_PTRACE | LSM_UNSAFE_NO_NEW_PRIVS) != 0 || bprm.nosuid() {
-                    if platform::ratelimit_audit() {
-                        platform::pr_warn!(
-                            "mlte: exec transition refused: the task is traced, has \
-                             no_new_privs, or runs a file from a nosuid mount\n"
-                        );
-                    }
-                    return Err(EPERM);
-                }
-                Ok(Some(new))
+                Ok((!matches!(new, NewSid::Known(sid) if sid == s)).then_some(new))
             })?;
-            let Some(new) = new else {
-                return Ok(());
+            let new = match computed {
+                Some(new) => new.sid(cx)?,
+                None => s,
             };
-            let new = new.sid(cx)?;
+            // Under `no_new_privs` or from a mount that allows no set-user-ID
+            // programs, a transition the policy does not allow for it falls
+            // back to the old context (check_nnp_nosuid()).
+            let unsafe_flags = bprm.unsafe_flags();
+            let new = if new != s && nnp_nosuid_refuses(bprm, s, new) { s } else { new };
+            if new == s {
+                return check(s, o, Class::File, FILE_EXECUTE_NO_TRANS, target);
+            }
             check(s, new, Class::Process, PROCESS_TRANSITION, target)?;
+            check(new, o, Class::File, FILE_ENTRYPOINT, target)?;
+            // Sharing state (files, fs, a thread) with a task that stays
+            // behind, or traced by a tracer that may not trace the new
+            // context: EPERM, as SELinux's.
+            if unsafe_flags & LSM_UNSAFE_SHARE != 0 {
+                check(s, new, Class::Process, PROCESS_SHARE, Target::None).map_err(|_| EPERM)?;
+            }
+            if unsafe_flags & LSM_UNSAFE_PTRACE != 0 {
+                if let Some(tracer) = Task::with_current_tracer(|t| t.map(task_sid)) {
+                    check(tracer, new, Class::Process, PROCESS_PTRACE, Target::None)
+                        .map_err(|_| EPERM)?;
+                }
+            }
             // The new cred is still private to this exec.
             if let Some(label) = cred.state(&KEY) {
                 label.set(Some(new));
             }
-            // The loader of the new domain ignores LD_PRELOAD and the
-            // like (AT_SECURE).
-            bprm.set_secureexec();
+            // No personality bit that weakens the new domain's memory
+            // layout survives (PER_CLEAR_ON_SETID), and its loader ignores
+            // LD_PRELOAD and the like (AT_SECURE) unless the policy grants
+            // `noatsecure` (a denial of which is logged, as SELinux's).
+            bprm.clear_personality_on_setid();
+            if check(s, new, Class::Process, PROCESS_NOATSECURE, Target::None).is_err() {
+                bprm.set_secureexec();
+            }
             Ok(())
         }
 
@@ -1135,12 +1206,20 @@ crate::submodule::submodule! {
             check_inode(inode, class, perms, Target::Dentry(file.dentry()))
         }
 
-        fn mmap_file(&self, _cx: &MaySleep, file: Option<&File>, _reqprot: u64, prot: u64, _flags: u64) -> Result {
-            check_exec_mapping(file, prot, true)
+        fn mmap_file(&self, _cx: &MaySleep, file: Option<&File>, _reqprot: u64, prot: u64, flags: u64) -> Result {
+            // As SELinux's selinux_mmap_file(): `map` on the file first.
+            if let Some(file) = file {
+                let inode = file.inode();
+                check_inode(inode, class_of(inode), FILE_MAP, Target::Dentry(file.dentry()))?;
+            }
+            check_map_prot(file, prot, flags & MAP_TYPE == MAP_SHARED)
         }
 
         fn file_mprotect(&self, _cx: &MaySleep, vma: &Vma, _reqprot: u64, prot: u64) -> Result {
-            check_exec_mapping(vma.file(), prot, false)
+            if objects::data_noexec() && prot & PROT_EXEC != 0 && !vma.executable() {
+                check_made_executable(vma)?;
+            }
+            check_map_prot(vma.file(), prot, vma.shared())
         }
 
         fn inode_permission(&self, inode: &Inode, mask: AccessMask) -> Result {
@@ -1482,6 +1561,25 @@ crate::submodule::submodule! {
             check_task(child, None, PROCESS_PTRACE)
         }
 
+        fn capable(&self, cred: &Cred, initial_ns: bool, cap: i32, opts: u32) -> Result {
+            // As SELinux's cred_has_capability(): the task's own context,
+            // in the class of the capability's word and namespace.
+            let cap = cap as u32;
+            let Some(class) = Class::of_capability(cap, initial_ns) else {
+                if platform::ratelimit() {
+                    platform::pr_warn!("mlte: out of range capability {cap}\n");
+                }
+                return Err(EINVAL);
+            };
+            let s = cred_sid(cred);
+            let target = if opts & CAP_OPT_NOAUDIT != 0 {
+                Target::Unaudited
+            } else {
+                Target::Capability(cap)
+            };
+            check(s, s, class, 1 << (cap % 32), target)
+        }
+
         fn task_kill(&self, target: &Task, sig: i32, cred: Option<&Cred>) -> Result {
             let perm = if sig == SIGKILL {
                 PROCESS_SIGKILL
@@ -1781,6 +1879,8 @@ crate::submodule::submodule! {
             if text.len() > MAX_CONTEXT {
                 return Err(EINVAL);
             }
+            let s = current_sid();
+            check(s, s, Class::Process, PROCESS_SETCURRENT, Target::None)?;
             // One context per process: threads sharing memory cannot be in
             // different domains.
             if !current_is_single_threaded() {
@@ -1802,8 +1902,19 @@ crate::submodule::submodule! {
             });
             // No policy: no context to take.
             let new = sidtab::intern(cx, &new.ok_or(EINVAL)??)?;
-            check(current_sid(), new, Class::Process, PROCESS_SETCURRENT, Target::None)?;
-            check_role_change(current_sid(), new)?;
+            // As SELinux's selinux_lsm_setattr(): `setcurrent` on itself
+            // (above), then `dyntransition` from the old context to the new
+            // one, which the policy's MLS constraints and role allows also
+            // decide.
+            let s = current_sid();
+            if new != s {
+                check(s, new, Class::Process, PROCESS_DYNTRANSITION, Target::None)?;
+                // A tracer must be allowed to trace the new context
+                // (`ptrace_parent_sid()`).
+                if let Some(tracer) = Task::with_current_tracer(|t| t.map(task_sid)) {
+                    check(tracer, new, Class::Process, PROCESS_PTRACE, Target::None)?;
+                }
+            }
             if let Some(label) = new_cred.cred().state(&KEY) {
                 label.set(Some(new));
             }

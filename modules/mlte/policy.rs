@@ -721,6 +721,11 @@ pub(crate) enum Target<'a> {
     Inode(&'a Inode),
     /// A task: its pid.
     Task(i32),
+    /// A capability: its number.
+    Capability(u32),
+    /// Nothing to log: the caller asked for no audit (`CAP_OPT_NOAUDIT`),
+    /// so neither a denial nor an `auditallow` grant is logged.
+    Unaudited,
     /// Nothing more to say (a socket, an IPC object, the subject itself).
     None,
 }
@@ -774,8 +779,9 @@ fn check_slow(
 ) -> Result {
     let v = policy.vectors(s, o, class);
     let denied = perms & !v.allowed;
+    let unaudited = matches!(target, Target::Unaudited);
     if denied == 0 {
-        let audited = perms & v.auditallow;
+        let audited = if unaudited { 0 } else { perms & v.auditallow };
         if audited != 0 && platform::ratelimit_audit() {
             report(policy, s, o, class, audited, target, None);
         }
@@ -783,7 +789,7 @@ fn check_slow(
     }
     DENIALS.fetch_add(1, Ordering::Relaxed);
     let enforced = enforcing() && !v.permissive;
-    let audited = denied & !v.dontaudit;
+    let audited = if unaudited { 0 } else { denied & !v.dontaudit };
     if audited != 0 && platform::ratelimit_audit() {
         report(policy, s, o, class, audited, target, Some(enforced));
     }
@@ -837,7 +843,8 @@ fn report(
         }),
         Target::Inode(inode) => line(format_args!(" ino={}", inode.ino())),
         Target::Task(target) => line(format_args!(" tpid={target}")),
-        Target::None => line(format_args!("")),
+        Target::Capability(cap) => line(format_args!(" capability={cap}")),
+        Target::None | Target::Unaudited => line(format_args!("")),
     }
 }
 

@@ -100,9 +100,9 @@ use super::booleans::{
 use super::category::CategorySet;
 use super::classes::Class;
 pub(crate) use super::classes::CLASSES;
+use super::compiled::{InitialSid, OBJECT_R, SIDS};
 use super::compiled::{COND_KIND_ALLOW, COND_KIND_AUDITALLOW, COND_KIND_DONTAUDIT};
 use super::compiled::{MAX_FS_NAME, MAX_GENFS_PATH};
-use super::compiled::{OBJECT_R, SIDS};
 use super::constraint::{
     ATTR_ROLE, ATTR_TYPE, ATTR_USER, DOM, DOMBY, EQ, INCOMP, NEQ, OP_AND, OP_LEVEL, OP_NAME,
     OP_NOT, OP_OR, OP_SAME, THIRD,
@@ -112,7 +112,7 @@ use super::fs_labelling::{policycap, FsUse, GENFS_TYPES};
 use super::level::Level;
 
 /// The policy capabilities that change how mlte labels, by name.
-const POLICYCAP_NAMES: [(&str, u32); 4] = [
+const POLICYCAP_NAMES: [(&str, u32); 5] = [
     (
         "genfs_seclabel_symlinks",
         policycap::GENFS_SECLABEL_SYMLINKS,
@@ -120,6 +120,7 @@ const POLICYCAP_NAMES: [(&str, u32); 4] = [
     ("cgroup_seclabel", policycap::CGROUP_SECLABEL),
     ("functionfs_seclabel", policycap::FUNCTIONFS_SECLABEL),
     ("extended_socket_class", policycap::EXTENDED_SOCKET_CLASS),
+    ("nnp_nosuid_transition", policycap::NNP_NOSUID_TRANSITION),
 ];
 
 /// A position in the policy text.
@@ -171,7 +172,7 @@ pub(crate) struct Policy {
     /// `level` statements, by sensitivity.
     pub(crate) levels: BTreeMap<u16, CategorySet>,
     /// `sid` statements, in the order of [`SIDS`].
-    pub(crate) sids: [Option<Context>; 3],
+    pub(crate) sids: [Option<Context>; SIDS.len()],
     /// Role names, sorted: a role's id is its place. `object_r` is one.
     pub(crate) roles: Vec<String>,
     /// Users, sorted by name (a user's id is its place), with their
@@ -367,7 +368,7 @@ struct Parser<'a> {
     role_allows: Vec<(Vec<String>, Vec<String>)>,
     /// The `sid` statements' contexts, resolved once every user and role
     /// is declared.
-    sid_contexts: [Option<TextContext>; 3],
+    sid_contexts: [Option<TextContext>; SIDS.len()],
     /// Whether the constraint being parsed is a `constrain`, which may not
     /// test levels.
     without_levels: bool,
@@ -551,9 +552,10 @@ const COND_KEYWORDS: &[&str] = &[
 ];
 
 /// The places (from 0) in SELinux's initial SID declarations of the SIDs
-/// mlte uses, in the order of [`SIDS`] (kernel, file, unlabeled): the
-/// kernel's SECINITSID_KERNEL 1, SECINITSID_FILE 5, SECINITSID_UNLABELED 3.
-const KERNEL_SID_PLACES: [usize; 3] = [0, 4, 2];
+/// mlte uses, in the order of [`SIDS`] (kernel, file, unlabeled, security):
+/// the kernel's SECINITSID_KERNEL 1, SECINITSID_FILE 5, SECINITSID_UNLABELED 3,
+/// SECINITSID_SECURITY 2.
+const KERNEL_SID_PLACES: [usize; SIDS.len()] = [0, 4, 2, 1];
 
 /// In a constraint program as written, the word after an `OP_TYPE`: this
 /// bit and the index of the name in `Parser::constraint_names`.
@@ -1781,8 +1783,8 @@ impl<'a> Parser<'a> {
                         pos,
                         0,
                         format!(
-                            "unknown sid '{}': expected kernel, file or unlabeled (or one a \
-                             'sid {}' declaration names)",
+                            "unknown sid '{}': expected kernel, file, unlabeled or security (or \
+                             one a 'sid {}' declaration names)",
                             name.text, name.text
                         ),
                     );
@@ -2343,6 +2345,16 @@ impl Parser<'_> {
                 continue;
             };
             self.policy.sids[i] = Some(self.resolve_context(&text, &role_id)?);
+        }
+        // A policy without `sid security` has unlabeled's context there, as
+        // SELinux's SID table gives for an initial SID the policy leaves out
+        // (`sidtab_search_core()`).
+        let (security, unlabeled) = (
+            InitialSid::Security as usize,
+            InitialSid::Unlabeled as usize,
+        );
+        if self.policy.sids[security].is_none() {
+            self.policy.sids[security] = self.policy.sids[unlabeled];
         }
         self.finish_fs_labelling(&role_id)
     }
@@ -2972,7 +2984,7 @@ pub(crate) fn parse(text: &str) -> Result<Policy, Error> {
         users: BTreeMap::new(),
         role_transitions: Vec::new(),
         role_allows: Vec::new(),
-        sid_contexts: [None, None, None],
+        sid_contexts: [None, None, None, None],
         without_levels: false,
         with_third: false,
         validatetrans: Vec::new(),

@@ -67,6 +67,11 @@ use crate::attribute::Attribute;
 use crate::error::{Result, EACCES, EINVAL, EPERM};
 use crate::platform::{self, TextBuf};
 
+use super::hooks::check_security;
+use super::hooks::perms::{
+    SECURITY_CHECK_CONTEXT, SECURITY_COMPUTE_AV, SECURITY_COMPUTE_CREATE, SECURITY_COMPUTE_MEMBER,
+    SECURITY_COMPUTE_RELABEL, SECURITY_VALIDATE_TRANS,
+};
 use super::policy;
 
 /// Why a question was refused: which word, and what was wrong with it.
@@ -406,8 +411,10 @@ pub(crate) fn canonical(
 /// and a log line for a refused question, or without a policy.
 fn decide<T: Send>(
     file: &str,
+    needs: u32,
     answer: impl FnOnce(&policy::Policy<'_>) -> core::result::Result<T, Refusal> + Send,
 ) -> Result<T> {
+    check_security(needs)?;
     match policy::with(|p| p.map(answer)) {
         Some(Ok(value)) => Ok(value),
         Some(Err(refusal)) => {
@@ -448,7 +455,7 @@ impl Attribute for AccessFile {
 
     fn answer(input: &[u8], out: &mut TextBuf) -> Result {
         let seqno = policy::seqno();
-        let decision = decide("access", |p| {
+        let decision = decide("access", SECURITY_COMPUTE_AV, |p| {
             access(p, &p.bool_state().snapshot(p.cond_count()), input)
         })?;
         out.format(|out| write_access(out, decision, seqno))
@@ -467,7 +474,9 @@ impl Attribute for CreateFile {
 
     fn answer(input: &[u8], out: &mut TextBuf) -> Result {
         let enforcing = policy::enforcing();
-        let new = decide("create", |p| create(p, input, enforcing))?;
+        let new = decide("create", SECURITY_COMPUTE_CREATE, |p| {
+            create(p, input, enforcing)
+        })?;
         out.format(|out| write!(out, "{}\0", new.shown()))
     }
 }
@@ -489,13 +498,13 @@ impl<const MEMBER: bool> Attribute for RelabelOrMemberFile<MEMBER> {
     }
 
     fn answer(input: &[u8], out: &mut TextBuf) -> Result {
-        let (file, how) = if MEMBER {
-            ("member", Computation::Member)
+        let (file, how, needs) = if MEMBER {
+            ("member", Computation::Member, SECURITY_COMPUTE_MEMBER)
         } else {
-            ("relabel", Computation::Relabel)
+            ("relabel", Computation::Relabel, SECURITY_COMPUTE_RELABEL)
         };
         let enforcing = policy::enforcing();
-        let new = decide(file, |p| relabel_or_member(p, input, how, enforcing))?;
+        let new = decide(file, needs, |p| relabel_or_member(p, input, how, enforcing))?;
         out.format(|out| write!(out, "{}\0", new.shown()))
     }
 }
@@ -511,7 +520,7 @@ impl Attribute for ContextFile {
     }
 
     fn answer(input: &[u8], out: &mut TextBuf) -> Result {
-        let ctx = decide("context", |p| canonical(p, input))?;
+        let ctx = decide("context", SECURITY_CHECK_CONTEXT, |p| canonical(p, input))?;
         out.format(|out| write!(out, "{}\0", ctx.shown()))
     }
 }
@@ -529,7 +538,9 @@ impl Attribute for ValidatetransFile {
     }
 
     fn store(input: &[u8]) -> Result {
-        if decide("validatetrans", |p| validatetrans(p, input))? {
+        if decide("validatetrans", SECURITY_VALIDATE_TRANS, |p| {
+            validatetrans(p, input)
+        })? {
             Ok(())
         } else {
             Err(EPERM)
@@ -722,7 +733,7 @@ mod tests {
             Err(Refusal::Class(3))
         );
         assert_eq!(
-            ask_access("system_u:system_r:user_t:s1 system_u:object_r:tmp_t:s1 25"),
+            ask_access("system_u:system_r:user_t:s1 system_u:object_r:tmp_t:s1 31"),
             Err(Refusal::Class(3))
         );
         assert_eq!(

@@ -59,6 +59,15 @@ pub(crate) const AUDIT_OP_NOT_EQUAL: u32 = 1;
 /// `PROT_EXEC` (`include/uapi/asm-generic/mman-common.h`): a mapping may
 /// be executed. (Not in the bindings: `layout_check.c` asserts it.)
 pub(crate) const PROT_EXEC: u64 = 0x4;
+/// `PROT_WRITE`: a mapping may be written.
+pub(crate) const PROT_WRITE: u64 = 0x2;
+/// `MAP_TYPE` (`include/uapi/linux/mman.h`): the bits of `mmap`'s flags
+/// that give the mapping's type, of which `MAP_SHARED` (not
+/// `MAP_SHARED_VALIDATE`) is the shared one, as SELinux's
+/// `selinux_mmap_file()` tests it.
+pub(crate) const MAP_TYPE: u64 = 0x0f;
+/// `MAP_SHARED`.
+pub(crate) const MAP_SHARED: u64 = 0x01;
 /// The System V IPC commands (`include/uapi/linux/ipc.h`, `msg.h`,
 /// `shm.h`, `sem.h`), as the `*ctl` hooks get them. (A 32-bit caller's
 /// `msgctl`/`semctl` pass `IPC_64` through to the hook, which matches none
@@ -122,10 +131,18 @@ pub(crate) const SIGKILL: i32 = 9;
 /// `PTRACE_MODE_ATTACH` (`include/linux/ptrace.h`): the access attaches
 /// (else it only reads).
 pub(crate) const PTRACE_MODE_ATTACH: u32 = 0x02;
+/// `LSM_UNSAFE_SHARE` (`include/linux/security.h`): the exec shares its
+/// files, file system context or memory with a task that stays behind.
+pub(crate) const LSM_UNSAFE_SHARE: u32 = 1;
 /// `LSM_UNSAFE_PTRACE` (`include/linux/security.h`): the exec is traced.
 pub(crate) const LSM_UNSAFE_PTRACE: u32 = 2;
 /// `LSM_UNSAFE_NO_NEW_PRIVS`: the task has `no_new_privs`.
 pub(crate) const LSM_UNSAFE_NO_NEW_PRIVS: u32 = 4;
+/// `PER_CLEAR_ON_SETID` (`include/uapi/linux/personality.h`): the
+/// personality bits an exec into more privilege clears (`READ_IMPLIES_EXEC`,
+/// `ADDR_NO_RANDOMIZE`, `ADDR_COMPAT_LAYOUT`, `MMAP_PAGE_ZERO`). (Not in
+/// the bindings: `layout_check.c` asserts it.)
+pub(crate) const PER_CLEAR_ON_SETID: u32 = 0x0400000 | 0x0040000 | 0x0200000 | 0x0100000;
 /// The `iattr` change bits (`include/linux/fs.h`): mode, owner, group,
 /// and access and modification times set to a given value (`utimes(2)`
 /// with times, as against "now").

@@ -494,11 +494,12 @@ macro_rules! hook_table {
             /// (`clock_settime(2)`, `settimeofday(2)`, `stime`)?
             first_error settime(ts: *const c::timespec64, tz: *const c::timezone) -> c_int
                 => (cx: &crate::context::MaySleep = &crate::context::MaySleep::new(), cred: &Cred = Cred::current()) -> Result = Ok(());
-            /// Does `cred` have capability `cap` (`opts` as `CAP_OPT_*`)?
+            /// Does `cred` have capability `cap` (`opts` as `CAP_OPT_*`) in
+            /// a user namespace, the initial one (`initial_ns`) or another?
             /// (Called from atomic context too, e.g. under `task_lock` and
             /// RCU by `ptrace_may_access()`: must not sleep.)
             first_error capable(cred: *const c::cred, ns: *mut c::user_namespace, cap: c_int, opts: c_uint) -> c_int
-                => (cred: &Cred = Cred::from_raw(cred), cap: i32 = cap, opts: u32 = opts) -> Result = Ok(());
+                => (cred: &Cred = Cred::from_raw(cred), initial_ns: bool = is_initial_user_ns(ns), cap: i32 = cap, opts: u32 = opts) -> Result = Ok(());
             /// May the capability sets of `target` be read by the current
             /// task (`capget(2)`)? (Under RCU for another task,
             /// `cap_get_target_pid()`: must not sleep.)

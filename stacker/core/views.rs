@@ -208,6 +208,14 @@ pub(crate) trait TaskView: HasBlob + Sync {
     /// inside an RCU read-side critical section: `f` must not sleep, and
     /// is `Send`, so it cannot capture a sleep proof (as `RcuCell::read`).
     fn with_cred<R>(&self, f: impl FnOnce(&Cred) -> R + Send) -> R;
+
+    /// Calls `f` with the current task's tracer (`ptrace_parent()`), or
+    /// `None` when it is not traced, inside an RCU read-side critical
+    /// section: `f` must not sleep, and is `Send` (as
+    /// [`TaskView::with_cred`]).
+    fn with_current_tracer<R>(f: impl FnOnce(Option<&Self>) -> R + Send) -> R
+    where
+        Self: Sized;
 }
 
 /// A `struct linux_binprm` whose new credentials are being prepared: in
@@ -227,12 +235,19 @@ pub(crate) trait BinprmView: Sync {
     /// `bprm_creds_for_exec`.
     fn unsafe_flags(&self) -> u32;
 
-    /// Whether the file is on a `nosuid` mount.
+    /// Whether the file is on a mount that allows no set-user-ID program
+    /// for this task (`!mnt_may_suid()`): a `nosuid` mount, one of another
+    /// mount namespace, or of a file system whose user namespace the task
+    /// is not in.
     fn nosuid(&self) -> bool;
 
     /// Asks for a secure exec (`AT_SECURE`: the dynamic loader then
     /// ignores `LD_PRELOAD` and the like), as a domain change needs.
     fn set_secureexec(&self);
+
+    /// Clears the personality bits that weaken the memory layout
+    /// (`PER_CLEAR_ON_SETID`), as an exec into more privilege must.
+    fn clear_personality_on_setid(&self);
 }
 
 /// A `struct linux_binprm` after its credentials were committed
@@ -356,6 +371,29 @@ pub(crate) trait VmaView: Sync {
 
     /// Whether the area is mapped executable now (`VM_EXEC`).
     fn executable(&self) -> bool;
+
+    /// Whether the area is a shared mapping (`VM_SHARED`): writes reach
+    /// the file.
+    fn shared(&self) -> bool;
+
+    /// What the area's memory is, for what making it executable means.
+    fn memory(&self) -> VmaMemory;
+}
+
+/// What an area's memory is, as SELinux's `selinux_file_mprotect()` tells
+/// it apart when a task makes it executable: the first that holds.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum VmaMemory {
+    /// None of the others.
+    Other,
+    /// Within the process's initial heap (`brk`).
+    Heap,
+    /// An anonymous area that is a stack: the process's first, or the
+    /// calling thread's.
+    Stack,
+    /// A file mapping whose private pages were written (copy-on-write:
+    /// it has an `anon_vma`), as text relocations do.
+    WrittenFile,
 }
 
 /// The address an `mmap_addr` hook is asked about.

@@ -45,8 +45,9 @@ fn calls<T: crate::dispatch::Tier>(iters: u64) -> u64 {
     let cred = Cred::new(0);
     let mut denied = 0;
     for _ in 0..iters {
-        denied +=
-            u64::from(crate::dispatch::capable::<T>(black_box(&cred), black_box(21), 0).is_err());
+        denied += u64::from(
+            crate::dispatch::capable::<T>(black_box(&cred), true, black_box(21), 0).is_err(),
+        );
     }
     denied
 }
@@ -69,7 +70,11 @@ pub fn direct_loop(iters: u64) -> u64 {
     let module = black_box(&crate::nop::Nop::<0>);
     let mut denied = 0;
     for _ in 0..iters {
-        denied += u64::from(module.capable(black_box(&cred), black_box(21), 0).is_err());
+        denied += u64::from(
+            module
+                .capable(black_box(&cred), true, black_box(21), 0)
+                .is_err(),
+        );
     }
     denied
 }

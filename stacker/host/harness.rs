@@ -342,8 +342,15 @@ impl Harness {
     /// `capable(cap)` for `cred`, as the LSM core calls it after the
     /// capability module agreed.
     pub(crate) fn capable(&self, cred: &Cred, cap: u32) -> Result {
+        self.capable_in(cred, true, cap, 0)
+    }
+
+    /// `ns_capable_opts()` for `cred`: capability `cap` in the initial
+    /// user namespace or (`initial_ns` false) another, with `opts`
+    /// (`CAP_OPT_*`).
+    pub(crate) fn capable_in(&self, cred: &Cred, initial_ns: bool, cap: u32, opts: u32) -> Result {
         self.int_hook(Hook::capable, || {
-            crate::dispatch::capable::<crate::dispatch::Loop>(cred, cap as i32, 0)
+            crate::dispatch::capable::<crate::dispatch::Loop>(cred, initial_ns, cap as i32, opts)
         })
     }
 

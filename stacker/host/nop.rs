@@ -26,7 +26,7 @@ crate::submodule::submodule! {
     }
     hooks {
         #[inline(never)]
-        fn capable(&self, _cred: &Cred, _cap: i32, _opts: u32) -> Result {
+        fn capable(&self, _cred: &Cred, _initial_ns: bool, _cap: i32, _opts: u32) -> Result {
             Ok(())
         }
 

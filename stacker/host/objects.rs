@@ -591,6 +591,12 @@ pub(crate) struct Task {
 has_blob!(Task, Task, TaskState);
 
 impl Task {
+    /// Makes `tracer` (`None`: no tracer) the current task's tracer on
+    /// this thread.
+    pub(crate) fn set_current_tracer(tracer: Option<Arc<Task>>) {
+        CURRENT_TRACER.with(|t| *t.borrow_mut() = tracer);
+    }
+
     /// A new task with pid `pid`.
     pub(crate) fn new(pid: i32) -> Task {
         Task {
@@ -615,6 +621,18 @@ impl TaskView for Task {
             .clone();
         f(&cred)
     }
+
+    /// The tracer [`Task::set_current_tracer`] set on this thread.
+    fn with_current_tracer<R>(f: impl FnOnce(Option<&Task>) -> R + Send) -> R {
+        let tracer = CURRENT_TRACER.with(|t| t.borrow().clone());
+        f(tracer.as_deref())
+    }
+}
+
+thread_local! {
+    /// The current task's tracer ([`TaskView::with_current_tracer`]).
+    static CURRENT_TRACER: std::cell::RefCell<Option<Arc<Task>>> =
+        const { std::cell::RefCell::new(None) };
 }
 
 /// A program being executed, its new credentials being prepared
@@ -630,6 +648,8 @@ pub(crate) struct Binprm {
     pub(crate) nosuid: bool,
     /// Whether a hook asked for a secure exec (`AT_SECURE`).
     pub(crate) secureexec: SyncCell<bool>,
+    /// The personality bits to clear (`per_clear`).
+    pub(crate) per_clear: SyncCell<u32>,
 }
 
 impl Binprm {
@@ -641,6 +661,7 @@ impl Binprm {
             unsafe_flags: 0,
             nosuid: false,
             secureexec: SyncCell::new(false),
+            per_clear: SyncCell::new(0),
         }
     }
 }
@@ -664,6 +685,11 @@ impl BinprmView for Binprm {
 
     fn set_secureexec(&self) {
         self.secureexec.set(true);
+    }
+
+    fn clear_personality_on_setid(&self) {
+        self.per_clear
+            .set(self.per_clear.get() | crate::abi::PER_CLEAR_ON_SETID);
     }
 }
 
@@ -973,12 +999,21 @@ pub(crate) struct Vma {
     pub(crate) file: Option<Arc<File>>,
     /// `VM_EXEC` in its flags.
     pub(crate) exec: bool,
+    /// `VM_SHARED` in its flags.
+    pub(crate) shared: bool,
+    /// What its memory is.
+    pub(crate) memory: VmaMemory,
 }
 
 impl Vma {
-    /// A mapping of `file`, not executable.
+    /// A private mapping of `file`, not executable.
     pub(crate) fn new(file: Option<Arc<File>>) -> Vma {
-        Vma { file, exec: false }
+        Vma {
+            file,
+            exec: false,
+            shared: false,
+            memory: VmaMemory::Other,
+        }
     }
 }
 
@@ -990,6 +1025,19 @@ impl VmaView for Vma {
     fn executable(&self) -> bool {
         self.exec
     }
+
+    fn shared(&self) -> bool {
+        self.shared
+    }
+
+    fn memory(&self) -> VmaMemory {
+        self.memory
+    }
+}
+
+/// Whether data mappings are not executable by default: as on x86-64.
+pub(crate) fn data_noexec() -> bool {
+    true
 }
 
 pub(crate) use crate::access::{AccessMask, CapCheck, KernelCap, XattrCopyUp};

@@ -104,10 +104,10 @@ fn dispatch_tiers_agree() {
 
     fn run<T: Tier>(instance: usize) -> Vec<&'static str> {
         let cred = Cred::new(0);
-        assert_eq!(capable::<T>(&cred, 21, 0), Ok(()));
+        assert_eq!(capable::<T>(&cred, true, 21, 0), Ok(()));
         recorder::answer(instance, Hook::capable, EPERM);
         recorder::answer(instance, Hook::vm_enough_memory, EPERM);
-        assert_eq!(capable::<T>(&cred, 21, 0), Err(EPERM));
+        assert_eq!(capable::<T>(&cred, true, 21, 0), Err(EPERM));
         assert!(!vm_enough_memory::<T>(&cred, 1));
         names(&recorder::take_log())
     }
@@ -602,7 +602,7 @@ fn statistics_count_calls_and_denials() {
     let cred = Cred::new(0);
     let before = stats::get(7, Hook::capable);
     recorder::answer(4, Hook::capable, EPERM);
-    let _ = crate::dispatch::capable::<crate::dispatch::Loop>(&cred, 1, 0);
+    let _ = crate::dispatch::capable::<crate::dispatch::Loop>(&cred, true, 1, 0);
     let after = stats::get(7, Hook::capable);
     assert!(after.0 > before.0 && after.1 > before.1);
 }

@@ -26,6 +26,7 @@ const _: () = {
     assert!(abi::LSM_ID_MLTE == b::LSM_ID_MLTE as u64);
     assert!(crate::lsm_prop::LSM_PROP_SLOTS == b::LSM_PROP_STACKER_SLOTS as usize);
     assert!(abi::PTRACE_MODE_ATTACH == b::PTRACE_MODE_ATTACH);
+    assert!(abi::LSM_UNSAFE_SHARE == b::LSM_UNSAFE_SHARE);
     assert!(abi::LSM_UNSAFE_PTRACE == b::LSM_UNSAFE_PTRACE);
     assert!(abi::LSM_UNSAFE_NO_NEW_PRIVS == b::LSM_UNSAFE_NO_NEW_PRIVS);
     assert!(abi::CAP_SYS_RAWIO == b::CAP_SYS_RAWIO);

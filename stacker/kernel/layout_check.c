@@ -34,6 +34,7 @@
 #include <linux/mount.h>
 #include <linux/msg.h>
 #include <linux/net.h>
+#include <linux/personality.h>
 #include <linux/sched.h>
 #include <linux/security.h>
 #include <linux/sem.h>
@@ -115,8 +116,10 @@ static_assert(FS_IOC32_SETVERSION == 0x40047602);
  * stacker/core/abi.rs: the numbers bindgen does not evaluate (the others
  * are checked against the bindings in abi_check.rs).
  */
-static_assert(PROT_EXEC == 0x4);
+static_assert(PROT_EXEC == 0x4 && PROT_WRITE == 0x2);
+static_assert(MAP_TYPE == 0x0f && MAP_SHARED == 0x01);
 static_assert(CAP_OPT_NOAUDIT == (1 << 1));
+static_assert(PER_CLEAR_ON_SETID == (0x0400000 | 0x0040000 | 0x0200000 | 0x0100000));
 
 /* stacker/core/abi.rs: the System V IPC commands and shmat's flag. */
 static_assert(IPC_RMID == 0 && IPC_SET == 1 && IPC_STAT == 2 && IPC_INFO == 3);

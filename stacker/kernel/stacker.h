@@ -50,6 +50,22 @@ enum stacker_catalog_size {
 };
 
 /*
+ * Memory mappings (mm.c). stacker_data_noexec() tells whether data
+ * mappings are not executable by default (SELinux's default_noexec,
+ * decided at boot). stacker_vma_memory() tells what making
+ * @vma executable would make executable, as selinux_file_mprotect() tells
+ * it apart (the values of kernel/objects/mm.rs's VmaMemory).
+ */
+enum stacker_vma_memory {
+	STACKER_VMA_OTHER = 0,
+	STACKER_VMA_HEAP = 1,
+	STACKER_VMA_STACK = 2,
+	STACKER_VMA_WRITTEN_FILE = 3,
+};
+bool stacker_data_noexec(void);
+int stacker_vma_memory(const struct vm_area_struct *vma);
+
+/*
  * Whether the LSM with id @id (LSM_ID_*) is active (lsm.c). The LSM core's
  * list is complete before any hook runs.
  */

@@ -35,6 +35,8 @@
 #include <sys/klog.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/mman.h>
 #include <sys/msg.h>
 #include <sys/sem.h>
 #include <sys/shm.h>
@@ -212,6 +214,61 @@ static int child_op(const char *op, const char *arg)
 
 		return msgctl(0, IPC_INFO, (struct msqid_ds *)&info) < 0 ? errno : 0;
 	}
+	if (!strncmp(op, "map_", 4)) {
+		/*
+		 * A mapping of `arg`: "map_rx" read and execute, "map_wx" also
+		 * written (private), "map_private_write" and "map_shared_write"
+		 * read and write, opened O_RDWR | O_APPEND (open asks read and
+		 * append, no write).
+		 */
+		int exec = op[5] == 'x', shared = !strcmp(op, "map_shared_write");
+		int prot = PROT_READ | (exec ? PROT_EXEC : 0) | (op[4] != 'r' ? PROT_WRITE : 0);
+		void *at;
+
+		fd = open(arg, exec ? O_RDONLY : O_RDWR | O_APPEND);
+		if (fd < 0)
+			return SETUP_FAILED;
+		at = mmap(NULL, 4096, prot, shared ? MAP_SHARED : MAP_PRIVATE, fd, 0);
+		rc = at == MAP_FAILED ? errno : (munmap(at, 4096), 0);
+		close(fd);
+		return rc;
+	}
+	if (!strcmp(op, "mprotect_stack") || !strcmp(op, "mprotect_heap")) {
+		/*
+		 * A page of the stack, or of the brk heap, made executable. The
+		 * break is first moved to a page boundary, so that the heap's
+		 * area ends at it (SELinux's test: within start_brk and brk).
+		 */
+		long page = sysconf(_SC_PAGESIZE);
+		char here, *p = &here;
+
+		if (op[9] == 'h') {
+			uintptr_t brk = (uintptr_t)sbrk(0);
+
+			if (sbrk((page - brk % page) % page) == (void *)-1 ||
+			    (p = sbrk(page)) == (void *)-1)
+				return SETUP_FAILED;
+		}
+		p = (char *)((uintptr_t)p & ~(uintptr_t)(page - 1));
+		return mprotect(p, page, PROT_READ | PROT_WRITE | PROT_EXEC) ? errno : 0;
+	}
+	if (!strcmp(op, "nice"))
+		/* Lowering one's nice value needs CAP_SYS_NICE (can_nice()). */
+		return setpriority(PRIO_PROCESS, 0, -5) ? errno : 0;
+	if (!strcmp(op, "setenforce"))
+		/* The mode, written through a descriptor of one's own. */
+		return write_value(MLTE "enforce", arg) < 0 ? errno : 0;
+	if (!strcmp(op, "load")) {
+		char *policy;
+		long len = read_whole(POLICY_BIN, &policy);
+
+		if (len < 0)
+			return SETUP_FAILED;
+		return write_bytes(MLTE "policy", policy, len) < 0 ? errno : 0;
+	}
+	if (!strcmp(op, "setcon"))
+		/* A new context for oneself (attr/current). */
+		return write_value(ATTR, arg) < 0 ? errno : 0;
 	if (!strcmp(op, "attr")) {
 		/* Exit 0 if both interfaces show exactly `arg`. */
 		union {
@@ -618,14 +675,30 @@ TEST_F(loaded, exec_enters_nonet_t)
 	EXPECT_EQ(0, as("s0", NONET, "attr", "system_u:system_r:nonet_t:s0"));
 }
 
-TEST_F(loaded, domain_change_is_a_secure_exec)
+/*
+ * A domain change asks for AT_SECURE unless the policy grants process
+ * noatsecure (selinux_bprm_creds_for_exec()): init_t has it on nonet_t,
+ * not on user_t. Before, every change was secure.
+ */
+TEST_F(loaded, domain_change_is_a_secure_exec_without_noatsecure)
 {
 	EXPECT_EQ(0, as("s0", USER, "atsecure", "-"));
+	EXPECT_EQ(1, as("s0", NONET, "atsecure", "-"));
 }
 
-TEST_F(loaded, no_new_privs_blocks_domain_change)
+/*
+ * Under no_new_privs, as SELinux's check_nnp_nosuid(): the exec of
+ * user_exec_t, whose transition the policy does not allow under NNP, runs
+ * the program in the old domain (init_t, which may execute it without a
+ * transition), not EPERM; the policy's `process2 nnp_transition` (under
+ * `policycap nnp_nosuid_transition`) lets the exec of nonet_exec_t enter
+ * nonet_t. Before, both were EPERM, which broke NoNewPrivileges=yes
+ * services.
+ */
+TEST_F(loaded, no_new_privs_falls_back_to_the_old_domain)
 {
-	EXPECT_EQ(EPERM, as_flags("s0", 1, USER, "attr", "system_u:system_r:user_t:s0"));
+	EXPECT_EQ(0, as_flags("s0", 1, USER, "attr", "system_u:system_r:init_t:s0"));
+	EXPECT_EQ(0, as_flags("s0", 1, NONET, "attr", "system_u:system_r:nonet_t:s0"));
 }
 
 /* New files: the type_transition in tmp_t, the parent's type elsewhere. */
@@ -676,7 +749,12 @@ TEST_F(loaded, user_cannot_create_outside_tmp)
 /* Labels: only what the policy allows, only labels it knows. */
 TEST_F(loaded, user_cannot_relabel)
 {
-	EXPECT_EQ(EACCES, as("s0", USER, "relabel", DIR "/secret"));
+	/*
+	 * EPERM: the capability module's CAP_SYS_ADMIN test of a security.*
+	 * xattr comes first, and the policy does not give user_t sys_admin
+	 * (relabelfrom, which it has not either, is asked after).
+	 */
+	EXPECT_EQ(EPERM, as("s0", USER, "relabel", DIR "/secret"));
 }
 
 TEST_F(loaded, invalid_label_einval)
@@ -819,6 +897,85 @@ TEST_F(loaded, ipc_info_needs_system_ipc_info)
 }
 
 /* Permissive mode (the fixture sets enforcing mode again). */
+/*
+ * W^X, as SELinux's file_map_prot_check() and selinux_file_mprotect():
+ * user_t may map its own program for reading and executing, but not also
+ * writable (a private W+X mapping needs process execmem). nonet_t has
+ * execmem, so it may, but it may not make its stack (execstack) or its
+ * heap (execheap) executable. init_t may do all. Before, user_t's W+X
+ * mapping of an executable file and nonet_t's mprotect()s (which asked
+ * execmem only) went through.
+ */
+TEST_F(loaded, write_and_execute_need_execmem_execstack_execheap)
+{
+	EXPECT_EQ(0, as("s0", USER, "map_rx", USER));
+	EXPECT_EQ(EACCES, as("s0", USER, "map_wx", USER));
+	EXPECT_EQ(0, as("s0", NONET, "map_wx", NONET));
+	EXPECT_EQ(EACCES, as("s0", NONET, "mprotect_stack", ""));
+	EXPECT_EQ(EACCES, as("s0", NONET, "mprotect_heap", ""));
+	EXPECT_EQ(0, child_op("map_wx", USER));
+	EXPECT_EQ(0, child_op("mprotect_stack", ""));
+	EXPECT_EQ(0, child_op("mprotect_heap", ""));
+}
+
+/*
+ * A shared writable mapping writes the file: it needs `write`, which
+ * user_t lacks on log_t though it may read and append (file_map_prot_to_av()).
+ * A private one writes no file. Before, append without write was a way to
+ * overwrite the file through a shared mapping.
+ */
+TEST_F(loaded, a_shared_writable_mapping_needs_write)
+{
+	EXPECT_EQ(EACCES, as("s0", USER, "map_shared_write", DIR "/log"));
+	EXPECT_EQ(0, as("s0", USER, "map_private_write", DIR "/log"));
+	EXPECT_EQ(0, child_op("map_shared_write", DIR "/log"));
+}
+
+/*
+ * Confined root: the test domains run as uid 0, yet a capability is only
+ * theirs when the policy grants it (SELinux's `capability` class), and
+ * the policy interface asks the policy (`security` on sid security): a
+ * root task in user_t, which has CAP_MAC_ADMIN by the policy, still
+ * cannot switch mlte to permissive or load a policy; one in nonet_t does
+ * not even pass the CAP_MAC_ADMIN test. Before, both did what root does.
+ */
+TEST_F(loaded, confined_root_has_only_the_capabilities_the_policy_grants)
+{
+	EXPECT_EQ(0, as("s0", USER, "nice", ""));
+	EXPECT_EQ(EACCES, as("s0", NONET, "nice", ""));
+}
+
+TEST_F(loaded, confined_root_cannot_change_the_mode_or_the_policy)
+{
+	char mode[8];
+
+	EXPECT_EQ(EACCES, as("s0", USER, "setenforce", "0"));
+	EXPECT_EQ(EPERM, as("s0", NONET, "setenforce", "0"));
+	EXPECT_EQ(EACCES, as("s0", USER, "load", ""));
+	EXPECT_EQ(EPERM, as("s0", NONET, "load", ""));
+	EXPECT_EQ(0, read_value(MLTE "enforce", mode, sizeof(mode)));
+	EXPECT_STREQ("1\n", mode) TH_LOG("the mode changed");
+	/* Writing the mode in force changes nothing, and is not refused. */
+	EXPECT_EQ(0, as("s0", USER, "setenforce", "1"));
+}
+
+/*
+ * attr/current asks setcurrent of the task on itself, then dyntransition
+ * from its context to the new one, which an mlsconstrain keeps from going
+ * up a level: user_t (both) moves down, never up nor into init_t; nonet_t
+ * (refpolicy's setcurrent on itself, no dyntransition) moves nowhere.
+ * Before, setcurrent from the old context to the new was the only check,
+ * so nonet_t reached any level.
+ */
+TEST_F(loaded, confined_root_cannot_change_its_own_level)
+{
+	EXPECT_EQ(0, as("s1", USER, "setcon", "system_u:system_r:user_t:s0"));
+	EXPECT_EQ(EACCES, as("s0", USER, "setcon", "system_u:system_r:user_t:s2"));
+	EXPECT_EQ(EACCES, as("s0", USER, "setcon", "system_u:system_r:init_t:s0"));
+	EXPECT_EQ(EACCES, as("s0", NONET, "setcon", "system_u:system_r:nonet_t:s2"));
+	EXPECT_EQ(EACCES, as("s1", NONET, "setcon", "system_u:system_r:nonet_t:s0"));
+}
+
 TEST_F(loaded, permissive_mode_set)
 {
 	EXPECT_ERRNO(0, write_value(MLTE "enforce", "0"));
@@ -1075,11 +1232,11 @@ TEST_F(loaded, a_policy_of_5000_more_types_loads_and_decides)
 	ASSERT_ERRNO(0, write_bytes(MLTE "policy", scale, len));
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	free(scale);
-	TH_LOG("figure: a compiled policy of %ld bytes (5012 types, ~100,000 rules) "
+	TH_LOG("figure: a compiled policy of %ld bytes (5013 types, ~100,000 rules) "
 	       "loaded in %ld us", len,
 	       (t1.tv_sec - t0.tv_sec) * 1000000 + (t1.tv_nsec - t0.tv_nsec) / 1000);
 	EXPECT_ERRNO(0, read_value(MLTE "policy", summary, sizeof(summary)));
-	EXPECT_EQ(0, strncmp("loaded: 5012 types, ", summary, 20))
+	EXPECT_EQ(0, strncmp("loaded: 5013 types, ", summary, 20))
 		TH_LOG("summary: %s", summary);
 	ASSERT_EQ(0, make_file(DIR "/scaled") || make_file(DIR "/scaled_other"));
 	ASSERT_ERRNO(0, mlte_set_label(DIR "/scaled", "system_u:object_r:scale_42_t:s0"));

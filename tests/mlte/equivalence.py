@@ -306,8 +306,9 @@ def generate(declarations, seed):
     for _ in range(rng.randint(2, 4)):
         out.append(f"if ({cond(2)}) {block()}")
         out.append(f" else {block()}\n" if rng.random() < 0.5 else "\n")
-    # The test runs in the kernel SID (ty0): it may ask SELinux (left out
-    # by mlte, which does not mediate class security).
+    # The test runs in the kernel SID (ty0), and every other initial SID is
+    # ty0 too: it may ask both modules their decisions (class security on
+    # sid security).
     out.append("allow ty0 ty0:security *;\n")
     out += new_object_rules(rng, types, attrs, members, classes)
     out.append("role system_r;\nrole system_r types { %s };\n" % " ".join(types))

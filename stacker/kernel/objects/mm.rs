@@ -60,4 +60,39 @@ impl VmaView for Vma {
         let flags = unsafe { (*self.as_raw()).__bindgen_anon_2.vm_flags };
         flags & bindings::VM_EXEC != 0
     }
+
+    #[inline]
+    fn shared(&self) -> bool {
+        // SAFETY: as in `executable`.
+        let flags = unsafe { (*self.as_raw()).__bindgen_anon_2.vm_flags };
+        flags & bindings::VM_SHARED != 0
+    }
+
+    #[inline]
+    fn memory(&self) -> VmaMemory {
+        extern "C" {
+            // A `const struct vm_area_struct *` in C (mm.c): opaque here,
+            // as bindgen's struct holds a member Rust deems not FFI-safe.
+            fn stacker_vma_memory(vma: *const core::ffi::c_void) -> c_int;
+        }
+        // SAFETY: the caller of the hook holds the mmap lock, under which
+        // the area, its `mm` and the `mm`'s `brk` and stack are stable.
+        match unsafe { stacker_vma_memory(self.as_raw().cast()) } {
+            1 => VmaMemory::Heap,
+            2 => VmaMemory::Stack,
+            3 => VmaMemory::WrittenFile,
+            _ => VmaMemory::Other,
+        }
+    }
+}
+
+/// Whether data mappings are not executable by default (SELinux's
+/// `default_noexec`, decided at boot: true on x86-64), so that making
+/// memory executable is a privilege the policy grants.
+pub(crate) fn data_noexec() -> bool {
+    extern "C" {
+        fn stacker_data_noexec() -> bool;
+    }
+    // SAFETY: reads a flag set once at boot.
+    unsafe { stacker_data_noexec() }
 }

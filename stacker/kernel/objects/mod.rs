@@ -254,6 +254,13 @@ pub(crate) fn current_has_sys_admin() -> bool {
     unsafe { bindings::capable(bindings::CAP_SYS_ADMIN as i32) }
 }
 
+/// Whether `ns` is the initial user namespace (`&init_user_ns`): a
+/// comparison of addresses, never a dereference.
+#[inline(always)]
+pub(crate) fn is_initial_user_ns(ns: *const bindings::user_namespace) -> bool {
+    core::ptr::eq(ns, &raw const bindings::init_user_ns)
+}
+
 /// Whether the current task is its process's only thread (and shares its
 /// memory with no other process).
 pub(crate) fn current_is_single_threaded() -> bool {

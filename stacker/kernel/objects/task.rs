@@ -34,6 +34,28 @@ impl TaskView for Task {
         // until the read lock is dropped, after `f` returns.
         f(unsafe { Cred::from_raw(cred) })
     }
+
+    #[inline]
+    fn with_current_tracer<R>(f: impl FnOnce(Option<&Task>) -> R + Send) -> R {
+        let _guard = kernel::sync::rcu::read_lock();
+        // SAFETY: hooks run in process context, where `current` is valid.
+        let task = unsafe { bindings::get_current() };
+        // SAFETY: the current task is valid; `ptrace` is changed by the
+        // tracer under locks this reader does not take, so it is read once.
+        let ptrace = unsafe { core::ptr::addr_of!((*task).ptrace).read_volatile() };
+        if ptrace == 0 {
+            return f(None);
+        }
+        // SAFETY: as `ptrace_parent()`: `parent` is an RCU pointer, read
+        // once under the read lock taken above.
+        let parent = unsafe { core::ptr::addr_of!((*task).parent).read_volatile() };
+        if parent.is_null() {
+            return f(None);
+        }
+        // SAFETY: a task's parent, read under RCU, stays valid until the
+        // read lock is dropped, after `f` returns.
+        f(Some(unsafe { Task::from_raw(parent) }))
+    }
 }
 
 impl Task {
@@ -95,9 +117,10 @@ impl BinprmView for Binprm {
     fn nosuid(&self) -> bool {
         // SAFETY: an open file's `f_path.mnt` is pinned by the file.
         let mnt = unsafe { (*self.file().as_raw()).__bindgen_anon_1.f_path.mnt };
-        // SAFETY: as above; `mnt_flags` of a pinned mount, read once.
-        let flags = unsafe { core::ptr::addr_of!((*mnt).mnt_flags).read_volatile() };
-        flags as u32 & bindings::mount_flags_MNT_NOSUID != 0
+        // SAFETY: `mnt_may_suid` reads the pinned mount, its namespace and
+        // its superblock's user namespace; it may be called in process
+        // context from any hook.
+        !unsafe { bindings::mnt_may_suid(mnt) }
     }
 
     #[inline]
@@ -106,6 +129,13 @@ impl BinprmView for Binprm {
         // the bit is one of the `_bitfield_1` bits that bindgen's setter
         // places (the struct's size is cross-checked, `layout_check.c`).
         unsafe { (*self.as_raw()).set_secureexec(1) };
+    }
+
+    #[inline]
+    fn clear_personality_on_setid(&self) {
+        // SAFETY: the binprm is private to the exec that runs this hook;
+        // `per_clear` is read when the new personality is set, after it.
+        unsafe { (*self.as_raw()).per_clear |= crate::abi::PER_CLEAR_ON_SETID };
     }
 }
 
