@@ -22,6 +22,7 @@ macro_rules! common_then {
             "relabelto",
             "append",
             "map",
+            "lock",
             $($more),*
         ]
     };
@@ -52,8 +53,14 @@ const REGULAR_FILE_PERMS: &[&str] = common_then!(
 );
 
 /// The permissions of the socket classes, in bit order, one order for all
-/// of them. As SELinux's: sending is `write`, receiving `read`.
-const SOCKET_PERMS: &[&str] = common_then!("bind", "connect", "listen", "accept");
+/// of them. As SELinux's: sending is `write`, receiving `read`; `sendto`
+/// is asked on the receiving Unix datagram socket.
+const SOCKET_PERMS: &[&str] = common_then!("bind", "connect", "listen", "accept", "sendto");
+
+/// The permissions of `unix_stream_socket`: the socket classes', then
+/// connecting to a listener (`connectto`, asked on the listener).
+const UNIX_STREAM_PERMS: &[&str] =
+    common_then!("bind", "connect", "listen", "accept", "sendto", "connectto");
 
 /// The permissions of the System V IPC classes, then a class's own: as
 /// SELinux's `common ipc`, in its order.
@@ -150,6 +157,10 @@ pub(crate) const CLASSES: &[(&str, &[&str])] = &[
             "rmdir",
             "relabelfrom",
             "relabelto",
+            "ioctl",
+            "lock",
+            "append",
+            "map",
         ],
     ),
     (
@@ -176,7 +187,7 @@ pub(crate) const CLASSES: &[(&str, &[&str])] = &[
     ("blk_file", FILE_PERMS),
     ("sock_file", FILE_PERMS),
     ("fifo_file", FILE_PERMS),
-    ("unix_stream_socket", SOCKET_PERMS),
+    ("unix_stream_socket", UNIX_STREAM_PERMS),
     ("unix_dgram_socket", SOCKET_PERMS),
     ("tcp_socket", SOCKET_PERMS),
     ("udp_socket", SOCKET_PERMS),
@@ -212,6 +223,7 @@ pub(crate) const CLASSES: &[(&str, &[&str])] = &[
     ("cap_userns", CAP_PERMS),
     ("cap2_userns", CAP2_PERMS),
     ("process2", &["nnp_transition", "nosuid_transition"]),
+    ("fd", &["use"]),
 ];
 
 /// An object class: its index in [`CLASSES`].
@@ -282,10 +294,13 @@ pub(crate) enum Class {
     /// Tasks: what `process` has no room for (exec transitions under
     /// `no_new_privs` or from a `nosuid` mount).
     Process2 = 29,
+    /// Open file descriptions, by the context of the task that opened
+    /// them: using one opened by another domain is `fd use`.
+    Fd = 30,
 }
 
 /// The number of classes.
-pub(crate) const CLASS_COUNT: usize = 30;
+pub(crate) const CLASS_COUNT: usize = 31;
 
 // `Class` and `CLASSES` agree: one class per entry.
 const _: () = assert!(CLASSES.len() == CLASS_COUNT);
@@ -323,6 +338,7 @@ impl Class {
         Class::CapUserns,
         Class::Cap2Userns,
         Class::Process2,
+        Class::Fd,
     ];
 
     /// The class that holds capability `cap` (its bit: `cap % 32`) for a

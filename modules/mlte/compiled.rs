@@ -2702,9 +2702,9 @@ sid kernel system_u:system_r:init_t:s0; sid file system_u:object_r:tmp_t:s0; sid
             "transitions not sorted or repeated"
         );
         // A bit beyond the class's permissions (the last rule, user_t
-        // tmp_t dir, and dir has 12 permissions).
+        // tmp_t dir, and dir has 16 permissions).
         assert_eq!(
-            Checked::new(&set(trans - 4, 1 << 12)[..]).unwrap_err().why,
+            Checked::new(&set(trans - 4, 1 << 16)[..]).unwrap_err().why,
             "permission bit beyond its class's permissions"
         );
         // Random corruption: refused or consistent, never a panic.

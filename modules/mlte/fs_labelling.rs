@@ -104,12 +104,15 @@ pub(crate) mod policycap {
     /// from a `nosuid` mount happens when `process2 nnp_transition` (and
     /// `nosuid_transition`) allow it.
     pub(crate) const NNP_NOSUID_TRANSITION: u32 = 1 << 4;
+    /// `ioctl_skip_cloexec`: `FIOCLEX` and `FIONCLEX` need no permission.
+    pub(crate) const IOCTL_SKIP_CLOEXEC: u32 = 1 << 5;
     /// Every bit a compiled policy may set.
     pub(crate) const ALL: u32 = GENFS_SECLABEL_SYMLINKS
         | CGROUP_SECLABEL
         | FUNCTIONFS_SECLABEL
         | EXTENDED_SOCKET_CLASS
-        | NNP_NOSUID_TRANSITION;
+        | NNP_NOSUID_TRANSITION
+        | IOCTL_SKIP_CLOEXEC;
 }
 
 /// Whether the inodes of a file system of type `fs` are labelled by their

@@ -1327,3 +1327,152 @@ fn mappings_ask_what_selinux_asks() {
         Err(EACCES)
     );
 }
+
+/// Unix sockets, as SELinux's hooks: connecting asks `connectto` of the
+/// connecting socket on the listener, and the server's end of the
+/// connection takes the listener's context at the client's levels
+/// (`security_sid_mls_copy()`: refused when that is not valid); a
+/// datagram asks `sendto` on the receiving socket. An accepted socket's
+/// inode takes its sock's context (`sock_graft`); a cloned sock its
+/// listener's.
+#[test]
+fn unix_sockets_ask_connectto_and_sendto_and_the_server_end_has_the_clients_level() {
+    use crate::objects::Sock;
+    let (_s, _h) = boot();
+    let sk = |label: &str, class: Class| {
+        let sk = Arc::new(Sock::new(1));
+        let state = sk.state(&KEY).expect("a slot");
+        state.class.set(class);
+        state.label.set(Some(sid_of(label)));
+        sk
+    };
+    let stream = Class::UnixStreamSocket;
+    let listener = sk("system_u:system_r:init_t:s0-s2:c0.c2", stream);
+    let client = sk("system_u:user_r:user_t:s1:c0", stream);
+    let new = Arc::new(Sock::new(1));
+    assert_eq!(
+        Mlte.unix_stream_connect(&client, &listener, &new),
+        Err(EACCES)
+    );
+    load_example(|text| text + "allow user_t init_t : unix_stream_socket connectto;\n");
+    assert_eq!(Mlte.unix_stream_connect(&client, &listener, &new), Ok(()));
+    let server_end = new.state(&KEY).expect("a slot");
+    assert_eq!(
+        context_text(server_end.label.get().expect("labelled")),
+        "system_u:system_r:init_t:s1:c0"
+    );
+    assert_eq!(server_end.class.get(), Some(stream));
+    // The accepted socket's inode takes that context; a clone its sock's.
+    let inode = Arc::new(Inode::new(9400, false));
+    inode.mode.set(0o140777);
+    crate::dispatch::inode_alloc_security::<crate::dispatch::Loop>(&cx(), &inode).unwrap();
+    let accepted = Socket {
+        sock: Some(new.clone()),
+        inode: inode.clone(),
+    };
+    Mlte.sock_graft(&new, &accepted);
+    assert_eq!(
+        context_text(inode_sid(&inode)),
+        "system_u:system_r:init_t:s1:c0"
+    );
+    assert_eq!(class_of(&inode), stream);
+    let clone = Arc::new(Sock::new(1));
+    Mlte.sk_clone_security(&new, &clone);
+    assert_eq!(
+        clone.state(&KEY).and_then(|s| s.label.get()),
+        server_end.label.get()
+    );
+    // user_u's listener at a client's level beyond user_u's range: no
+    // valid context for the server's end.
+    let user_listener = sk("user_u:user_r:user_t:s0", stream);
+    let high = sk("system_u:user_r:user_t:s2:c0.c2", stream);
+    load_example(|text| text + "allow user_t user_t : unix_stream_socket connectto;\n");
+    assert_eq!(
+        Mlte.unix_stream_connect(&high, &user_listener, &Arc::new(Sock::new(1))),
+        Err(EINVAL)
+    );
+    // Datagrams: `sendto` on the receiver.
+    let dgram = Class::UnixDgramSocket;
+    let socket = |sk: Arc<Sock>| Socket {
+        sock: Some(sk),
+        inode: Arc::new(Inode::new(9401, false)),
+    };
+    let receiver = socket(sk("system_u:system_r:init_t:s0", dgram));
+    let sender = socket(sk("system_u:user_r:user_t:s0", dgram));
+    assert_eq!(Mlte.unix_may_send(&sender, &receiver), Err(EACCES));
+    load_example(|text| text + "allow user_t init_t : unix_dgram_socket sendto;\n");
+    assert_eq!(Mlte.unix_may_send(&sender, &receiver), Ok(()));
+    assert_eq!(Mlte.unix_may_send(&receiver, &sender), Err(EACCES));
+}
+
+/// An open file is decided again when it is used by another task than
+/// its opener, after a relabel, or after a reload, as SELinux's
+/// `selinux_file_permission()`, and using one another context opened is
+/// `fd use` on that context (`file_has_perm()`): through reads and writes,
+/// `fcntl`, locks, `ioctl`, and a descriptor received.
+#[test]
+fn open_files_are_decided_again_and_their_use_is_fd_use() {
+    use crate::objects::AccessMask;
+    let (_s, h) = boot();
+    load_example(|text| text + "allow init_t etc_t : file { read open getattr };\n");
+    let etc = file(&h, "passwd", Some("system_u:object_r:etc_t:s0"));
+    let f = h.open(&etc).expect("init_t opens etc_t");
+    let read = |f: &File| Mlte.file_permission(&cx(), f, AccessMask(may::READ));
+    // Its opener, nothing changed: decided at open.
+    assert_eq!(read(&f), Ok(()));
+    // user_t (after an exec, or handed the descriptor): `fd use` on
+    // init_t first, then `read` on etc_t.
+    let user = || {
+        let c = Cred::new(0);
+        c.state(&KEY)
+            .unwrap()
+            .set(Some(sid_of("system_u:user_r:user_t:s0")));
+        Cred::set_current(Arc::new(c));
+    };
+    let init = || Cred::set_current(Arc::new(Cred::new(0)));
+    user();
+    assert_eq!(read(&f), Err(EACCES), "no fd use");
+    assert_eq!(Mlte.file_receive(&cx(), &f), Err(EACCES));
+    assert_eq!(
+        Mlte.file_fcntl(&cx(), &f, crate::abi::F_GETFL, 0),
+        Err(EACCES)
+    );
+    init();
+    load_example(|text| {
+        text + "allow init_t etc_t : file { read open getattr };\n\
+                allow user_t init_t : fd use;\n"
+    });
+    user();
+    assert_eq!(read(&f), Ok(()));
+    assert_eq!(Mlte.file_receive(&cx(), &f), Ok(()));
+    assert_eq!(Mlte.file_fcntl(&cx(), &f, crate::abi::F_GETFL, 0), Ok(()));
+    // Locking needs `lock`, which user_t lacks on etc_t; FIONREAD is
+    // `getattr`, which it has; another ioctl `ioctl`, which it has not.
+    assert_eq!(Mlte.file_lock(&cx(), &f, 2), Err(EACCES));
+    assert_eq!(Mlte.file_fcntl(&cx(), &f, 6, 0), Err(EACCES), "F_SETLK");
+    assert_eq!(Mlte.file_ioctl(&cx(), &f, crate::abi::FIONREAD, 0), Ok(()));
+    assert_eq!(Mlte.file_ioctl(&cx(), &f, 0x5401, 0), Err(EACCES), "TCGETS");
+    // The opener again, after a relabel to a type it may not read (a
+    // file opened under the policy in force: only the label changed).
+    init();
+    h.close(f);
+    let f = h.open(&etc).expect("init_t opens etc_t");
+    assert_eq!(read(&f), Ok(()));
+    let inode = etc.inode.clone().expect("positive");
+    inode
+        .state(&KEY)
+        .unwrap()
+        .label
+        .set(Some(sid_of("system_u:object_r:user_tmp_t:s0")));
+    assert_eq!(read(&f), Err(EACCES), "relabelled");
+    inode
+        .state(&KEY)
+        .unwrap()
+        .label
+        .set(Some(sid_of("system_u:object_r:etc_t:s0")));
+    assert_eq!(read(&f), Ok(()));
+    // After a reload that takes `read` away: decided again, refused.
+    load_example(|text| text + "allow init_t etc_t : file { open getattr };\n");
+    assert_eq!(read(&f), Err(EACCES), "reloaded");
+    h.close(f);
+}

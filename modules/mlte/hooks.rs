@@ -57,7 +57,7 @@ use super::classes::{perm, Class, COMMON_PERMS_MASK};
 use super::compiled::{Computation, InitialSid, SIDS};
 use super::context::{Context, ContextView, Shown};
 use super::fs_labelling::{self, policycap, Behaviour, FsUse};
-use super::label::{ClassedLabel, InodeLabel, Label};
+use super::label::{ClassedLabel, FileLabel, InodeLabel, Label};
 use super::policy::{self, NewSid, Policy, Target};
 use super::query;
 use super::sidtab::{self, Sid, StoredContext};
@@ -71,9 +71,10 @@ use crate::error::{
 };
 use crate::objects::{
     self, current_is_single_threaded, AttrValue, AttrValueView, Binprm, BinprmView, Cred, CredView,
-    Dentry, DentryView, File, FileView, Iattr, IattrView, Inode, InodeView, IpcPerm, MsgMsg,
-    MsgMsgSecurity, NewCred, NewCredView, Path, PathView, SecCtx, SecCtxView, Secid, SockView,
-    Socket, SocketView, Task, TaskView, Vma, VmaMemory, VmaView, XattrValue, XattrValueView,
+    Dentry, DentryView, File, FileSecurity, FileView, Iattr, IattrView, Inode, InodeView, IpcPerm,
+    MsgMsg, MsgMsgSecurity, NewCred, NewCredView, Path, PathView, SecCtx, SecCtxView, Secid, Sock,
+    SockView, Socket, SocketView, Task, TaskView, Vma, VmaMemory, VmaView, XattrValue,
+    XattrValueView,
 };
 use crate::platform::{self, Dir, TextBuf};
 use core::ffi::CStr;
@@ -116,6 +117,7 @@ pub(super) mod perms {
     pub(super) const FILE_IOCTL: u32 = perm(Class::File, "ioctl");
     pub(super) const FILE_MAP: u32 = perm(Class::File, "map");
     pub(super) const FILE_EXECMOD: u32 = perm(Class::File, "execmod");
+    pub(super) const FILE_LOCK: u32 = perm(Class::File, "lock");
     pub(super) const FILE_EXECUTE_NO_TRANS: u32 = perm(Class::File, "execute_no_trans");
     pub(super) const FILE_ENTRYPOINT: u32 = perm(Class::File, "entrypoint");
     pub(super) const FILE_CREATE: u32 = perm(Class::File, "create");
@@ -137,6 +139,8 @@ pub(super) mod perms {
     pub(super) const DIR_RMDIR: u32 = perm(Class::Dir, "rmdir");
     pub(super) const DIR_RELABELFROM: u32 = perm(Class::Dir, "relabelfrom");
     pub(super) const DIR_RELABELTO: u32 = perm(Class::Dir, "relabelto");
+    pub(super) const DIR_IOCTL: u32 = perm(Class::Dir, "ioctl");
+    pub(super) const DIR_LOCK: u32 = perm(Class::Dir, "lock");
 
     pub(super) const PROCESS_TRANSITION: u32 = perm(Class::Process, "transition");
     pub(super) const PROCESS_SIGNAL: u32 = perm(Class::Process, "signal");
@@ -149,6 +153,7 @@ pub(super) mod perms {
     pub(super) const PROCESS_EXECHEAP: u32 = perm(Class::Process, "execheap");
     pub(super) const PROCESS_SHARE: u32 = perm(Class::Process, "share");
     pub(super) const PROCESS_NOATSECURE: u32 = perm(Class::Process, "noatsecure");
+    pub(super) const FD_USE: u32 = perm(Class::Fd, "use");
     pub(super) const PROCESS2_NNP_TRANSITION: u32 = perm(Class::Process2, "nnp_transition");
     pub(super) const PROCESS2_NOSUID_TRANSITION: u32 = perm(Class::Process2, "nosuid_transition");
 
@@ -159,6 +164,8 @@ pub(super) mod perms {
     pub(super) const SOCKET_ACCEPT: u32 = perm(Class::Socket, "accept");
     pub(super) const SOCKET_WRITE: u32 = perm(Class::Socket, "write");
     pub(super) const SOCKET_READ: u32 = perm(Class::Socket, "read");
+    pub(super) const SOCKET_SENDTO: u32 = perm(Class::Socket, "sendto");
+    pub(super) const UNIX_STREAM_SOCKET_CONNECTTO: u32 = perm(Class::UnixStreamSocket, "connectto");
 
     // The permissions `sem`, `msgq` and `shm` share, at the same bits in
     // each (SELinux's `common ipc`).
@@ -713,10 +720,10 @@ fn check_task(target: &Task, cred: Option<&Cred>, perms: u32) -> Result {
 
 /// May the current task have `perms` on socket `sock`?
 ///
-/// A socket without a label (the new socket of an `accept`, whose `sock`
-/// the protocol made by cloning, or one made before the policy) takes the
-/// SID of the first task that uses it, as SELinux's accepted sockets take
-/// their listener's.
+/// A socket without a label (one made before the policy, or a sock a
+/// protocol made without a clone of a labelled one) takes the SID of the
+/// first task that uses it. Accepted sockets are labelled when they are
+/// made (`sk_clone_security`, `unix_stream_connect`).
 fn check_socket(sock: &Socket, perms: u32) -> Result {
     let s = current_sid();
     let state = sock.sock().and_then(|sk| sk.state(&KEY));
@@ -737,6 +744,16 @@ fn check_socket(sock: &Socket, perms: u32) -> Result {
         };
         policy::check(p, s, o, class, perms, Target::None)
     })
+}
+
+/// The SID and class of `sk`, the sock of a Unix socket (`sid kernel`
+/// for one made before the policy, as SELinux's are; its class by its
+/// type when it has none).
+fn unix_sock_sid_class(sk: &Sock, class: Class) -> (Sid, Class) {
+    let state = sk.state(&KEY);
+    let sid = state.and_then(|st| st.label.get());
+    let sid = sid.unwrap_or(Sid::initial(InitialSid::Kernel));
+    (sid, state.and_then(|st| st.class.get()).unwrap_or(class))
 }
 
 /// The class of `sock`, by its family, type and protocol
@@ -867,6 +884,50 @@ fn check_ipc_ctl(ipc: Option<&IpcPerm>, class: Class, cmd: i32) -> Result {
     }
 }
 
+/// May the current task use `file` for `perms` of `class` (its inode's),
+/// as SELinux's `file_has_perm()`: `fd use` on the context of the task
+/// that opened it when that was another context, then `perms` on the
+/// inode (none: `fd use` alone).
+fn check_file(file: &File, class: Class, perms: u32) -> Result {
+    let s = current_sid();
+    let target = Target::Dentry(file.dentry());
+    if let Some(opener) = file.state(&KEY).and_then(|f| f.opener.get()) {
+        if opener != s {
+            check(s, opener, Class::Fd, FD_USE, target)?;
+        }
+    }
+    if perms == 0 {
+        return Ok(());
+    }
+    check_inode(file.inode(), class, perms, target)
+}
+
+/// The permissions a read or write `mask` (`MAY_*`) of an inode asks, in
+/// its class, as SELinux's `file_mask_to_av()`: for a directory `search`,
+/// `read` and `write`; else `execute`, `read`, and `append` instead of
+/// `write` when appending.
+fn mask_perms(inode: &Inode, m: u32) -> (Class, u32) {
+    let bit = |flag: u32, perm: u32| if m & flag != 0 { perm } else { 0 };
+    let class = class_of(inode);
+    if class == Class::Dir {
+        return (
+            Class::Dir,
+            bit(may::EXEC, DIR_SEARCH) | bit(may::READ, DIR_READ) | bit(may::WRITE, DIR_WRITE),
+        );
+    }
+    // Appending is `append`, not `write`, and is asked for itself:
+    // `open(O_RDONLY | O_APPEND)` asks `MAY_APPEND` without `MAY_WRITE`.
+    let write = if m & may::APPEND != 0 {
+        FILE_APPEND
+    } else {
+        bit(may::WRITE, FILE_WRITE)
+    };
+    (
+        class,
+        bit(may::EXEC, FILE_EXECUTE) | bit(may::READ, FILE_READ) | write,
+    )
+}
+
 /// May the current task map `file` (anonymous memory: `None`) with
 /// `prot`, `shared` or private? As SELinux's `file_map_prot_check()`:
 /// `process execmem` to make executable anonymous memory, or a private
@@ -887,8 +948,7 @@ fn check_map_prot(file: Option<&File>, prot: u64, shared: bool) -> Result {
     let perms = FILE_READ
         | if shared && write { FILE_WRITE } else { 0 }
         | if exec { FILE_EXECUTE } else { 0 };
-    let inode = file.inode();
-    check_inode(inode, class_of(inode), perms, Target::Dentry(file.dentry()))
+    check_file(file, class_of(file.inode()), perms)
 }
 
 /// May the current task make `vma` executable by `mprotect()`, where it
@@ -902,13 +962,7 @@ fn check_made_executable(vma: &Vma) -> Result {
         (VmaMemory::Heap, _) => check(s, s, Class::Process, PROCESS_EXECHEAP, Target::None),
         (VmaMemory::Stack, _) => check(s, s, Class::Process, PROCESS_EXECSTACK, Target::None),
         (VmaMemory::WrittenFile, Some(file)) => {
-            let inode = file.inode();
-            check_inode(
-                inode,
-                class_of(inode),
-                FILE_EXECMOD,
-                Target::Dentry(file.dentry()),
-            )
+            check_file(file, class_of(file.inode()), FILE_EXECMOD)
         }
         _ => Ok(()),
     }
@@ -1081,6 +1135,7 @@ crate::submodule::submodule! {
         crate::submodule::blob_states! {
             inode: InodeLabel,
             cred: Label,
+            file: FileLabel,
             sock: ClassedLabel,
             ipc: ClassedLabel,
             msg_msg: Label,
@@ -1176,34 +1231,127 @@ crate::submodule::submodule! {
         fn file_open(&self, cx: &MaySleep, file: &File) -> Result {
             let inode = file.inode();
             label_inode(cx, file.dentry(), inode);
+            // What the open is decided on, for file_permission's fast path
+            // (selinux_file_open()).
+            if let Some(state) = file.state(&KEY) {
+                state.decided(inode_sid(inode), policy::seqno());
+            }
             let (class, perms) = by_class(inode, FILE_OPEN, DIR_OPEN);
             check_inode(inode, class, perms, Target::Dentry(file.dentry()))
         }
 
-        fn file_ioctl(&self, _cx: &MaySleep, file: &File, _cmd: u32, _arg: u64) -> Result {
-            let inode = file.inode();
-            let class = class_of(inode);
-            if class == Class::Dir {
-                return Ok(());
+        fn file_alloc_security(&self, _cx: &MaySleep, file: &FileSecurity) -> Result {
+            if let Some(state) = file.state(&KEY) {
+                state.opener.set(Some(current_sid()));
             }
-            check_inode(inode, class, FILE_IOCTL, Target::Dentry(file.dentry()))
+            Ok(())
         }
 
-        fn file_fcntl(&self, _cx: &MaySleep, file: &File, cmd: u32, arg: u64) -> Result {
-            // Taking `O_APPEND` off a file needs `write` on it, as
-            // SELinux's `selinux_file_fcntl()`: else a file opened with
-            // `append` alone could be written anywhere. (Its other
-            // `fcntl` checks are `fd use`, a class mlte has not, and
-            // `lock`, a permission it has not.)
-            if cmd != crate::abi::F_SETFL
-                || !file.appending()
-                || arg & u64::from(crate::abi::O_APPEND) != 0
+        fn file_permission(&self, _cx: &MaySleep, file: &File, mask: AccessMask) -> Result {
+            // As SELinux's selinux_file_permission(): a read or write by
+            // the task that opened the file, of the inode label and under
+            // the policy its open was decided on, was decided then; any
+            // other (after a domain change, a relabel, a reload, or
+            // through a descriptor another task opened) is decided again,
+            // `fd use` included.
+            let mut m = mask.0;
+            if m == 0 {
+                return Ok(());
+            }
+            let inode = file.inode();
+            let s = current_sid();
+            if file
+                .state(&KEY)
+                .is_some_and(|state| state.as_decided(s, inode_sid(inode), policy::seqno()))
             {
                 return Ok(());
             }
+            if file.appending() && m & may::WRITE != 0 {
+                m |= may::APPEND;
+            }
+            let (class, perms) = mask_perms(inode, m);
+            check_file(file, class, perms)
+        }
+
+        fn file_lock(&self, _cx: &MaySleep, file: &File, _cmd: u32) -> Result {
+            let (class, perms) = by_class(file.inode(), FILE_LOCK, DIR_LOCK);
+            check_file(file, class, perms)
+        }
+
+        fn file_receive(&self, _cx: &MaySleep, file: &File) -> Result {
+            // As SELinux's selinux_file_receive() (SCM_RIGHTS,
+            // pidfd_getfd()): `fd use`, and what the file's open mode
+            // needs (file_to_av(); `ioctl` for a file opened for neither).
             let inode = file.inode();
-            let (class, perms) = by_class(inode, FILE_WRITE, DIR_WRITE);
-            check_inode(inode, class, perms, Target::Dentry(file.dentry()))
+            let bit = |on: bool, perm: u32| if on { perm } else { 0 };
+            let (class, perms) = if class_of(inode) == Class::Dir {
+                (Class::Dir, bit(file.readable(), DIR_READ) | bit(file.writable(), DIR_WRITE))
+            } else {
+                let write = if file.appending() { FILE_APPEND } else { FILE_WRITE };
+                (class_of(inode), bit(file.readable(), FILE_READ) | bit(file.writable(), write))
+            };
+            let perms = if perms == 0 {
+                by_class(inode, FILE_IOCTL, DIR_IOCTL).1
+            } else {
+                perms
+            };
+            check_file(file, class, perms)
+        }
+
+        fn file_ioctl(&self, _cx: &MaySleep, file: &File, cmd: u32, _arg: u64) -> Result {
+            // As SELinux's selinux_file_ioctl(), command by command (a
+            // 32-bit task's come here as the native ones).
+            use crate::abi::{
+                CAP_SYS_TTY_CONFIG, FIBMAP, FIGETBSZ, FIOASYNC, FIOCLEX, FIONBIO, FIONCLEX,
+                FIONREAD, FS_IOC_GETFLAGS, FS_IOC_GETVERSION, FS_IOC_SETFLAGS, FS_IOC_SETVERSION,
+                KDSKBENT, KDSKBSENT,
+            };
+            let inode = file.inode();
+            let (class, perms) = match cmd {
+                FIONREAD | FIBMAP | FIGETBSZ | FS_IOC_GETFLAGS | FS_IOC_GETVERSION => {
+                    by_class(inode, FILE_GETATTR, DIR_GETATTR)
+                }
+                FS_IOC_SETFLAGS | FS_IOC_SETVERSION => by_class(inode, FILE_SETATTR, DIR_SETATTR),
+                // What sys_ioctl() itself does: `fd use` alone.
+                FIONBIO | FIOASYNC => (class_of(inode), 0),
+                KDSKBENT | KDSKBSENT => {
+                    let s = current_sid();
+                    let bit = 1 << (CAP_SYS_TTY_CONFIG % 32);
+                    let target = Target::Capability(CAP_SYS_TTY_CONFIG);
+                    return check(s, s, Class::Capability, bit, target);
+                }
+                FIOCLEX | FIONCLEX
+                    if policy::with(|p| {
+                        p.is_some_and(|p| p.policycaps() & policycap::IOCTL_SKIP_CLOEXEC != 0)
+                    }) =>
+                {
+                    return Ok(());
+                }
+                _ => by_class(inode, FILE_IOCTL, DIR_IOCTL),
+            };
+            check_file(file, class, perms)
+        }
+
+        fn file_fcntl(&self, _cx: &MaySleep, file: &File, cmd: u32, arg: u64) -> Result {
+            // As SELinux's selinux_file_fcntl(): taking `O_APPEND` off a
+            // file needs `write` on it (else a file opened with `append`
+            // alone could be written anywhere); the flags, owner and
+            // signal commands `fd use`; the record locks `lock`.
+            use crate::abi::{
+                F_GETFL, F_GETOWN, F_GETOWNER_UIDS, F_GETSIG, F_LOCK_COMMANDS, F_SETFL, F_SETOWN,
+                F_SETSIG, O_APPEND,
+            };
+            let inode = file.inode();
+            let (class, perms) = match cmd {
+                F_SETFL if file.appending() && arg & u64::from(O_APPEND) == 0 => {
+                    by_class(inode, FILE_WRITE, DIR_WRITE)
+                }
+                F_SETFL | F_SETOWN | F_SETSIG | F_GETFL | F_GETOWN | F_GETSIG
+                | F_GETOWNER_UIDS => (class_of(inode), 0),
+                cmd if F_LOCK_COMMANDS.contains(&cmd) => by_class(inode, FILE_LOCK, DIR_LOCK),
+                _ => return Ok(()),
+            };
+            check_file(file, class, perms)
         }
 
         fn mmap_file(&self, _cx: &MaySleep, file: Option<&File>, _reqprot: u64, prot: u64, flags: u64) -> Result {
@@ -1243,27 +1391,7 @@ crate::submodule::submodule! {
                 let cx = unsafe { MaySleep::new() };
                 inode.with_alias(&cx, |dentry| label_inode(&cx, dentry, inode));
             }
-            let bit = |flag: u32, perm: u32| if m & flag != 0 { perm } else { 0 };
-            let class = class_of(inode);
-            let (class, perms) = if class == Class::Dir {
-                (
-                    Class::Dir,
-                    bit(may::EXEC, DIR_SEARCH) | bit(may::READ, DIR_READ) | bit(may::WRITE, DIR_WRITE),
-                )
-            } else {
-                // Appending is `append`, not `write`, and is asked for
-                // itself: `open(O_RDONLY | O_APPEND)` asks `MAY_APPEND`
-                // without `MAY_WRITE` (SELinux's `file_mask_to_av()`).
-                let write = if m & may::APPEND != 0 {
-                    FILE_APPEND
-                } else {
-                    bit(may::WRITE, FILE_WRITE)
-                };
-                (
-                    class,
-                    bit(may::EXEC, FILE_EXECUTE) | bit(may::READ, FILE_READ) | write,
-                )
-            };
+            let (class, perms) = mask_perms(inode, m);
             check_inode(inode, class, perms, Target::Inode(inode))
         }
 
@@ -1632,8 +1760,88 @@ crate::submodule::submodule! {
             check_socket(sock, SOCKET_BIND)
         }
 
-        fn socket_connect(&self, _cx: &MaySleep, sock: &Socket, _address: &[u8]) -> Result {
-            check_socket(sock, SOCKET_CONNECT)
+        fn socket_connect(&self, cx: &MaySleep, sock: &Socket, _address: &[u8]) -> Result {
+            check_socket(sock, SOCKET_CONNECT)?;
+            // A Unix stream connect labels the server's end under a lock
+            // (`unix_stream_connect`): room for a new context is set up
+            // here, where sleeping is allowed.
+            if sock.sock().is_some_and(|sk| sk.family() == 1) {
+                sidtab::reserve(cx)?;
+            }
+            Ok(())
+        }
+
+        fn unix_stream_connect(&self, sock: &Sock, other: &Sock, new: &Sock) -> Result {
+            // As SELinux's selinux_socket_unix_stream_connect():
+            // `connectto` from the connecting socket to the listener, in
+            // the listener's class; the server's end of the connection
+            // gets the listener's context at the client's levels, so that
+            // what the server reads and writes there is decided at the
+            // client's level (security_sid_mls_copy()). Under a lock:
+            // nothing sleeps.
+            let (s, _) = unix_sock_sid_class(sock, Class::UnixStreamSocket);
+            let (o, class) = unix_sock_sid_class(other, Class::UnixStreamSocket);
+            check(s, o, class, UNIX_STREAM_SOCKET_CONNECTTO, Target::None)?;
+            let server = match policy::with(|p| p.map(|p| p.mls_copy(o, s))) {
+                None => o,
+                Some(Some(ctx)) => sidtab::intern_atomic(&ctx)?,
+                Some(None) => {
+                    if platform::ratelimit_audit() {
+                        platform::pr_warn!(
+                            "mlte: unix connect refused: the listener's context at the \
+                             client's levels is not valid\n"
+                        );
+                    }
+                    return Err(EINVAL);
+                }
+            };
+            if let Some(state) = new.state(&KEY) {
+                state.class.set(class);
+                state.label.set(Some(server));
+            }
+            Ok(())
+        }
+
+        fn unix_may_send(&self, sock: &Socket, other: &Socket) -> Result {
+            // As SELinux's selinux_socket_unix_may_send(): `sendto` from
+            // the sender's socket to the receiver's, in its class.
+            let (Some(sk), Some(peer)) = (sock.sock(), other.sock()) else {
+                return Ok(());
+            };
+            let (s, _) = unix_sock_sid_class(sk, Class::UnixDgramSocket);
+            let (o, class) = unix_sock_sid_class(peer, Class::UnixDgramSocket);
+            check(s, o, class, SOCKET_SENDTO, Target::None)
+        }
+
+        fn sk_clone_security(&self, sk: &Sock, new: &Sock) {
+            // A clone (an accepted TCP connection's sock) is its
+            // listener's: context and class (selinux_sk_clone_security()).
+            if let (Some(from), Some(to)) = (sk.state(&KEY), new.state(&KEY)) {
+                if let Some(class) = from.class.get() {
+                    to.class.set(class);
+                }
+                to.label.set(from.label.get());
+            }
+        }
+
+        fn sock_graft(&self, sk: &Sock, parent: &Socket) {
+            // An accepted Unix or IP socket's inode takes its sock's
+            // context and class (selinux_sock_graft()): for a Unix stream,
+            // the listener's context at the client's levels.
+            const AF_UNIX: u16 = 1;
+            const AF_INET: u16 = 2;
+            const AF_INET6: u16 = 10;
+            if !matches!(sk.family(), AF_UNIX | AF_INET | AF_INET6) {
+                return;
+            }
+            if let (Some(from), Some(inode)) = (sk.state(&KEY), parent.inode().state(&KEY)) {
+                if let Some(class) = from.class.get() {
+                    inode.socket_class.set(class);
+                }
+                if let Some(sid) = from.label.get() {
+                    inode.label.set(Some(sid));
+                }
+            }
         }
 
         fn socket_listen(&self, _cx: &MaySleep, sock: &Socket, _backlog: i32) -> Result {

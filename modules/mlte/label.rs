@@ -152,6 +152,44 @@ pub(crate) struct InodeLabel {
     pub(crate) socket_class: ObjectClass,
 }
 
+/// A file's slice of its blob, as SELinux's `file_security_struct`: the
+/// SID of the task that opened it (the object of `fd use`), and what its
+/// open was decided on: the inode's SID and the policy's sequence number
+/// then, so that a read or write with the same task, label and policy
+/// needs no new decision. 12 bytes.
+#[derive(Default)]
+pub(crate) struct FileLabel {
+    /// The opener's SID.
+    pub(crate) opener: Label,
+    /// The inode's SID when the open was decided; 0 until then.
+    inode_sid: AtomicU32,
+    /// The low 32 bits of the policy's sequence number then.
+    seqno: AtomicU32,
+}
+
+// SAFETY: all zero is "no opener, never decided"; nothing to drop.
+unsafe impl BlobState for FileLabel {}
+
+impl FileLabel {
+    /// Notes that the open was decided on inode SID `inode` under the
+    /// policy of sequence number `seqno`.
+    pub(crate) fn decided(&self, inode: Sid, seqno: u64) {
+        self.inode_sid.store(inode.raw(), Ordering::Relaxed);
+        self.seqno.store(seqno as u32, Ordering::Relaxed);
+    }
+
+    /// Whether task `s` reading or writing now would be decided as the
+    /// open was: `s` opened the file, the inode's SID is `inode` as then,
+    /// and the policy's sequence number is `seqno` as then
+    /// (`selinux_file_permission()`'s fast path).
+    #[inline(always)]
+    pub(crate) fn as_decided(&self, s: Sid, inode: Sid, seqno: u64) -> bool {
+        self.opener.get() == Some(s)
+            && self.inode_sid.load(Ordering::Relaxed) == inode.raw()
+            && self.seqno.load(Ordering::Relaxed) == seqno as u32
+    }
+}
+
 /// A sock's or a System V IPC object's slice of its blob: its [`Label`] and
 /// its class (a socket's: `tcp_socket`, ...; an IPC object's: `msgq`, `sem`
 /// or `shm`). 8 bytes.

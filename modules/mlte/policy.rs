@@ -301,6 +301,20 @@ impl<'a> Policy<'a> {
         Some(resolved)
     }
 
+    /// `sid`'s user, role and type with `range_of`'s levels, as SELinux's
+    /// `security_sid_mls_copy()`; `None` when this policy does not find
+    /// that context valid.
+    pub(crate) fn mls_copy(&self, sid: Sid, range_of: Sid) -> Option<StoredContext> {
+        let range = self.context(range_of);
+        let ctx = Context {
+            low: *range.low.level(),
+            high: *range.high.level(),
+            ..self.context(sid).context()
+        };
+        self.compiled.validate(&ctx).ok()?;
+        Some(self.store(&ctx))
+    }
+
     /// `ctx` (with this policy's ids) as the SID table keeps it.
     pub(crate) fn store(&self, ctx: &Context) -> StoredContext {
         StoredContext::new(

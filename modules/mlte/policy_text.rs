@@ -112,7 +112,7 @@ use super::fs_labelling::{policycap, FsUse, GENFS_TYPES};
 use super::level::Level;
 
 /// The policy capabilities that change how mlte labels, by name.
-const POLICYCAP_NAMES: [(&str, u32); 5] = [
+const POLICYCAP_NAMES: [(&str, u32); 6] = [
     (
         "genfs_seclabel_symlinks",
         policycap::GENFS_SECLABEL_SYMLINKS,
@@ -121,6 +121,7 @@ const POLICYCAP_NAMES: [(&str, u32); 5] = [
     ("functionfs_seclabel", policycap::FUNCTIONFS_SECLABEL),
     ("extended_socket_class", policycap::EXTENDED_SOCKET_CLASS),
     ("nnp_nosuid_transition", policycap::NNP_NOSUID_TRANSITION),
+    ("ioctl_skip_cloexec", policycap::IOCTL_SKIP_CLOEXEC),
 ];
 
 /// A position in the policy text.
@@ -3150,12 +3151,8 @@ user u roles object_r level s0 range s0; sid kernel u:object_r:init_t:s0; sid fi
         let perm = |class: usize, name: &str| {
             1u32 << CLASSES[class].1.iter().position(|p| *p == name).unwrap()
         };
-        let file = perm(0, "read") | perm(0, "open") | perm(0, "getattr");
-        assert_eq!(
-            p.allow[&(kernel, etc, 0)],
-            file,
-            "lock is not mediated: no bit"
-        );
+        let file = perm(0, "read") | perm(0, "open") | perm(0, "getattr") | perm(0, "lock");
+        assert_eq!(p.allow[&(kernel, etc, 0)], file);
         assert_eq!(p.allow[&(user, etc, 0)], file);
         assert_eq!(
             p.allow[&(user, etc, 1)],

@@ -733,7 +733,7 @@ mod tests {
             Err(Refusal::Class(3))
         );
         assert_eq!(
-            ask_access("system_u:system_r:user_t:s1 system_u:object_r:tmp_t:s1 31"),
+            ask_access("system_u:system_r:user_t:s1 system_u:object_r:tmp_t:s1 32"),
             Err(Refusal::Class(3))
         );
         assert_eq!(

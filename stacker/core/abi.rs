@@ -27,6 +27,29 @@ pub(crate) const FS_IOC32_GETVERSION: u32 = 0x8004_7601;
 /// `FS_IOC32_SETVERSION`, `_IOW('v', 2, int)`.
 pub(crate) const FS_IOC32_SETVERSION: u32 = 0x4004_7602;
 
+/// The `ioctl(2)` commands that SELinux's `selinux_file_ioctl()` asks
+/// other than `ioctl` for (`include/uapi/asm-generic/ioctls.h`,
+/// `include/uapi/linux/fs.h`, `include/uapi/linux/kd.h`): `FIONREAD`.
+pub(crate) const FIONREAD: u32 = 0x541b;
+/// `FIBMAP`, `_IO(0x00, 1)`.
+pub(crate) const FIBMAP: u32 = 1;
+/// `FIGETBSZ`, `_IO(0x00, 2)`.
+pub(crate) const FIGETBSZ: u32 = 2;
+/// `FIONBIO`.
+pub(crate) const FIONBIO: u32 = 0x5421;
+/// `FIOASYNC`.
+pub(crate) const FIOASYNC: u32 = 0x5452;
+/// `FIONCLEX`.
+pub(crate) const FIONCLEX: u32 = 0x5450;
+/// `FIOCLEX`.
+pub(crate) const FIOCLEX: u32 = 0x5451;
+/// `KDSKBENT`.
+pub(crate) const KDSKBENT: u32 = 0x4b47;
+/// `KDSKBSENT`.
+pub(crate) const KDSKBSENT: u32 = 0x4b49;
+/// `CAP_SYS_TTY_CONFIG`: what `KDSKBENT` and `KDSKBSENT` need.
+pub(crate) const CAP_SYS_TTY_CONFIG: u32 = 26;
+
 /// `LSM_ID_UNDEF` (`include/uapi/linux/lsm.h`): no LSM. Kernel-only.
 #[cfg_attr(not(CONFIG_RUST), allow(dead_code))]
 pub(crate) const LSM_ID_UNDEF: u64 = 0;
@@ -125,6 +148,25 @@ pub(crate) const SHM_RDONLY: i32 = 0o10000;
 pub(crate) const O_APPEND: u32 = 0o2000;
 /// `F_SETFL` (the same header): `fcntl(2)` sets the file's flags.
 pub(crate) const F_SETFL: u32 = 4;
+/// The other `fcntl(2)` commands SELinux's `selinux_file_fcntl()` asks
+/// about (the same header): `F_GETFL` and the owner and signal ones,
+/// which need only `fd use`.
+pub(crate) const F_GETFL: u32 = 3;
+/// `F_SETOWN`.
+pub(crate) const F_SETOWN: u32 = 8;
+/// `F_GETOWN`.
+pub(crate) const F_GETOWN: u32 = 9;
+/// `F_SETSIG`.
+pub(crate) const F_SETSIG: u32 = 10;
+/// `F_GETSIG`.
+pub(crate) const F_GETSIG: u32 = 11;
+/// `F_GETOWNER_UIDS`.
+pub(crate) const F_GETOWNER_UIDS: u32 = 17;
+/// The record-lock commands, which need `lock`: `F_GETLK`, `F_SETLK`,
+/// `F_SETLKW` (5, 6, 7) and the open-file-description ones `F_OFD_GETLK`,
+/// `F_OFD_SETLK`, `F_OFD_SETLKW` (36, 37, 38); on 64-bit kernels the
+/// `*64` ones are these numbers.
+pub(crate) const F_LOCK_COMMANDS: [u32; 6] = [5, 6, 7, 36, 37, 38];
 
 /// `SIGKILL` (`arch/x86/include/uapi/asm/signal.h`).
 pub(crate) const SIGKILL: i32 = 9;

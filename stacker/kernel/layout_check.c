@@ -22,11 +22,14 @@
 
 #define pr_fmt(fmt) "stacker: " fmt
 
+#include <asm/ioctls.h>
 #include <linux/binfmts.h>
 #include <linux/cred.h>
 #include <linux/dcache.h>
+#include <linux/fcntl.h>
 #include <linux/fs.h>
 #include <linux/ipc.h>
+#include <linux/kd.h>
 #include <linux/key.h>
 #include <linux/lsm_hooks.h>
 #include <linux/mm_types.h>
@@ -132,6 +135,14 @@ static_assert(SEM_STAT == 18 && SEM_INFO == 19 && SEM_STAT_ANY == 20);
 static_assert(SHM_RDONLY == 010000);
 /* stacker/core/abi.rs: fcntl's. */
 static_assert(O_APPEND == 02000 && F_SETFL == 4);
+static_assert(F_GETFL == 3 && F_SETOWN == 8 && F_GETOWN == 9 && F_SETSIG == 10);
+static_assert(F_GETSIG == 11 && F_GETOWNER_UIDS == 17);
+static_assert(F_GETLK == 5 && F_SETLK == 6 && F_SETLKW == 7);
+static_assert(F_OFD_GETLK == 36 && F_OFD_SETLK == 37 && F_OFD_SETLKW == 38);
+static_assert(FIONREAD == 0x541b && FIBMAP == 1 && FIGETBSZ == 2);
+static_assert(FIONBIO == 0x5421 && FIOASYNC == 0x5452);
+static_assert(FIONCLEX == 0x5450 && FIOCLEX == 0x5451);
+static_assert(KDSKBENT == 0x4b47 && KDSKBSENT == 0x4b49 && CAP_SYS_TTY_CONFIG == 26);
 
 #define STACKER_OFFSET(S, F) offsetof(struct S, F),
 #define STACKER_OFFSET_NAME(S, F) "offsetof(" #S ", " #F ")",

@@ -29,6 +29,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/auxv.h>
@@ -47,6 +48,7 @@
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <sys/xattr.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -129,22 +131,46 @@ static int child_op(const char *op, const char *arg)
 		fd = socket(AF_UNIX, SOCK_STREAM, 0);
 		return fd < 0 ? errno : (close(fd), 0);
 	}
-	if (!strcmp(op, "connect")) {
+	if (!strcmp(op, "connect") || !strcmp(op, "sendto")) {
+		/*
+		 * To the abstract address `arg` after its '@' (a stream
+		 * connect, or a datagram), or connecting to a path that does
+		 * not exist.
+		 */
 		struct sockaddr_un a = { .sun_family = AF_UNIX };
+		socklen_t len = sizeof(a);
+		int dgram = op[0] == 's';
 
-		strcpy(a.sun_path, DIR "/no-such-socket");
-		fd = socket(AF_UNIX, SOCK_STREAM, 0);
+		if (arg[0] == '@') {
+			strncpy(a.sun_path + 1, arg + 1, sizeof(a.sun_path) - 2);
+			len = offsetof(struct sockaddr_un, sun_path) + 1 + strlen(arg + 1);
+		} else {
+			strcpy(a.sun_path, DIR "/no-such-socket");
+		}
+		fd = socket(AF_UNIX, dgram ? SOCK_DGRAM : SOCK_STREAM, 0);
 		if (fd < 0)
 			return SETUP_FAILED;
-		return connect(fd, (struct sockaddr *)&a, sizeof(a)) ? errno : 0;
+		if (dgram)
+			rc = sendto(fd, "m", 1, 0, (struct sockaddr *)&a, len) < 0 ? errno : 0;
+		else
+			rc = connect(fd, (struct sockaddr *)&a, len) ? errno : 0;
+		close(fd);
+		return rc;
 	}
 	if (!strcmp(op, "ioctl")) {
-		int n;
+		/*
+		 * TCGETS: decided as `ioctl` (FIONREAD would be `getattr`, as
+		 * SELinux's selinux_file_ioctl()); a regular file answers
+		 * ENOTTY when it is allowed.
+		 */
+		struct termios t;
 
 		fd = open(arg, O_RDONLY);
 		if (fd < 0)
 			return SETUP_FAILED;
-		return ioctl(fd, FIONREAD, &n) ? errno : (close(fd), 0);
+		rc = ioctl(fd, TCGETS, &t) ? errno : 0;
+		close(fd);
+		return rc;
 	}
 	if (!strcmp(op, "ioctl32")) {
 		/* The same from a 32-bit program (compat_sys_ioctl). */
@@ -251,6 +277,12 @@ static int child_op(const char *op, const char *arg)
 		}
 		p = (char *)((uintptr_t)p & ~(uintptr_t)(page - 1));
 		return mprotect(p, page, PROT_READ | PROT_WRITE | PROT_EXEC) ? errno : 0;
+	}
+	if (!strcmp(op, "readfd")) {
+		/* A read through descriptor `arg`, inherited from init_t. */
+		char byte;
+
+		return read(atoi(arg), &byte, 1) < 0 ? errno : 0;
 	}
 	if (!strcmp(op, "nice"))
 		/* Lowering one's nice value needs CAP_SYS_NICE (can_nice()). */
@@ -613,11 +645,13 @@ TEST_F(loaded, s1_c0c1_cannot_read_s1_c2)
 
 /*
  * file ioctl: user_t may open public_t but not ioctl it; it may ioctl
- * file_t. A 32-bit program's ioctl (file_ioctl_compat) is checked the same.
+ * file_t (the file then answers ENOTTY: not a terminal). A 32-bit
+ * program's ioctl (file_ioctl_compat) is checked the same.
  */
 TEST_F(loaded, user_cannot_ioctl_public)
 {
 	EXPECT_EQ(EACCES, as("s0", USER, "ioctl", DIR "/public"));
+	EXPECT_EQ(ENOTTY, as("s0", USER, "ioctl", "/helpers/ioctl32"));
 }
 
 TEST_F(loaded, user_cannot_ioctl_public_from_32_bit)
@@ -627,7 +661,7 @@ TEST_F(loaded, user_cannot_ioctl_public_from_32_bit)
 
 TEST_F(loaded, user_ioctls_file_t_from_32_bit)
 {
-	EXPECT_EQ(0, as("s0", USER, "ioctl32", "/helpers/ioctl32"));
+	EXPECT_EQ(ENOTTY, as("s0", USER, "ioctl32", "/helpers/ioctl32"));
 }
 
 /*
@@ -837,9 +871,43 @@ TEST_F(loaded, user_creates_socket)
 	EXPECT_EQ(0, as("s0", USER, "socket", "-"));
 }
 
-TEST_F(loaded, user_cannot_connect)
+/* A Unix socket of init_t's at abstract address `name`, listening. */
+static int abstract_socket(int type, const char *name)
 {
-	EXPECT_EQ(EACCES, as("s0", USER, "connect", "-"));
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	socklen_t len = offsetof(struct sockaddr_un, sun_path) + 1 + strlen(name);
+	int fd = socket(AF_UNIX, type, 0);
+
+	strncpy(a.sun_path + 1, name, sizeof(a.sun_path) - 2);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&a, len) ||
+	    (type == SOCK_STREAM && listen(fd, 8))) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * Unix sockets, abstract ones too, as SELinux's hooks: connecting needs
+ * `connectto` on the listener (selinux_socket_unix_stream_connect()),
+ * a datagram `sendto` on the receiver (selinux_socket_unix_may_send()).
+ * user_t may connect and write its own sockets but has neither on init_t's;
+ * init_t has both. Before, both went through on user_t's own permissions.
+ */
+TEST_F(loaded, unix_connect_needs_connectto_and_a_datagram_sendto)
+{
+	int stream = abstract_socket(SOCK_STREAM, "mlte-test-stream");
+	int dgram = abstract_socket(SOCK_DGRAM, "mlte-test-dgram");
+
+	ASSERT_LE(0, stream) TH_LOG("listening: %s", strerror(errno));
+	ASSERT_LE(0, dgram) TH_LOG("binding: %s", strerror(errno));
+	EXPECT_EQ(EACCES, as("s0", USER, "connect", "@mlte-test-stream"));
+	EXPECT_EQ(EACCES, as("s0", USER, "sendto", "@mlte-test-dgram"));
+	EXPECT_EQ(0, child_op("connect", "@mlte-test-stream"));
+	EXPECT_EQ(0, child_op("sendto", "@mlte-test-dgram"));
+	close(stream);
+	close(dgram);
 }
 
 TEST_F(loaded, init_connects)
@@ -929,6 +997,45 @@ TEST_F(loaded, a_shared_writable_mapping_needs_write)
 	EXPECT_EQ(EACCES, as("s0", USER, "map_shared_write", DIR "/log"));
 	EXPECT_EQ(0, as("s0", USER, "map_private_write", DIR "/log"));
 	EXPECT_EQ(0, child_op("map_shared_write", DIR "/log"));
+}
+
+/*
+ * Runs `op` at `level` in `exec`'s domain on a descriptor init_t opened
+ * (at s0) on `path`.
+ */
+static int on_inherited_fd(const char *level, const char *exec, const char *op,
+			   const char *path)
+{
+	char number[16];
+	int fd = open(path, O_RDONLY), rc;
+
+	if (fd < 0)
+		return -1;
+	snprintf(number, sizeof(number), "%d", fd);
+	rc = as(level, exec, op, number);
+	close(fd);
+	return rc;
+}
+
+/*
+ * A descriptor is decided again when another domain uses it, as SELinux's
+ * selinux_file_permission(): after the exec into user_t, a read through
+ * init_t's descriptor of secret_t is refused (user_t may not read
+ * secret_t), one of public_t is not; and using a descriptor another
+ * context opened is `fd use`, which the policy lets nonet_t have only on
+ * descriptors opened at its own level: at s1, it may not read through
+ * init_t's s0 descriptor of a file it may read. Before, the open's
+ * decision held for every later holder.
+ */
+TEST_F(loaded, an_inherited_descriptor_is_decided_again_with_fd_use)
+{
+	unlink(DIR "/inherited");
+	ASSERT_EQ(0, make_file(DIR "/inherited")) TH_LOG("%s", strerror(errno));
+	EXPECT_EQ(EACCES, on_inherited_fd("s0", USER, "readfd", DIR "/secret"));
+	EXPECT_EQ(0, on_inherited_fd("s0", USER, "readfd", DIR "/public"));
+	EXPECT_EQ(0, on_inherited_fd("s0", NONET, "readfd", DIR "/inherited"));
+	EXPECT_EQ(EACCES, on_inherited_fd("s1", NONET, "readfd", DIR "/inherited"));
+	EXPECT_EQ(0, on_inherited_fd("s1", USER, "readfd", DIR "/inherited"));
 }
 
 /*
@@ -1289,7 +1396,7 @@ static long ask_str(const char *name, const char *q, char *out, size_t size)
 /* The file permission bits of modules/mlte/classes.rs (FILE_PERMS). */
 #define FILE_READ 0x2
 #define FILE_WRITE 0x4
-#define FILE_OPEN 0x400
+#define FILE_OPEN 0x800
 
 /*
  * mlte/access answers what the hooks decide: for each level of user_t and

@@ -1275,7 +1275,8 @@ TEST(compat_ioctl_reaches_the_chain)
 	read_stats();
 	compat = calls("file_ioctl_compat");
 	native = calls("file_ioctl");
-	ASSERT_EQ(0, run_ioctl32("/tmp/compat_ioctl"))
+	/* ENOTTY: TCGETS got past the hooks to a file that is no terminal. */
+	ASSERT_EQ(ENOTTY, run_ioctl32("/tmp/compat_ioctl"))
 		TH_LOG("the 32-bit helper failed: is the kernel built with CONFIG_IA32_EMULATION?");
 	read_stats();
 	EXPECT_EQ(compat + 1, calls("file_ioctl_compat"));

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ioctl32 PATH: opens PATH read-only and runs ioctl(FIONREAD) on it, as a
+ * ioctl32 PATH: opens PATH read-only and runs ioctl(TCGETS) on it (a
+ * command the LSMs decide as `ioctl`, which a regular file answers with
+ * ENOTTY when it is allowed), as a
  * 32-bit (i386) program, so that the kernel takes compat_sys_ioctl, which
  * calls security_file_ioctl_compat and never security_file_ioctl.
  * Built static with gcc -m32 (scripts/mkinitramfs.sh). Exits with the
@@ -12,11 +14,13 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <termios.h>
 #include <unistd.h>
 
 int main(int argc, char **argv)
 {
-	int fd, n;
+	struct termios t;
+	int fd;
 
 	if (sizeof(long) != 4) {
 		fprintf(stderr, "ioctl32: not built as a 32-bit program\n");
@@ -31,7 +35,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ioctl32: open %s: %s\n", argv[1], strerror(errno));
 		return 100 + errno;
 	}
-	if (ioctl(fd, FIONREAD, &n) != 0) {
+	if (ioctl(fd, TCGETS, &t) != 0) {
 		fprintf(stderr, "ioctl32: ioctl %s: %s\n", argv[1], strerror(errno));
 		return errno;
 	}
