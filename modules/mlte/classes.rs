@@ -37,7 +37,8 @@ pub(crate) const COMMON_PERMS_MASK: u32 = (1 << COMMON_PERMS.len()) - 1;
 /// The permissions of the file classes (the inode classes but `dir`), in
 /// bit order: one order for all of them, so that a permission has one bit
 /// whichever file class an inode is in.
-const FILE_PERMS: &[&str] = common_then!("open", "execute", "link", "unlink", "rename", "execmod");
+const FILE_PERMS: &[&str] =
+    common_then!("open", "execute", "link", "unlink", "rename", "execmod", "mounton");
 
 /// The permissions of `file`: the file classes', then those of running a
 /// program, which SELinux's other file classes have not.
@@ -48,6 +49,7 @@ const REGULAR_FILE_PERMS: &[&str] = common_then!(
     "unlink",
     "rename",
     "execmod",
+    "mounton",
     "execute_no_trans",
     "entrypoint",
 );
@@ -161,6 +163,7 @@ pub(crate) const CLASSES: &[(&str, &[&str])] = &[
             "lock",
             "append",
             "map",
+            "mounton",
         ],
     ),
     (
@@ -181,7 +184,7 @@ pub(crate) const CLASSES: &[(&str, &[&str])] = &[
     ),
     ("socket", SOCKET_PERMS),
     ("sem", ipc_then!()),
-    ("filesystem", &["mount", "unmount", "getattr"]),
+    ("filesystem", &["mount", "unmount", "getattr", "remount"]),
     ("lnk_file", FILE_PERMS),
     ("chr_file", FILE_PERMS),
     ("blk_file", FILE_PERMS),

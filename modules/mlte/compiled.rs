@@ -2702,9 +2702,12 @@ sid kernel system_u:system_r:init_t:s0; sid file system_u:object_r:tmp_t:s0; sid
             "transitions not sorted or repeated"
         );
         // A bit beyond the class's permissions (the last rule, user_t
-        // tmp_t dir, and dir has 16 permissions).
+        // tmp_t dir).
+        let beyond_dir = 1 << Class::Dir.entry().1.len();
         assert_eq!(
-            Checked::new(&set(trans - 4, 1 << 16)[..]).unwrap_err().why,
+            Checked::new(&set(trans - 4, beyond_dir)[..])
+                .unwrap_err()
+                .why,
             "permission bit beyond its class's permissions"
         );
         // Random corruption: refused or consistent, never a panic.

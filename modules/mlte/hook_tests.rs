@@ -1476,3 +1476,43 @@ fn open_files_are_decided_again_and_their_use_is_fd_use() {
     assert_eq!(read(&f), Err(EACCES), "reloaded");
     h.close(f);
 }
+
+/// Mounts as SELinux's hooks: `mounton` on the mount point (mount(2),
+/// move_mount(2) of the new mount API), `filesystem mount` on a new file
+/// system's context (sb_kern_mount, also for fsconfig's create),
+/// `unmount` and `remount` on the mounted one's.
+#[test]
+fn mounts_ask_mounton_and_the_file_systems_mount_remount_unmount() {
+    use crate::abi::MS_REMOUNT;
+    use crate::objects::{Path, Superblock, Vfsmount};
+    let (_s, h) = boot();
+    let point = file(&h, "mnt", Some("system_u:object_r:tmp_t:s0"));
+    let path = Path {
+        dentry: point.clone(),
+    };
+    // A tmpfs: `fs_use_xattr tmpfs` gives it etc_t.
+    let tmpfs = Arc::new(Superblock::new(0x0102_1994));
+    let mounted = Vfsmount { sb: tmpfs.clone() };
+    let all = || {
+        (
+            Mlte.sb_mount(&cx(), None, &path, Some(b"tmpfs"), 0),
+            Mlte.move_mount(&cx(), &path, &path),
+            Mlte.sb_kern_mount(&cx(), &tmpfs),
+            Mlte.sb_umount(&cx(), &mounted, 0),
+        )
+    };
+    assert_eq!(all(), (Err(EACCES), Err(EACCES), Err(EACCES), Err(EACCES)));
+    load_example(|text| text + "allow init_t tmp_t : file mounton;\n");
+    assert_eq!(all(), (Ok(()), Ok(()), Err(EACCES), Err(EACCES)));
+    load_example(|text| {
+        text + "allow init_t tmp_t : file mounton;\n\
+                allow init_t etc_t : filesystem { mount unmount };\n"
+    });
+    assert_eq!(all(), (Ok(()), Ok(()), Ok(()), Ok(())));
+    // A remount asks the mounted file system (ext4's: etc_t), not the
+    // mount point.
+    let remount = || Mlte.sb_mount(&cx(), None, &path, None, MS_REMOUNT);
+    assert_eq!(remount(), Err(EACCES));
+    load_example(|text| text + "allow init_t etc_t : filesystem remount;\n");
+    assert_eq!(remount(), Ok(()));
+}

@@ -73,8 +73,8 @@ use crate::objects::{
     self, current_is_single_threaded, AttrValue, AttrValueView, Binprm, BinprmView, Cred, CredView,
     Dentry, DentryView, File, FileSecurity, FileView, Iattr, IattrView, Inode, InodeView, IpcPerm,
     MsgMsg, MsgMsgSecurity, NewCred, NewCredView, Path, PathView, SecCtx, SecCtxView, Secid, Sock,
-    SockView, Socket, SocketView, Task, TaskView, Vma, VmaMemory, VmaView, XattrValue,
-    XattrValueView,
+    SockView, Socket, SocketView, Superblock, SuperblockView, Task, TaskView, Vfsmount,
+    VfsmountView, Vma, VmaMemory, VmaView, XattrValue, XattrValueView,
 };
 use crate::platform::{self, Dir, TextBuf};
 use core::ffi::CStr;
@@ -118,6 +118,7 @@ pub(super) mod perms {
     pub(super) const FILE_MAP: u32 = perm(Class::File, "map");
     pub(super) const FILE_EXECMOD: u32 = perm(Class::File, "execmod");
     pub(super) const FILE_LOCK: u32 = perm(Class::File, "lock");
+    pub(super) const FILE_MOUNTON: u32 = perm(Class::File, "mounton");
     pub(super) const FILE_EXECUTE_NO_TRANS: u32 = perm(Class::File, "execute_no_trans");
     pub(super) const FILE_ENTRYPOINT: u32 = perm(Class::File, "entrypoint");
     pub(super) const FILE_CREATE: u32 = perm(Class::File, "create");
@@ -141,6 +142,7 @@ pub(super) mod perms {
     pub(super) const DIR_RELABELTO: u32 = perm(Class::Dir, "relabelto");
     pub(super) const DIR_IOCTL: u32 = perm(Class::Dir, "ioctl");
     pub(super) const DIR_LOCK: u32 = perm(Class::Dir, "lock");
+    pub(super) const DIR_MOUNTON: u32 = perm(Class::Dir, "mounton");
 
     pub(super) const PROCESS_TRANSITION: u32 = perm(Class::Process, "transition");
     pub(super) const PROCESS_SIGNAL: u32 = perm(Class::Process, "signal");
@@ -196,6 +198,8 @@ pub(super) mod perms {
 
     pub(super) const FILESYSTEM_MOUNT: u32 = perm(Class::Filesystem, "mount");
     pub(super) const FILESYSTEM_GETATTR: u32 = perm(Class::Filesystem, "getattr");
+    pub(super) const FILESYSTEM_UNMOUNT: u32 = perm(Class::Filesystem, "unmount");
+    pub(super) const FILESYSTEM_REMOUNT: u32 = perm(Class::Filesystem, "remount");
 }
 use perms::*;
 
@@ -203,7 +207,8 @@ use crate::abi::{
     ATTR_ATIME_SET, ATTR_GID, ATTR_MODE, ATTR_MTIME_SET, ATTR_TIMES_SET, ATTR_UID, AUDIT_OBJ_ROLE,
     AUDIT_OBJ_TYPE, AUDIT_OBJ_USER, AUDIT_OP_EQUAL, AUDIT_OP_NOT_EQUAL, AUDIT_SUBJ_ROLE,
     AUDIT_SUBJ_TYPE, AUDIT_SUBJ_USER, CAP_OPT_NOAUDIT, LSM_UNSAFE_NO_NEW_PRIVS, LSM_UNSAFE_PTRACE,
-    LSM_UNSAFE_SHARE, MAP_SHARED, MAP_TYPE, PROT_EXEC, PROT_WRITE, PTRACE_MODE_ATTACH, SIGKILL,
+    LSM_UNSAFE_SHARE, MAP_SHARED, MAP_TYPE, MS_REMOUNT, PROT_EXEC, PROT_WRITE, PTRACE_MODE_ATTACH,
+    SIGKILL,
 };
 /// `ATTR_MODE | ATTR_UID | ATTR_GID | ATTR_ATIME_SET | ATTR_MTIME_SET |
 /// ATTR_TIMES_SET` (`include/linux/fs.h`): the `iattr` changes that are
@@ -271,6 +276,28 @@ fn nnp_nosuid_refuses(bprm: &Binprm, s: Sid, new: Sid) -> bool {
             0
         };
     check(s, new, Class::Process2, perms, Target::None).is_err()
+}
+
+/// May the current task have `perms` of `filesystem` on a file system of
+/// type `fs`, as SELinux's `superblock_has_perm()` on the superblock's
+/// SID: its `fs_use_*` or `/` genfscon context (`sid unlabeled`'s when
+/// the policy names it nowhere). May sleep (interns the context).
+fn check_superblock(cx: &MaySleep, fs: &[u8], perms: u32, target: Target<'_>) -> Result {
+    let Some(ctx) = policy::with(|p| p.map(|p| p.store(&p.fs_behaviour(fs).1))) else {
+        return Ok(());
+    };
+    let sb = sidtab::intern(cx, &ctx)?;
+    check(current_sid(), sb, Class::Filesystem, perms, target)
+}
+
+/// May the current task mount on `dentry`? `mounton` in its inode's
+/// class (SELinux's `path_has_perm(..., FILE__MOUNTON)`).
+fn check_mount_point(cx: &MaySleep, dentry: &Dentry) -> Result {
+    let Some(inode) = label_dentry(cx, dentry) else {
+        return Ok(());
+    };
+    let (class, perms) = by_class(inode, FILE_MOUNTON, DIR_MOUNTON);
+    check_inode(inode, class, perms, Target::Dentry(dentry))
 }
 
 /// The SID of a task's objective cred.
@@ -1653,13 +1680,38 @@ crate::submodule::submodule! {
             _dev_name: Option<&[u8]>,
             path: &Path,
             _fs_type: Option<&[u8]>,
-            _flags: u64,
+            flags: u64,
         ) -> Result {
+            // As SELinux's selinux_mount(): a remount asks `filesystem
+            // remount` of the mounted file system; any other mount (a new
+            // one, a bind, a move) `mounton` on the mount point. The new
+            // file system's `filesystem mount` is sb_kern_mount's.
             let dentry = path.dentry();
-            let Some(inode) = label_dentry(cx, dentry) else {
-                return Ok(());
-            };
-            check_inode(inode, Class::Filesystem, FILESYSTEM_MOUNT, Target::Dentry(dentry))
+            if flags & MS_REMOUNT != 0 {
+                let Some(inode) = dentry.inode() else {
+                    return Ok(());
+                };
+                let target = Target::Dentry(dentry);
+                return check_superblock(cx, inode.fs_type(), FILESYSTEM_REMOUNT, target);
+            }
+            check_mount_point(cx, dentry)
+        }
+
+        fn move_mount(&self, cx: &MaySleep, _from: &Path, to: &Path) -> Result {
+            // The new mount API's attach (move_mount(2) after fsmount(2)),
+            // and moves: `mounton` on the new place (selinux_move_mount()).
+            check_mount_point(cx, to.dentry())
+        }
+
+        fn sb_kern_mount(&self, cx: &MaySleep, sb: &Superblock) -> Result {
+            // A new file system, by mount(2) or fsconfig(FSCONFIG_CMD_CREATE):
+            // `filesystem mount` on its context (selinux_sb_kern_mount()).
+            check_superblock(cx, sb.fs_type(), FILESYSTEM_MOUNT, Target::None)
+        }
+
+        fn sb_umount(&self, cx: &MaySleep, mnt: &Vfsmount, _flags: i32) -> Result {
+            let fs = mnt.superblock().fs_type();
+            check_superblock(cx, fs, FILESYSTEM_UNMOUNT, Target::None)
         }
 
         fn sb_statfs(&self, cx: &MaySleep, dentry: &Dentry) -> Result {
@@ -1670,12 +1722,7 @@ crate::submodule::submodule! {
             let Some(inode) = dentry.inode() else {
                 return Ok(());
             };
-            let fs = inode.fs_type();
-            let Some(ctx) = policy::with(|p| p.map(|p| p.store(&p.fs_behaviour(fs).1))) else {
-                return Ok(());
-            };
-            let sb = sidtab::intern(cx, &ctx)?;
-            check(current_sid(), sb, Class::Filesystem, FILESYSTEM_GETATTR, Target::Dentry(dentry))
+            check_superblock(cx, inode.fs_type(), FILESYSTEM_GETATTR, Target::Dentry(dentry))
         }
 
         fn ptrace_access_check(&self, child: &Task, mode: u32) -> Result {

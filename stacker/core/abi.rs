@@ -79,6 +79,9 @@ pub(crate) const AUDIT_OP_EQUAL: u32 = 0;
 /// `Audit_not_equal`: the operator `!=`.
 pub(crate) const AUDIT_OP_NOT_EQUAL: u32 = 1;
 
+/// `MS_REMOUNT` (`include/uapi/linux/mount.h`): `mount(2)` changes the
+/// options of an existing mount.
+pub(crate) const MS_REMOUNT: u64 = 32;
 /// `PROT_EXEC` (`include/uapi/asm-generic/mman-common.h`): a mapping may
 /// be executed. (Not in the bindings: `layout_check.c` asserts it.)
 pub(crate) const PROT_EXEC: u64 = 0x4;

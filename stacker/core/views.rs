@@ -297,6 +297,10 @@ pub(crate) trait SuperblockView: HasBlob + Sync {
     /// The file system's magic number (`*_MAGIC`, as in `statfs(2)`); 0 in
     /// `sb_alloc_security`, which runs before the file system sets it.
     fn magic(&self) -> u64;
+
+    /// The name of its file system's type (`s_type->name`), as
+    /// [`InodeView::fs_type`].
+    fn fs_type(&self) -> &[u8];
 }
 
 /// A `struct path`: a mount and a dentry in it.
@@ -306,8 +310,6 @@ pub(crate) trait PathView: Sync {
 }
 
 /// A `struct vfsmount`: one mount of a file system.
-// No submodule calls it yet: the view keeps it in both models.
-#[allow(dead_code)]
 pub(crate) trait VfsmountView: Sync {
     /// The mounted file system.
     fn superblock(&self) -> &Superblock;

@@ -847,6 +847,8 @@ impl MsgMsgSecurity {
 pub(crate) struct Superblock {
     /// Its magic number.
     pub(crate) magic: u64,
+    /// Its file system type's name.
+    pub(crate) fs_type: &'static str,
     blob: Blob,
 }
 has_blob!(Superblock, Superblock, SuperblockState);
@@ -856,6 +858,7 @@ impl Superblock {
     pub(crate) fn new(magic: u64) -> Superblock {
         Superblock {
             magic,
+            fs_type: "tmpfs",
             blob: Blob::new(ObjectKind::Superblock),
         }
     }
@@ -864,6 +867,10 @@ impl Superblock {
 impl SuperblockView for Superblock {
     fn magic(&self) -> u64 {
         self.magic
+    }
+
+    fn fs_type(&self) -> &[u8] {
+        self.fs_type.as_bytes()
     }
 }
 

@@ -41,6 +41,7 @@
 #include <linux/sched.h>
 #include <linux/security.h>
 #include <linux/sem.h>
+#include <uapi/linux/mount.h>
 #include <uapi/linux/shm.h>
 #include <linux/xattr.h>
 #include <net/sock.h>
@@ -121,6 +122,7 @@ static_assert(FS_IOC32_SETVERSION == 0x40047602);
  */
 static_assert(PROT_EXEC == 0x4 && PROT_WRITE == 0x2);
 static_assert(MAP_TYPE == 0x0f && MAP_SHARED == 0x01);
+static_assert(MS_REMOUNT == 32);
 static_assert(CAP_OPT_NOAUDIT == (1 << 1));
 static_assert(PER_CLEAR_ON_SETID == (0x0400000 | 0x0040000 | 0x0200000 | 0x0100000));
 

@@ -38,6 +38,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/msg.h>
 #include <sys/sem.h>
 #include <sys/shm.h>
@@ -283,6 +284,24 @@ static int child_op(const char *op, const char *arg)
 		char byte;
 
 		return read(atoi(arg), &byte, 1) < 0 ? errno : 0;
+	}
+	if (!strcmp(op, "mount"))
+		return mount("none", arg, "tmpfs", 0, "") ? errno : 0;
+	if (!strcmp(op, "umount"))
+		return umount2(arg, 0) ? errno : 0;
+	if (!strcmp(op, "fsmount")) {
+		/* The new mount API: fsopen, create, fsmount, move_mount. */
+		int fs = fsopen("tmpfs", FSOPEN_CLOEXEC), mnt;
+
+		if (fs < 0 || fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0))
+			return 200 + errno;
+		mnt = fsmount(fs, FSMOUNT_CLOEXEC, 0);
+		if (mnt < 0)
+			return 200 + errno;
+		rc = move_mount(mnt, "", AT_FDCWD, arg, MOVE_MOUNT_F_EMPTY_PATH) ? errno : 0;
+		close(mnt);
+		close(fs);
+		return rc;
 	}
 	if (!strcmp(op, "nice"))
 		/* Lowering one's nice value needs CAP_SYS_NICE (can_nice()). */
@@ -1036,6 +1055,29 @@ TEST_F(loaded, an_inherited_descriptor_is_decided_again_with_fd_use)
 	EXPECT_EQ(0, on_inherited_fd("s0", NONET, "readfd", DIR "/inherited"));
 	EXPECT_EQ(EACCES, on_inherited_fd("s1", NONET, "readfd", DIR "/inherited"));
 	EXPECT_EQ(0, on_inherited_fd("s1", USER, "readfd", DIR "/inherited"));
+}
+
+/*
+ * Mounts, as SELinux's hooks: mount(2) asks `mounton` on the mount point
+ * and `filesystem mount` on the new file system's context, the new mount
+ * API's move_mount(2) `mounton` too, umount(2) `filesystem unmount`.
+ * nonet_t (with CAP_SYS_ADMIN) may mount on tmp_t directories and mount
+ * file_t file systems, not unmount them, and may not mount on secret_t.
+ * Before, mount(2) asked `filesystem mount` on the mount point (so nonet_t
+ * could not mount on tmp_t), and move_mount and umount asked nothing.
+ */
+TEST_F(loaded, mounts_ask_mounton_and_the_file_systems_context)
+{
+	mkdir(DIR "/secretdir", 0755);
+	ASSERT_ERRNO(0, mlte_set_label(DIR "/secretdir", "system_u:object_r:secret_t:s0"));
+	EXPECT_EQ(0, as("s0", NONET, "mount", DIR "/tmpdir"));
+	EXPECT_EQ(EACCES, as("s0", NONET, "umount", DIR "/tmpdir"));
+	EXPECT_EQ(0, umount2(DIR "/tmpdir", MNT_DETACH)) TH_LOG("%s", strerror(errno));
+	EXPECT_EQ(EACCES, as("s0", NONET, "mount", DIR "/secretdir"));
+	EXPECT_EQ(EACCES, as("s0", NONET, "fsmount", DIR "/secretdir"));
+	EXPECT_EQ(0, as("s0", NONET, "fsmount", DIR "/tmpdir"));
+	EXPECT_EQ(0, umount2(DIR "/tmpdir", MNT_DETACH)) TH_LOG("%s", strerror(errno));
+	umount2(DIR "/secretdir", MNT_DETACH);
 }
 
 /*

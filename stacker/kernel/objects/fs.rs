@@ -18,6 +18,19 @@ impl SuperblockView for Superblock {
         // mounted and then fixed.
         unsafe { (*self.as_raw()).s_magic as u64 }
     }
+
+    #[inline]
+    fn fs_type(&self) -> &[u8] {
+        // SAFETY: the superblock is valid; `s_type` is set when it is
+        // made and then fixed.
+        let fs_type = unsafe { (*self.as_raw()).s_type };
+        // SAFETY: a file system type outlives its superblocks; its name is
+        // a constant NUL-terminated string.
+        let name = unsafe { (*fs_type).name };
+        // SAFETY: as above: valid, NUL-terminated, unchanged, for longer
+        // than the superblock's borrow.
+        unsafe { c_bytes(name) }
+    }
 }
 
 wrapper!(
