@@ -561,8 +561,9 @@ fn auditallow_logs_grants_and_a_permissive_domain_is_not_enforced() {
     assert_eq!(open(&h, &tmp), Ok(()));
     let log = platform::take_log();
     assert!(
-        log.iter()
-            .any(|l| l.contains("avc: denied { open }") && l.trim_end().ends_with("permissive=1")),
+        log.iter().any(|l| l.contains("avc: denied {")
+            && l.contains(" open }")
+            && l.trim_end().ends_with("permissive=1")),
         "{log:?}"
     );
     // Without the statements: the same open is refused, and the grant is
@@ -1145,7 +1146,8 @@ fn taking_append_mode_off_needs_write() {
 fn capabilities_are_asked_in_selinuxs_classes() {
     let (_s, h) = boot();
     load_example(|text| {
-        text + "allow init_t self : capability chown;\n\
+        text.replace("allow init_t self : { capability capability2 } *;", "")
+            + "allow init_t self : capability chown;\n\
                 allow init_t self : cap_userns sys_admin;\n\
                 allow init_t self : capability2 mac_admin;\n\
                 allow init_t self : cap2_userns syslog;\n"
@@ -1182,6 +1184,12 @@ fn capabilities_are_asked_in_selinuxs_classes() {
     // Permissive: allowed, and still logged.
     policy::set_enforcing(false);
     assert_eq!(cap(true, 1, 0), Ok(()));
+    let log = platform::take_log();
+    assert!(
+        log.iter()
+            .any(|l| l.contains("denied { dac_override }") && l.contains("permissive=1")),
+        "{log:?}"
+    );
     policy::set_enforcing(true);
 }
 
@@ -1515,4 +1523,72 @@ fn mounts_ask_mounton_and_the_file_systems_mount_remount_unmount() {
     assert_eq!(remount(), Err(EACCES));
     load_example(|text| text + "allow init_t etc_t : filesystem remount;\n");
     assert_eq!(remount(), Ok(()));
+}
+
+/// The smaller checks of SELinux's: signals by kind (`signull`,
+/// `sigchld`, `sigstop`), PTRACE_TRACEME from the parent, another task's
+/// `attr/current` (`process getattr`), symlinks (`lnk_file read`),
+/// extended attributes (`getattr`), and a directory's rename (`rename`,
+/// `reparent` to another parent).
+#[test]
+fn signals_traceme_attr_symlinks_xattrs_and_directory_renames() {
+    let (_s, h) = boot();
+    let task = Arc::new(Task::new(4321));
+    load_example(|text| text + "allow init_t init_t : process signal;\n");
+    let kill = |sig| Mlte.task_kill(&task, sig, None);
+    assert_eq!(kill(15), Ok(()));
+    for sig in [0, 9, 17, 19] {
+        assert_eq!(kill(sig), Err(EACCES), "signal {sig}");
+    }
+    load_example(|text| {
+        text + "allow init_t init_t : process { signal signull sigkill sigchld sigstop };\n"
+    });
+    for sig in [0, 9, 15, 17, 19] {
+        assert_eq!(kill(sig), Ok(()), "signal {sig}");
+    }
+    // PTRACE_TRACEME: the parent (init_t) needs `ptrace` on the task.
+    assert_eq!(Mlte.ptrace_traceme(&task), Err(EACCES));
+    // Another task's attr/current: `getattr` on it.
+    let mut out = AttrValue::default();
+    assert_eq!(
+        Mlte.getprocattr(&cx(), &task, b"current", &mut out),
+        Err(EACCES)
+    );
+    load_example(|text| text + "allow init_t init_t : process { ptrace getattr };\n");
+    assert_eq!(Mlte.ptrace_traceme(&task), Ok(()));
+    assert_eq!(Mlte.getprocattr(&cx(), &task, b"current", &mut out), Ok(()));
+    // A symlink: read to follow or read it; xattrs: getattr.
+    let link = file(&h, "link", Some("system_u:object_r:etc_t:s0"));
+    let inode = link.inode.clone().expect("positive");
+    inode.mode.set(0o120777);
+    assert_eq!(Mlte.inode_readlink(&cx(), &link), Err(EACCES));
+    assert_eq!(Mlte.inode_follow_link(&link, &inode, true), Err(EACCES));
+    assert_eq!(Mlte.inode_getxattr(&cx(), &link, b"user.x"), Err(EACCES));
+    assert_eq!(Mlte.inode_listxattr(&cx(), &link), Err(EACCES));
+    load_example(|text| text + "allow init_t etc_t : lnk_file { read getattr };\n");
+    assert_eq!(Mlte.inode_readlink(&cx(), &link), Ok(()));
+    assert_eq!(Mlte.inode_follow_link(&link, &inode, true), Ok(()));
+    assert_eq!(Mlte.inode_getxattr(&cx(), &link, b"user.x"), Ok(()));
+    assert_eq!(Mlte.inode_listxattr(&cx(), &link), Ok(()));
+    // A directory renamed: `rename`, and `reparent` to another parent.
+    let sub = file(&h, "sub", Some("system_u:object_r:etc_t:s0"));
+    sub.inode.clone().expect("positive").mode.set(0o040755);
+    let (a, b) = (
+        labelled_dir(9500, "system_u:object_r:tmp_t:s0"),
+        labelled_dir(9501, "system_u:object_r:tmp_t:s0"),
+    );
+    let to = Arc::new(Dentry {
+        name: b"sub2".to_vec(),
+        inode: None,
+    });
+    let rename =
+        |from: &Arc<Inode>, into: &Arc<Inode>| Mlte.inode_rename(&cx(), from, &sub, into, &to);
+    let dirs = "allow init_t tmp_t : dir { write add_name remove_name };\n";
+    load_example(|text| text + dirs);
+    assert_eq!(rename(&a, &a), Err(EACCES));
+    load_example(|text| text + dirs + "allow init_t etc_t : dir rename;\n");
+    assert_eq!(rename(&a, &a), Ok(()));
+    assert_eq!(rename(&a, &b), Err(EACCES));
+    load_example(|text| text + dirs + "allow init_t etc_t : dir { rename reparent };\n");
+    assert_eq!(rename(&a, &b), Ok(()));
 }

@@ -16,12 +16,13 @@
 //!
 //! - tasks: their parent's, changed by an exec through a `type_transition`
 //!   or a `role_transition` on `process` (which needs `process
-//!   transition`, and `allow OLD_ROLE NEW_ROLE` for a new role), or by a
-//!   write to
+//!   transition`, the new domain's `file entrypoint`, and `allow OLD_ROLE
+//!   NEW_ROLE` for a new role; under `no_new_privs` or from a nosuid mount
+//!   the old context unless `process2` allows it), or by a write to
 //!   `/proc/self/attr/current` or `lsm_set_self_attr(LSM_ATTR_CURRENT)`
-//!   (which needs `process setcurrent`, and `allow OLD_ROLE NEW_ROLE` for a
-//!   new role). Tasks that started before the
-//!   first policy have the `sid kernel` context;
+//!   (which needs `process setcurrent` on itself and `dyntransition` to
+//!   the new context, and `allow OLD_ROLE NEW_ROLE` for a new role). Tasks
+//!   that started before the first policy have the `sid kernel` context;
 //! - inodes: the `security.mlte` xattr, read when the inode is first
 //!   reached through a dentry after a policy is loaded (`d_instantiate`,
 //!   or the first open, exec or attribute change of an inode met before),
@@ -143,6 +144,8 @@ pub(super) mod perms {
     pub(super) const DIR_IOCTL: u32 = perm(Class::Dir, "ioctl");
     pub(super) const DIR_LOCK: u32 = perm(Class::Dir, "lock");
     pub(super) const DIR_MOUNTON: u32 = perm(Class::Dir, "mounton");
+    pub(super) const DIR_RENAME: u32 = perm(Class::Dir, "rename");
+    pub(super) const DIR_REPARENT: u32 = perm(Class::Dir, "reparent");
 
     pub(super) const PROCESS_TRANSITION: u32 = perm(Class::Process, "transition");
     pub(super) const PROCESS_SIGNAL: u32 = perm(Class::Process, "signal");
@@ -155,6 +158,10 @@ pub(super) mod perms {
     pub(super) const PROCESS_EXECHEAP: u32 = perm(Class::Process, "execheap");
     pub(super) const PROCESS_SHARE: u32 = perm(Class::Process, "share");
     pub(super) const PROCESS_NOATSECURE: u32 = perm(Class::Process, "noatsecure");
+    pub(super) const PROCESS_SIGCHLD: u32 = perm(Class::Process, "sigchld");
+    pub(super) const PROCESS_SIGSTOP: u32 = perm(Class::Process, "sigstop");
+    pub(super) const PROCESS_SIGNULL: u32 = perm(Class::Process, "signull");
+    pub(super) const PROCESS_GETATTR: u32 = perm(Class::Process, "getattr");
     pub(super) const FD_USE: u32 = perm(Class::Fd, "use");
     pub(super) const PROCESS2_NNP_TRANSITION: u32 = perm(Class::Process2, "nnp_transition");
     pub(super) const PROCESS2_NOSUID_TRANSITION: u32 = perm(Class::Process2, "nosuid_transition");
@@ -207,8 +214,8 @@ use crate::abi::{
     ATTR_ATIME_SET, ATTR_GID, ATTR_MODE, ATTR_MTIME_SET, ATTR_TIMES_SET, ATTR_UID, AUDIT_OBJ_ROLE,
     AUDIT_OBJ_TYPE, AUDIT_OBJ_USER, AUDIT_OP_EQUAL, AUDIT_OP_NOT_EQUAL, AUDIT_SUBJ_ROLE,
     AUDIT_SUBJ_TYPE, AUDIT_SUBJ_USER, CAP_OPT_NOAUDIT, LSM_UNSAFE_NO_NEW_PRIVS, LSM_UNSAFE_PTRACE,
-    LSM_UNSAFE_SHARE, MAP_SHARED, MAP_TYPE, MS_REMOUNT, PROT_EXEC, PROT_WRITE, PTRACE_MODE_ATTACH,
-    SIGKILL,
+    LSM_UNSAFE_SHARE, MAP_SHARED, MAP_SHARED_VALIDATE, MAP_TYPE, MS_REMOUNT, PROT_EXEC, PROT_WRITE,
+    PTRACE_MODE_ATTACH, SIGCHLD, SIGKILL, SIGSTOP,
 };
 /// `ATTR_MODE | ATTR_UID | ATTR_GID | ATTR_ATIME_SET | ATTR_MTIME_SET |
 /// ATTR_TIMES_SET` (`include/linux/fs.h`): the `iattr` changes that are
@@ -929,6 +936,35 @@ fn check_file(file: &File, class: Class, perms: u32) -> Result {
     check_inode(file.inode(), class, perms, target)
 }
 
+/// The permissions the open mode of `file` needs, in its inode's class, as
+/// SELinux's `file_to_av()`: `read` when opened for reading, `write` (or
+/// `append` in append mode) when opened for writing, `ioctl` when opened
+/// for neither.
+fn open_mode_perms(file: &File) -> (Class, u32) {
+    let inode = file.inode();
+    let bit = |on: bool, perm: u32| if on { perm } else { 0 };
+    let (class, perms) = if class_of(inode) == Class::Dir {
+        (
+            Class::Dir,
+            bit(file.readable(), DIR_READ) | bit(file.writable(), DIR_WRITE),
+        )
+    } else {
+        let write = if file.appending() {
+            FILE_APPEND
+        } else {
+            FILE_WRITE
+        };
+        (
+            class_of(inode),
+            bit(file.readable(), FILE_READ) | bit(file.writable(), write),
+        )
+    };
+    if perms == 0 {
+        return by_class(inode, FILE_IOCTL, DIR_IOCTL);
+    }
+    (class, perms)
+}
+
 /// The permissions a read or write `mask` (`MAY_*`) of an inode asks, in
 /// its class, as SELinux's `file_mask_to_av()`: for a directory `search`,
 /// `read` and `write`; else `execute`, `read`, and `append` instead of
@@ -1258,13 +1294,17 @@ crate::submodule::submodule! {
         fn file_open(&self, cx: &MaySleep, file: &File) -> Result {
             let inode = file.inode();
             label_inode(cx, file.dentry(), inode);
-            // What the open is decided on, for file_permission's fast path
-            // (selinux_file_open()).
+            // What the open is decided on, for file_permission's fast path,
+            // then the decision itself, the open mode's permissions asked
+            // again with `open`: the label or the policy may have changed
+            // since inode_permission, and reads and writes of this
+            // descriptor take this decision (selinux_file_open()).
             if let Some(state) = file.state(&KEY) {
                 state.decided(inode_sid(inode), policy::seqno());
             }
-            let (class, perms) = by_class(inode, FILE_OPEN, DIR_OPEN);
-            check_inode(inode, class, perms, Target::Dentry(file.dentry()))
+            let (class, perms) = open_mode_perms(file);
+            let open = by_class(inode, FILE_OPEN, DIR_OPEN).1;
+            check_inode(inode, class, perms | open, Target::Dentry(file.dentry()))
         }
 
         fn file_alloc_security(&self, _cx: &MaySleep, file: &FileSecurity) -> Result {
@@ -1308,20 +1348,8 @@ crate::submodule::submodule! {
         fn file_receive(&self, _cx: &MaySleep, file: &File) -> Result {
             // As SELinux's selinux_file_receive() (SCM_RIGHTS,
             // pidfd_getfd()): `fd use`, and what the file's open mode
-            // needs (file_to_av(); `ioctl` for a file opened for neither).
-            let inode = file.inode();
-            let bit = |on: bool, perm: u32| if on { perm } else { 0 };
-            let (class, perms) = if class_of(inode) == Class::Dir {
-                (Class::Dir, bit(file.readable(), DIR_READ) | bit(file.writable(), DIR_WRITE))
-            } else {
-                let write = if file.appending() { FILE_APPEND } else { FILE_WRITE };
-                (class_of(inode), bit(file.readable(), FILE_READ) | bit(file.writable(), write))
-            };
-            let perms = if perms == 0 {
-                by_class(inode, FILE_IOCTL, DIR_IOCTL).1
-            } else {
-                perms
-            };
+            // needs.
+            let (class, perms) = open_mode_perms(file);
             check_file(file, class, perms)
         }
 
@@ -1387,7 +1415,11 @@ crate::submodule::submodule! {
                 let inode = file.inode();
                 check_inode(inode, class_of(inode), FILE_MAP, Target::Dentry(file.dentry()))?;
             }
-            check_map_prot(file, prot, flags & MAP_TYPE == MAP_SHARED)
+            // MAP_SHARED_VALIDATE is shared too (stricter than SELinux,
+            // which tests MAP_SHARED alone and so lets it write a file
+            // without `write`).
+            let shared = matches!(flags & MAP_TYPE, MAP_SHARED | MAP_SHARED_VALIDATE);
+            check_map_prot(file, prot, shared)
         }
 
         fn file_mprotect(&self, _cx: &MaySleep, vma: &Vma, _reqprot: u64, prot: u64) -> Result {
@@ -1461,12 +1493,36 @@ crate::submodule::submodule! {
             new: &Dentry,
         ) -> Result {
             check_inode(old_dir, Class::Dir, DIR_REMOVE_NAME | DIR_WRITE, Target::Inode(old_dir))?;
-            check_dentry(cx, old, FILE_RENAME, 0)?;
+            // A directory: `rename`, and `reparent` when it moves to
+            // another one (SELinux's may_rename()).
+            let reparent = if core::ptr::eq(old_dir, new_dir) { 0 } else { DIR_REPARENT };
+            check_dentry(cx, old, FILE_RENAME, DIR_RENAME | reparent)?;
             check_inode(new_dir, Class::Dir, DIR_ADD_NAME | DIR_WRITE, Target::Inode(new_dir))?;
             if new.inode().is_some() {
                 check_remove(cx, new_dir, new)?;
             }
             Ok(())
+        }
+
+        fn inode_readlink(&self, cx: &MaySleep, dentry: &Dentry) -> Result {
+            // Reading a symlink is `lnk_file read` (selinux_inode_readlink()).
+            check_dentry(cx, dentry, FILE_READ, DIR_READ)
+        }
+
+        fn inode_follow_link(&self, dentry: &Dentry, inode: &Inode, _rcu: bool) -> Result {
+            // So is following one (selinux_inode_follow_link()); no label
+            // is read here, which may be RCU-walk.
+            check_inode(inode, class_of(inode), FILE_READ, Target::Dentry(dentry))
+        }
+
+        fn inode_getxattr(&self, cx: &MaySleep, dentry: &Dentry, _name: &[u8]) -> Result {
+            // Reading or listing extended attributes is `getattr`
+            // (selinux_inode_getxattr(), selinux_inode_listxattr()).
+            check_dentry(cx, dentry, FILE_GETATTR, DIR_GETATTR)
+        }
+
+        fn inode_listxattr(&self, cx: &MaySleep, dentry: &Dentry) -> Result {
+            check_dentry(cx, dentry, FILE_GETATTR, DIR_GETATTR)
         }
 
         fn inode_setattr(&self, cx: &MaySleep, dentry: &Dentry, attr: &Iattr) -> Result {
@@ -1756,12 +1812,22 @@ crate::submodule::submodule! {
         }
 
         fn task_kill(&self, target: &Task, sig: i32, cred: Option<&Cred>) -> Result {
-            let perm = if sig == SIGKILL {
-                PROCESS_SIGKILL
-            } else {
-                PROCESS_SIGNAL
+            // As SELinux's selinux_task_kill() and signal_to_av().
+            let perm = match sig {
+                0 => PROCESS_SIGNULL,
+                SIGCHLD => PROCESS_SIGCHLD,
+                SIGKILL => PROCESS_SIGKILL,
+                SIGSTOP => PROCESS_SIGSTOP,
+                _ => PROCESS_SIGNAL,
             };
             check_task(target, cred, perm)
+        }
+
+        fn ptrace_traceme(&self, parent: &Task) -> Result {
+            // PTRACE_TRACEME: the parent traces the current task
+            // (selinux_ptrace_traceme()).
+            let target = Target::Task(parent.pid());
+            check(task_sid(parent), current_sid(), Class::Process, PROCESS_PTRACE, target)
         }
 
         fn socket_create(&self, cx: &MaySleep, family: i32, ty: i32, protocol: i32, kern: bool) -> Result {
@@ -1812,8 +1878,10 @@ crate::submodule::submodule! {
             // A Unix stream connect labels the server's end under a lock
             // (`unix_stream_connect`): room for a new context is set up
             // here, where sleeping is allowed.
+            // A full table refuses only a connect that needs a new
+            // context (there, ENOMEM).
             if sock.sock().is_some_and(|sk| sk.family() == 1) {
-                sidtab::reserve(cx)?;
+                let _ = sidtab::reserve(cx);
             }
             Ok(())
         }
@@ -1833,13 +1901,21 @@ crate::submodule::submodule! {
                 None => o,
                 Some(Some(ctx)) => sidtab::intern_atomic(&ctx)?,
                 Some(None) => {
+                    // As SELinux's invalid computed contexts: refused when
+                    // enforcing; in permissive mode logged, and the
+                    // listener's context taken.
+                    let enforcing = policy::enforcing();
                     if platform::ratelimit_audit() {
                         platform::pr_warn!(
-                            "mlte: unix connect refused: the listener's context at the \
-                             client's levels is not valid\n"
+                            "mlte: unix connect: the listener's context at the client's \
+                             levels is not valid{}\n",
+                            if enforcing { ": refused" } else { " (permissive)" }
                         );
                     }
-                    return Err(EINVAL);
+                    if enforcing {
+                        return Err(EINVAL);
+                    }
+                    o
                 }
             };
             if let Some(state) = new.state(&KEY) {
@@ -1852,11 +1928,10 @@ crate::submodule::submodule! {
         fn unix_may_send(&self, sock: &Socket, other: &Socket) -> Result {
             // As SELinux's selinux_socket_unix_may_send(): `sendto` from
             // the sender's socket to the receiver's, in its class.
-            let (Some(sk), Some(peer)) = (sock.sock(), other.sock()) else {
-                return Ok(());
-            };
-            let (s, _) = unix_sock_sid_class(sk, Class::UnixDgramSocket);
-            let (o, class) = unix_sock_sid_class(peer, Class::UnixDgramSocket);
+            let dgram = Class::UnixDgramSocket;
+            let kernel = (Sid::initial(InitialSid::Kernel), dgram);
+            let of = |sk: Option<&Sock>| sk.map_or(kernel, |sk| unix_sock_sid_class(sk, dgram));
+            let ((s, _), (o, class)) = (of(sock.sock()), of(other.sock()));
             check(s, o, class, SOCKET_SENDTO, Target::None)
         }
 
@@ -2048,6 +2123,11 @@ crate::submodule::submodule! {
             if name != b"current" {
                 return Err(EINVAL);
             }
+            // Another task's context is `process getattr` on it
+            // (selinux_lsm_getattr()).
+            if task.pid() != platform::current_task().0 {
+                check_task(task, None, PROCESS_GETATTR)?;
+            }
             match sid_text(task_sid(task)) {
                 Some(text) => out.push_bytes(cx, text.bytes()),
                 // No policy: no context to show.
@@ -2162,13 +2242,11 @@ crate::submodule::submodule! {
             // one, which the policy's MLS constraints and role allows also
             // decide.
             let s = current_sid();
-            if new != s {
-                check(s, new, Class::Process, PROCESS_DYNTRANSITION, Target::None)?;
-                // A tracer must be allowed to trace the new context
-                // (`ptrace_parent_sid()`).
-                if let Some(tracer) = Task::with_current_tracer(|t| t.map(task_sid)) {
-                    check(tracer, new, Class::Process, PROCESS_PTRACE, Target::None)?;
-                }
+            check(s, new, Class::Process, PROCESS_DYNTRANSITION, Target::None)?;
+            // A tracer must be allowed to trace the new context
+            // (`ptrace_parent_sid()`).
+            if let Some(tracer) = Task::with_current_tracer(|t| t.map(task_sid)) {
+                check(tracer, new, Class::Process, PROCESS_PTRACE, Target::None)?;
             }
             if let Some(label) = new_cred.cred().state(&KEY) {
                 label.set(Some(new));

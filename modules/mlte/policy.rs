@@ -391,9 +391,10 @@ impl<'a> Policy<'a> {
                 );
             }
         }
-        // Not preempted while the state is half written: readers wait
-        // for the commit's end (`BoolState::snapshot`).
-        platform::without_preemption(|| self.bools.commit(&values, &conds));
+        // Neither preempted nor interrupted while the state is half
+        // written: readers, in interrupt context too (a capable() check),
+        // wait for the commit's end (`BoolState::snapshot`).
+        platform::without_interrupts(|| self.bools.commit(&values, &conds));
         SEQNO.fetch_add(1, Ordering::Relaxed);
     }
 

@@ -88,12 +88,13 @@ pub(crate) const PROT_EXEC: u64 = 0x4;
 /// `PROT_WRITE`: a mapping may be written.
 pub(crate) const PROT_WRITE: u64 = 0x2;
 /// `MAP_TYPE` (`include/uapi/linux/mman.h`): the bits of `mmap`'s flags
-/// that give the mapping's type, of which `MAP_SHARED` (not
-/// `MAP_SHARED_VALIDATE`) is the shared one, as SELinux's
-/// `selinux_mmap_file()` tests it.
+/// that give the mapping's type: `MAP_SHARED` or `MAP_SHARED_VALIDATE`
+/// for a shared one.
 pub(crate) const MAP_TYPE: u64 = 0x0f;
 /// `MAP_SHARED`.
 pub(crate) const MAP_SHARED: u64 = 0x01;
+/// `MAP_SHARED_VALIDATE`: shared, with the flags checked.
+pub(crate) const MAP_SHARED_VALIDATE: u64 = 0x03;
 /// The System V IPC commands (`include/uapi/linux/ipc.h`, `msg.h`,
 /// `shm.h`, `sem.h`), as the `*ctl` hooks get them. (A 32-bit caller's
 /// `msgctl`/`semctl` pass `IPC_64` through to the hook, which matches none
@@ -173,6 +174,10 @@ pub(crate) const F_LOCK_COMMANDS: [u32; 6] = [5, 6, 7, 36, 37, 38];
 
 /// `SIGKILL` (`arch/x86/include/uapi/asm/signal.h`).
 pub(crate) const SIGKILL: i32 = 9;
+/// `SIGCHLD`.
+pub(crate) const SIGCHLD: i32 = 17;
+/// `SIGSTOP`.
+pub(crate) const SIGSTOP: i32 = 19;
 /// `PTRACE_MODE_ATTACH` (`include/linux/ptrace.h`): the access attaches
 /// (else it only reads).
 pub(crate) const PTRACE_MODE_ATTACH: u32 = 0x02;

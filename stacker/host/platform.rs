@@ -252,6 +252,11 @@ pub(crate) fn without_preemption<R>(f: impl FnOnce() -> R) -> R {
     f()
 }
 
+/// The host model has no interrupts to turn off: runs `f`.
+pub(crate) fn without_interrupts<R>(f: impl FnOnce() -> R) -> R {
+    f()
+}
+
 /// The kernel's `synchronize_rcu`: here only a point that may sleep (host
 /// readers run to their end before a writer goes on).
 pub(crate) fn synchronize_rcu(_cx: &crate::context::MaySleep) {

@@ -12,6 +12,8 @@ use kernel::bindings as b;
 
 const _: () = {
     assert!(abi::SIGKILL == b::SIGKILL as i32);
+    assert!(abi::SIGCHLD == b::SIGCHLD as i32);
+    assert!(abi::SIGSTOP == b::SIGSTOP as i32);
     assert!(abi::AUDIT_SUBJ_USER == b::AUDIT_SUBJ_USER);
     assert!(abi::AUDIT_SUBJ_ROLE == b::AUDIT_SUBJ_ROLE);
     assert!(abi::AUDIT_SUBJ_TYPE == b::AUDIT_SUBJ_TYPE);

@@ -121,7 +121,7 @@ static_assert(FS_IOC32_SETVERSION == 0x40047602);
  * are checked against the bindings in abi_check.rs).
  */
 static_assert(PROT_EXEC == 0x4 && PROT_WRITE == 0x2);
-static_assert(MAP_TYPE == 0x0f && MAP_SHARED == 0x01);
+static_assert(MAP_TYPE == 0x0f && MAP_SHARED == 0x01 && MAP_SHARED_VALIDATE == 0x03);
 static_assert(MS_REMOUNT == 32);
 static_assert(CAP_OPT_NOAUDIT == (1 << 1));
 static_assert(PER_CLEAR_ON_SETID == (0x0400000 | 0x0040000 | 0x0200000 | 0x0100000));

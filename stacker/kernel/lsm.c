@@ -204,6 +204,24 @@ void stacker_preempt_disable(void)
 	preempt_disable();
 }
 
+/*
+ * Interrupts off and on, for Rust code whose readers may run in interrupt
+ * context on the same CPU and spin until the writer is done (mlte's
+ * boolean commit: a capable() from an interrupt decides by the booleans).
+ */
+unsigned long stacker_irq_save(void)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	return flags;
+}
+
+void stacker_irq_restore(unsigned long flags)
+{
+	local_irq_restore(flags);
+}
+
 void stacker_preempt_enable(void)
 {
 	preempt_enable();

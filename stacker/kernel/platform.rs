@@ -66,6 +66,23 @@ pub(crate) fn synchronize_rcu(_cx: &MaySleep) {
     unsafe { bindings::synchronize_rcu() };
 }
 
+/// Runs `f` with local interrupts disabled (`lsm.c`): for short sections
+/// that readers in interrupt context on the same CPU may spin on. `f` must
+/// not sleep.
+pub(crate) fn without_interrupts<R>(f: impl FnOnce() -> R) -> R {
+    extern "C" {
+        fn stacker_irq_save() -> core::ffi::c_ulong;
+        fn stacker_irq_restore(flags: core::ffi::c_ulong);
+    }
+    // SAFETY: balanced below; callable from any context.
+    let flags = unsafe { stacker_irq_save() };
+    let result = f();
+    // SAFETY: restores what the call above saved, on the same CPU (no
+    // preemption with interrupts off).
+    unsafe { stacker_irq_restore(flags) };
+    result
+}
+
 /// Runs `f` with preemption disabled (`lsm.c`): for short sections that
 /// others may spin on. `f` must not sleep. (Unlike `RcuCell::read`, `f`
 /// is not bound to be `Send`: mlte's label readers, which fall back to

@@ -188,6 +188,9 @@ bool stacker_audit_ratelimit(void);
 /* Preemption off and on, for Rust (lsm.c). */
 void stacker_preempt_disable(void);
 void stacker_preempt_enable(void);
+/* Interrupts off, then back as they were, for Rust (lsm.c). */
+unsigned long stacker_irq_save(void);
+void stacker_irq_restore(unsigned long flags);
 
 /* copy_to_sockptr() for Rust: 0 or -EFAULT (lsm.c). */
 int stacker_copy_to_sockptr(sockptr_t dst, const void *src, size_t size);

@@ -248,14 +248,16 @@ static int child_op(const char *op, const char *arg)
 		 * read and write, opened O_RDWR | O_APPEND (open asks read and
 		 * append, no write).
 		 */
-		int exec = op[5] == 'x', shared = !strcmp(op, "map_shared_write");
+		int exec = op[5] == 'x', shared = !strncmp(op, "map_shared_write", 16);
+		int type = !strcmp(op, "map_shared_write_validate") ? MAP_SHARED_VALIDATE :
+			   shared ? MAP_SHARED : MAP_PRIVATE;
 		int prot = PROT_READ | (exec ? PROT_EXEC : 0) | (op[4] != 'r' ? PROT_WRITE : 0);
 		void *at;
 
 		fd = open(arg, exec ? O_RDONLY : O_RDWR | O_APPEND);
 		if (fd < 0)
 			return SETUP_FAILED;
-		at = mmap(NULL, 4096, prot, shared ? MAP_SHARED : MAP_PRIVATE, fd, 0);
+		at = mmap(NULL, 4096, prot, type, fd, 0);
 		rc = at == MAP_FAILED ? errno : (munmap(at, 4096), 0);
 		close(fd);
 		return rc;
@@ -284,6 +286,14 @@ static int child_op(const char *op, const char *arg)
 		char byte;
 
 		return read(atoi(arg), &byte, 1) < 0 ? errno : 0;
+	}
+	if (!strcmp(op, "signull"))
+		return kill(getpid(), 0) ? errno : 0;
+	if (!strcmp(op, "readlink"))
+		return readlink(arg, buf, sizeof(buf)) < 0 ? errno : 0;
+	if (!strcmp(op, "rename")) {
+		snprintf(buf, sizeof(buf), "%s2", arg);
+		return rename(arg, buf) ? errno : 0;
 	}
 	if (!strcmp(op, "mount"))
 		return mount("none", arg, "tmpfs", 0, "") ? errno : 0;
@@ -808,6 +818,11 @@ TEST_F(loaded, user_cannot_relabel)
 	 * (relabelfrom, which it has not either, is asked after).
 	 */
 	EXPECT_EQ(EPERM, as("s0", USER, "relabel", DIR "/secret"));
+	/*
+	 * nonet_t has CAP_SYS_ADMIN by the policy, not relabelfrom (public_t:
+	 * its denials on secret_t are the dontaudit test's).
+	 */
+	EXPECT_EQ(EACCES, as("s0", NONET, "relabel", DIR "/public"));
 }
 
 TEST_F(loaded, invalid_label_einval)
@@ -1014,6 +1029,8 @@ TEST_F(loaded, write_and_execute_need_execmem_execstack_execheap)
 TEST_F(loaded, a_shared_writable_mapping_needs_write)
 {
 	EXPECT_EQ(EACCES, as("s0", USER, "map_shared_write", DIR "/log"));
+	/* MAP_SHARED_VALIDATE too (stricter than SELinux, which lets it by). */
+	EXPECT_EQ(EACCES, as("s0", USER, "map_shared_write_validate", DIR "/log"));
 	EXPECT_EQ(0, as("s0", USER, "map_private_write", DIR "/log"));
 	EXPECT_EQ(0, child_op("map_shared_write", DIR "/log"));
 }
@@ -1058,6 +1075,33 @@ TEST_F(loaded, an_inherited_descriptor_is_decided_again_with_fd_use)
 }
 
 /*
+ * The smaller checks: kill(self, 0) is `signull` (which the test domains
+ * lack: they have `signal`), reading a symlink `lnk_file read`, renaming
+ * a directory `dir rename` on it. user_t may add and remove names in
+ * tmp_t, but not rename a secret_t directory there. Before, all three went
+ * through.
+ */
+TEST_F(loaded, signull_symlinks_and_directory_renames)
+{
+	const char *secret = "system_u:object_r:secret_t:s0";
+
+	EXPECT_EQ(EACCES, as("s0", USER, "signull", ""));
+	unlink(DIR "/secretlink");
+	ASSERT_EQ(0, symlink("public", DIR "/secretlink"));
+	ASSERT_EQ(0, lsetxattr(DIR "/secretlink", "security.mlte", secret, strlen(secret), 0))
+		TH_LOG("%s", strerror(errno));
+	EXPECT_EQ(EACCES, as("s0", USER, "readlink", DIR "/secretlink"));
+	EXPECT_EQ(0, child_op("readlink", DIR "/secretlink"));
+	rmdir(DIR "/tmpdir/sdir");
+	rmdir(DIR "/tmpdir/sdir2");
+	ASSERT_EQ(0, mkdir(DIR "/tmpdir/sdir", 0777));
+	ASSERT_ERRNO(0, mlte_set_label(DIR "/tmpdir/sdir", secret));
+	EXPECT_EQ(EACCES, as("s0", USER, "rename", DIR "/tmpdir/sdir"));
+	EXPECT_EQ(0, child_op("rename", DIR "/tmpdir/sdir"));
+	rmdir(DIR "/tmpdir/sdir2");
+}
+
+/*
  * Mounts, as SELinux's hooks: mount(2) asks `mounton` on the mount point
  * and `filesystem mount` on the new file system's context, the new mount
  * API's move_mount(2) `mounton` too, umount(2) `filesystem unmount`.
@@ -1082,11 +1126,10 @@ TEST_F(loaded, mounts_ask_mounton_and_the_file_systems_context)
 
 /*
  * Confined root: the test domains run as uid 0, yet a capability is only
- * theirs when the policy grants it (SELinux's `capability` class), and
- * the policy interface asks the policy (`security` on sid security): a
- * root task in user_t, which has CAP_MAC_ADMIN by the policy, still
- * cannot switch mlte to permissive or load a policy; one in nonet_t does
- * not even pass the CAP_MAC_ADMIN test. Before, both did what root does.
+ * theirs when the policy grants it (SELinux's `capability` class):
+ * user_t may lower its nice value (CAP_SYS_NICE), nonet_t may not. The
+ * next test shows the policy interface asking the policy too. Before,
+ * both did what root does.
  */
 TEST_F(loaded, confined_root_has_only_the_capabilities_the_policy_grants)
 {
@@ -1094,6 +1137,12 @@ TEST_F(loaded, confined_root_has_only_the_capabilities_the_policy_grants)
 	EXPECT_EQ(EACCES, as("s0", NONET, "nice", ""));
 }
 
+/*
+ * The policy interface asks the policy (`security` on sid security): a
+ * root task in user_t, which has CAP_MAC_ADMIN by the policy, still cannot
+ * switch mlte to permissive or load a policy; one in nonet_t does not even
+ * pass the CAP_MAC_ADMIN test. Before, both could (seen in the guest).
+ */
 TEST_F(loaded, confined_root_cannot_change_the_mode_or_the_policy)
 {
 	char mode[8];
