@@ -1570,6 +1570,15 @@ fn signals_traceme_attr_symlinks_xattrs_and_directory_renames() {
     assert_eq!(Mlte.inode_follow_link(&link, &inode, true), Ok(()));
     assert_eq!(Mlte.inode_getxattr(&cx(), &link, b"user.x"), Ok(()));
     assert_eq!(Mlte.inode_listxattr(&cx(), &link), Ok(()));
+    // A link met before the policy, not labelled yet: RCU-walk walks
+    // again (ECHILD) rather than decide it as `sid file`.
+    let unlabelled = Arc::new(Inode::new(9502, false));
+    unlabelled.mode.set(0o120777);
+    crate::dispatch::inode_alloc_security::<crate::dispatch::Loop>(&cx(), &unlabelled).unwrap();
+    assert_eq!(
+        Mlte.inode_follow_link(&link, &unlabelled, true),
+        Err(ECHILD)
+    );
     // A directory renamed: `rename`, and `reparent` to another parent.
     let sub = file(&h, "sub", Some("system_u:object_r:etc_t:s0"));
     sub.inode.clone().expect("positive").mode.set(0o040755);

@@ -1509,9 +1509,26 @@ crate::submodule::submodule! {
             check_dentry(cx, dentry, FILE_READ, DIR_READ)
         }
 
-        fn inode_follow_link(&self, dentry: &Dentry, inode: &Inode, _rcu: bool) -> Result {
-            // So is following one (selinux_inode_follow_link()); no label
-            // is read here, which may be RCU-walk.
+        fn inode_follow_link(&self, dentry: &Dentry, inode: &Inode, rcu: bool) -> Result {
+            // So is following one (selinux_inode_follow_link()). A link
+            // met before the policy is labelled first, as in
+            // inode_permission: in RCU-walk mode, which cannot read an
+            // xattr, by asking the VFS to walk again (`ECHILD`, as
+            // SELinux's inode_security_rcu()); else it would be decided
+            // as `sid file`.
+            if inode_label(inode).is_some_and(|l| !l.is_set())
+                && inode.fs_ready()
+                && policy::with(|p| p.is_some())
+            {
+                if rcu {
+                    return Err(ECHILD);
+                }
+                // SAFETY: without `rcu`, the link is followed in a
+                // ref-walk lookup: process context, no spinlock or RCU
+                // read lock held.
+                let cx = unsafe { MaySleep::new() };
+                label_inode(&cx, dentry, inode);
+            }
             check_inode(inode, class_of(inode), FILE_READ, Target::Dentry(dentry))
         }
 
