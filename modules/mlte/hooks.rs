@@ -918,6 +918,26 @@ fn check_ipc_ctl(ipc: Option<&IpcPerm>, class: Class, cmd: i32) -> Result {
     }
 }
 
+/// May a task in `s` use capability `cap` in the initial user namespace
+/// (`initial_ns`) or another? As SELinux's `cred_has_capability()`: the
+/// task's own context, bit `cap % 32` of the class of the capability's
+/// word and namespace; logged unless `audit` is false (`CAP_OPT_NOAUDIT`);
+/// `EINVAL` past the classes. Does not sleep.
+fn check_capability(s: Sid, cap: u32, initial_ns: bool, audit: bool) -> Result {
+    let Some(class) = Class::of_capability(cap, initial_ns) else {
+        if platform::ratelimit() {
+            platform::pr_warn!("mlte: out of range capability {cap}\n");
+        }
+        return Err(EINVAL);
+    };
+    let target = if audit {
+        Target::Capability(cap)
+    } else {
+        Target::Unaudited
+    };
+    check(s, s, class, 1 << (cap % 32), target)
+}
+
 /// May the current task use `file` for `perms` of `class` (its inode's),
 /// as SELinux's `file_has_perm()`: `fd use` on the context of the task
 /// that opened it when that was another context, then `perms` on the
@@ -1370,10 +1390,7 @@ crate::submodule::submodule! {
                 // What sys_ioctl() itself does: `fd use` alone.
                 FIONBIO | FIOASYNC => (class_of(inode), 0),
                 KDSKBENT | KDSKBSENT => {
-                    let s = current_sid();
-                    let bit = 1 << (CAP_SYS_TTY_CONFIG % 32);
-                    let target = Target::Capability(CAP_SYS_TTY_CONFIG);
-                    return check(s, s, Class::Capability, bit, target);
+                    return check_capability(current_sid(), CAP_SYS_TTY_CONFIG, true, true);
                 }
                 FIOCLEX | FIONCLEX
                     if policy::with(|p| {
@@ -1810,22 +1827,8 @@ crate::submodule::submodule! {
         }
 
         fn capable(&self, cred: &Cred, initial_ns: bool, cap: i32, opts: u32) -> Result {
-            // As SELinux's cred_has_capability(): the task's own context,
-            // in the class of the capability's word and namespace.
-            let cap = cap as u32;
-            let Some(class) = Class::of_capability(cap, initial_ns) else {
-                if platform::ratelimit() {
-                    platform::pr_warn!("mlte: out of range capability {cap}\n");
-                }
-                return Err(EINVAL);
-            };
-            let s = cred_sid(cred);
-            let target = if opts & CAP_OPT_NOAUDIT != 0 {
-                Target::Unaudited
-            } else {
-                Target::Capability(cap)
-            };
-            check(s, s, class, 1 << (cap % 32), target)
+            let audit = opts & CAP_OPT_NOAUDIT == 0;
+            check_capability(cred_sid(cred), cap as u32, initial_ns, audit)
         }
 
         fn task_kill(&self, target: &Task, sig: i32, cred: Option<&Cred>) -> Result {
